@@ -1,0 +1,54 @@
+#pragma once
+/// @file
+/// Runs a Job's tasks on oneTBB work-stealing workers and reduces the counts.
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "pcount/engine/task.hpp"
+
+namespace pcount::engine {
+
+/// How to run a job.
+struct RunOptions {
+  /// Worker threads (≥ 1; may exceed the core count). 0 = all hardware threads.
+  int threads = 0;
+  /// When set, only tasks with include(id) == true run (shards, resumed
+  /// checkpoints); the others count as skipped.
+  std::function<bool(std::size_t id)> include;
+  /// Called once per finished task, from the worker thread that ran it, with
+  /// the task's counts and wall seconds. Calls may be concurrent.
+  std::function<void(std::size_t id, const Tally& counts, double seconds)> on_task_done;
+  /// Keep every task's counts and time in RunResult::tasks.
+  bool record_tasks = false;
+};
+
+/// One finished task (kept when RunOptions::record_tasks is set).
+struct TaskRecord {
+  std::size_t id = 0;
+  Tally counts;
+  double seconds = 0.0;
+};
+
+/// What a run produced.
+struct RunResult {
+  Tally totals;                  ///< sum over the tasks that ran
+  std::size_t tasks_total = 0;   ///< Job::task_count
+  std::size_t tasks_run = 0;     ///< tasks that ran in this call
+  int threads = 0;               ///< thread limit actually used
+  double wall_seconds = 0.0;     ///< wall time of the parallel phase
+  std::vector<TaskRecord> tasks; ///< by id, when record_tasks was set
+};
+
+/// Number of hardware threads oneTBB sees (≥ 1).
+[[nodiscard]] int hardware_threads();
+
+/// Runs the job: tasks under tbb::parallel_for (one task per item, largest
+/// estimate first when Job::estimate is set) inside a task_arena of
+/// `options.threads` workers; per-thread 128-bit tallies are reduced at the
+/// end. Throws InvalidArgument("--threads") for threads < 0, CountOverflow
+/// on overflow, and rethrows the first exception a task throws.
+[[nodiscard]] RunResult run(const Job& job, const RunOptions& options = {});
+
+}  // namespace pcount::engine

@@ -1,0 +1,50 @@
+# Shared set-up of scripts/count and scripts/test (sourced, not run).
+# Installs missing Debian packages (when root), configures and builds a preset.
+
+PCOUNT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Debian packages the build needs (see README: Dependencies).
+PCOUNT_PACKAGES=(
+  g++ cmake ninja-build pkg-config
+  libtbb-dev libboost-program-options-dev libboost-dev nlohmann-json3-dev
+  libbenchmark-dev libgtest-dev libgmock-dev
+  libnauty2-dev nauty
+  libopenmpi-dev openmpi-bin
+)
+
+pcount_install_deps() {
+  local missing=()
+  local pkg
+  for pkg in "${PCOUNT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "pcount: missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})" >&2
+    return 1
+  fi
+  echo "pcount: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2 || return 1
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || return 1
+}
+
+# pcount_build PRESET [TARGET...]: configure once, then an incremental build
+# (ninja rebuilds only what is stale). Build output goes to a log, shown on failure.
+pcount_build() {
+  local preset=$1; shift
+  local dir
+  case "$preset" in
+    release) dir="$PCOUNT_ROOT/build" ;;
+    *) dir="$PCOUNT_ROOT/build-$preset" ;;
+  esac
+  mkdir -p "$dir"
+  local log="$dir/pcount-build.log"
+  if [ ! -f "$dir/build.ninja" ]; then
+    (cd "$PCOUNT_ROOT" && cmake --preset "$preset") >"$log" 2>&1 || { cat "$log" >&2; return 1; }
+  fi
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$dir" "${targets[@]}" >"$log" 2>&1 || { cat "$log" >&2; echo "pcount: build failed (log: $log)" >&2; return 1; }
+  PCOUNT_BUILD_DIR=$dir
+}

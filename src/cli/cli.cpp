@@ -1,0 +1,264 @@
+#include "cli/cli.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "pcount/engine/u128.hpp"
+
+namespace pcount::cli {
+
+namespace {
+
+std::string dashed(std::string_view name) { return "--" + std::string(name); }
+
+/// Options understood with every problem.
+po::options_description common_options() {
+  po::options_description d("Common options");
+  d.add_options()
+      ("help,h", "print this help and exit")
+      ("version", "print the version and exit")
+      ("threads,t", po::value<std::string>()->value_name("T"),
+       "worker threads, T ≥ 1 (may exceed the core count); default: all hardware threads")
+      ("split-depth", po::value<std::string>()->value_name("D"),
+       "tree depth at which a search is split into tasks, D ≥ 0; default: the shallowest depth "
+       "giving at least 16 tasks per thread")
+      ("method", po::value<std::string>()->value_name("M"),
+       "counting method (per problem; see below); default: the fastest that applies")
+      ("json", "print one JSON object (or JSON lines) on stdout instead of text")
+      ("quiet,q", "no progress display on stderr")
+      ("progress", "show progress on stderr even when it is not a terminal");
+  return d;
+}
+
+struct Parsed {
+  po::options_description all{"count"};
+  po::options_description problems{"Problems (give exactly one)"};
+  std::map<std::string, std::string> owner;  ///< problem option name → group
+};
+
+Parsed build_options() {
+  Parsed p;
+  for (const ProblemEntry& e : cli::problems()) {
+    const std::string name(e.option);
+    if (e.value_name.empty())
+      p.problems.add_options()(name.c_str(), std::string(e.help).c_str());
+    else
+      p.problems.add_options()(name.c_str(), po::value<std::string>()->value_name(std::string(e.value_name)),
+                               std::string(e.help).c_str());
+  }
+  p.all.add(p.problems).add(common_options());
+  for (const ProblemEntry& e : cli::problems()) {
+    if (!e.add_options) continue;
+    po::options_description own("Options of " + dashed(e.option));
+    e.add_options(own);
+    for (const auto& opt : own.options()) p.owner[opt->long_name()] = std::string(e.group);
+    p.all.add(own);
+  }
+  return p;
+}
+
+void print_help(std::ostream& out, const Parsed& p) {
+  out << "usage: count PROBLEM [OPTIONS]\n"
+         "       count merge FILE...\n"
+         "Counts combinatorial objects exactly, in parallel (pcount " << version() << ").\n\n"
+      << p.all << "\n"
+      << "Exit status: 0 done; 1 a run-time failure; 2 bad arguments.\n";
+}
+
+const ProblemEntry& choose_problem(const po::variables_map& vm) {
+  std::vector<const ProblemEntry*> chosen;
+  for (const ProblemEntry& e : problems())
+    if (vm.count(std::string(e.option))) chosen.push_back(&e);
+  if (chosen.empty()) {
+    std::string list;
+    for (const ProblemEntry& e : problems()) list += (list.empty() ? "" : ", ") + dashed(e.option);
+    throw InvalidArgument("", "no problem given; choose one of " + list + " (see --help)");
+  }
+  if (chosen.size() > 1)
+    throw InvalidArgument(dashed(chosen[0]->option) + ", " + dashed(chosen[1]->option),
+                          "give one problem at a time");
+  return *chosen.front();
+}
+
+Common read_common(const po::variables_map& vm) {
+  Common c;
+  c.threads = engine::hardware_threads();
+  if (vm.count("threads"))
+    c.threads = static_cast<int>(parse_int("--threads", vm["threads"].as<std::string>(), 1, 4096));
+  if (vm.count("split-depth"))
+    c.split_depth = static_cast<int>(parse_int("--split-depth", vm["split-depth"].as<std::string>(), 0, 64));
+  if (vm.count("method")) c.method = vm["method"].as<std::string>();
+  c.json = vm.count("json") > 0;
+  c.quiet = vm.count("quiet") > 0;
+  c.progress = vm.count("progress") > 0;
+  return c;
+}
+
+/// One line for a Boost.Program_options error, naming the option.
+std::pair<std::string, std::string> describe(const po::error& e) {
+  if (const auto* u = dynamic_cast<const po::unknown_option*>(&e))
+    return {u->get_option_name(), "unknown option (see count --help)"};
+  if (const auto* m = dynamic_cast<const po::invalid_command_line_syntax*>(&e)) {
+    if (m->kind() == po::invalid_command_line_syntax::missing_parameter)
+      return {m->get_option_name(), "missing value"};
+    if (m->kind() == po::invalid_command_line_syntax::extra_parameter)
+      return {m->get_option_name(), "takes no value"};
+    return {m->get_option_name(), m->what()};
+  }
+  if (const auto* r = dynamic_cast<const po::multiple_occurrences*>(&e))
+    return {r->get_option_name(), "given more than once"};
+  if (dynamic_cast<const po::too_many_positional_options_error*>(&e))
+    return {"", "unexpected argument without an option (see count --help)"};
+  if (const auto* n = dynamic_cast<const po::error_with_option_name*>(&e)) return {n->get_option_name(), e.what()};
+  return {"", e.what()};
+}
+
+}  // namespace
+
+std::string_view version() { return PCOUNT_VERSION; }
+
+std::optional<std::string> Invocation::value(const std::string& name) const {
+  if (!vm.count(name)) return std::nullopt;
+  return vm[name].as<std::string>();
+}
+
+long long parse_int(const std::string& arg, const std::string& text, long long lo, long long hi) {
+  long long v = 0;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(first, last, v);
+  const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (text.empty() || ec != std::errc() || ptr != last)
+    throw InvalidArgument(arg, "expected " + range + ", got '" + text + "'");
+  if (v < lo || v > hi) throw InvalidArgument(arg, "expected " + range + ", got " + text);
+  return v;
+}
+
+std::pair<int, int> parse_box(const std::string& arg, const std::string& text, int max_side) {
+  const auto x = text.find_first_of("xX");
+  if (x == std::string::npos || x == 0 || x + 1 == text.size())
+    throw InvalidArgument(arg, "expected a box shape RxC such as 3x3 or 2x3, got '" + text + "'");
+  try {
+    return {static_cast<int>(parse_int(arg, text.substr(0, x), 1, max_side)),
+            static_cast<int>(parse_int(arg, text.substr(x + 1), 1, max_side))};
+  } catch (const InvalidArgument&) {
+    throw InvalidArgument(arg, "expected a box shape RxC with 1 ≤ R, C ≤ " + std::to_string(max_side) +
+                                   " such as 3x3 or 2x3, got '" + text + "'");
+  }
+}
+
+std::string choose_method(const Invocation& inv, const std::vector<std::string>& allowed,
+                          const std::string& fallback) {
+  if (inv.common.method.empty()) return fallback;
+  if (std::find(allowed.begin(), allowed.end(), inv.common.method) != allowed.end()) return inv.common.method;
+  std::string list;
+  for (const auto& m : allowed) list += (list.empty() ? "" : ", ") + m;
+  throw InvalidArgument("--method", "'" + inv.common.method + "' does not apply here; allowed: " + list);
+}
+
+engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
+  engine::RunOptions options;
+  options.threads = inv.common.threads;
+  return engine::run(job, options);
+}
+
+void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
+                  const Report& report) {
+  if (inv.common.json) {
+    nlohmann::ordered_json j;
+    j["program"] = "pcount";
+    j["version"] = std::string(version());
+    j["problem"] = report.problem;
+    j["title"] = report.title;
+    j["params"] = report.params;
+    j["method"] = report.method;
+    nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : report.counts) counts[name] = value;
+    j["counts"] = counts;
+    j["threads"] = result.threads;
+    j["tasks"] = result.tasks_total;
+    j["tasks_run"] = result.tasks_run;
+    if (job.split_depth >= 0) j["split_depth"] = job.split_depth; else j["split_depth"] = nullptr;
+    j["wall_seconds"] = result.wall_seconds;
+    j["nodes"] = result.totals.nodes ? nlohmann::ordered_json(to_string(result.totals.nodes)) : nullptr;
+    for (const auto& [key, value] : report.extra.items()) j[key] = value;
+    inv.out << j.dump() << '\n';
+    return;
+  }
+  std::ostringstream s;
+  auto line = [&s](const std::string& key, const std::string& value) {
+    s << std::left << std::setw(14) << key << value << '\n';
+  };
+  line("problem", report.title);
+  for (const auto& [name, value] : report.counts) line(name, value);
+  line("method", report.method);
+  for (const auto& [key, value] : report.extra.items())
+    line(key, value.is_string() ? value.get<std::string>() : value.dump());
+  line("threads", std::to_string(result.threads));
+  line("tasks", std::to_string(result.tasks_total) +
+                    (job.split_depth >= 0 ? " (split depth " + std::to_string(job.split_depth) + ")" : ""));
+  if (result.totals.nodes) line("nodes", to_string(result.totals.nodes));
+  std::ostringstream wall;
+  wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
+  line("wall", wall.str());
+  inv.out << s.str();
+}
+
+int run_and_report(const Invocation& inv, const engine::Job& job, Report report) {
+  const engine::RunResult result = run_job(inv, job);
+  print_report(inv, job, result, report);
+  return 0;
+}
+
+int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  try {
+    Parsed p = build_options();
+    po::variables_map vm;
+    try {
+      po::store(po::command_line_parser(argc, argv)
+                    .options(p.all)
+                    .positional(po::positional_options_description{})
+                    .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
+                    .run(),
+                vm);
+      po::notify(vm);
+    } catch (const po::error& e) {
+      auto [arg, msg] = describe(e);
+      err << "count: " << (arg.empty() ? "" : arg + ": ") << msg << '\n';
+      return 2;
+    }
+    if (vm.count("help")) {
+      print_help(out, p);
+      return 0;
+    }
+    if (vm.count("version")) {
+      out << "count (pcount) " << version() << '\n';
+      return 0;
+    }
+    const ProblemEntry& problem = choose_problem(vm);
+    for (const auto& [name, group] : p.owner)
+      if (vm.count(name) && group != problem.group)
+        throw InvalidArgument(dashed(name), "does not apply to " + dashed(problem.option));
+    Invocation inv{vm, read_common(vm), out, err};
+    return problem.run(inv);
+  } catch (const InvalidArgument& e) {
+    err << "count: " << (e.argument().empty() ? "" : e.argument() + ": ") << e.what() << '\n';
+    return 2;
+  } catch (const InternalError& e) {
+    err << "count: internal error: " << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    err << "count: error: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace pcount::cli

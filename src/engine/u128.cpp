@@ -1,0 +1,42 @@
+// GCC 12 reports a false -Wrestrict inside std::string assignment as inlined
+// into cpp_int::str() (GCC bug 105329); the code is correct. The warning is
+// emitted after inlining, so it is silenced for this whole file.
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include "pcount/engine/u128.hpp"
+
+#include <stdexcept>
+
+#include "pcount/engine/bigint.hpp"
+
+namespace pcount {
+
+BigInt to_big(u128 value) {
+  BigInt big = high64(value);
+  big <<= 64;
+  big += low64(value);
+  return big;
+}
+
+std::string to_string(const BigInt& value) { return value.str(); }
+
+std::string to_string(u128 value) { return to_string(to_big(value)); }
+
+BigInt factorial(int n) {
+  if (n < 0) throw std::invalid_argument("factorial of a negative number");
+  BigInt f = 1;
+  for (int i = 2; i <= n; ++i) f *= i;
+  return f;
+}
+
+u128 parse_u128(std::string_view text) {
+  if (text.empty()) throw std::invalid_argument("empty count");
+  u128 v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') throw std::invalid_argument("count has a non-digit: " + std::string(text));
+    v = checked_add(checked_mul(v, 10), static_cast<u128>(c - '0'));
+  }
+  return v;
+}
+
+}  // namespace pcount

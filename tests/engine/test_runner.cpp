@@ -1,0 +1,119 @@
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/tree.hpp"
+
+namespace pcount::engine {
+namespace {
+
+/// Toy tree: sequences over {0..k-1} of length len with no two equal
+/// neighbours; k·(k-1)^(len-1) leaves. Counter 0 = leaves, 1 = leaves ending in 0.
+struct NoRepeat {
+  struct Node {
+    int length = 0;
+    int last = -1;
+  };
+  int k;
+  int len;
+  [[nodiscard]] Node root() const { return {}; }
+  [[nodiscard]] std::vector<Node> children(const Node& n) const {
+    std::vector<Node> kids;
+    if (n.length == len) return kids;
+    for (int s = 0; s < k; ++s)
+      if (s != n.last) kids.push_back({n.length + 1, s});
+    return kids;
+  }
+  void count_subtree(const Node& n, Tally& t) const {
+    t.nodes = checked_add(t.nodes, 1);
+    if (n.length == len) {
+      t.add(0, 1);
+      if (n.last == 0) t.add(1, 1);
+      return;
+    }
+    for (const Node& c : children(n)) count_subtree(c, t);
+  }
+};
+static_assert(TreeProblem<NoRepeat>);
+
+TEST(Tree, ExpandKeepsDfsOrderAndLeaves) {
+  const NoRepeat p{3, 2};
+  EXPECT_EQ(expand(p, 0).size(), 1u);
+  EXPECT_EQ(expand(p, 1).size(), 3u);
+  const auto two = expand(p, 2);
+  ASSERT_EQ(two.size(), 6u);
+  EXPECT_EQ(two[0].last, 1);  // 0,1 is first in DFS order
+  EXPECT_EQ(two[5].last, 1);  // 2,1 is last
+  EXPECT_EQ(expand(p, 9).size(), 6u);  // beyond the tree's height: the leaves
+}
+
+TEST(Tree, AutoDepthIsShallowestWithEnoughTasks) {
+  const NoRepeat p{3, 5};
+  EXPECT_EQ(auto_split_depth(p, 1), 0);
+  EXPECT_EQ(auto_split_depth(p, 3), 1);
+  EXPECT_EQ(auto_split_depth(p, 4), 2);
+  EXPECT_EQ(auto_split_depth(p, 1000), 5);  // whole tree
+}
+
+TEST(Runner, SameCountsForEveryThreadCountAndDepth) {
+  auto p = std::make_shared<const NoRepeat>(NoRepeat{4, 7});
+  const u128 expected = 4 * 729;  // 4·3^6
+  Tally reference;
+  for (int depth = 0; depth <= 8; ++depth) {
+    const Job job = make_tree_job(p, depth, "toy", {"leaves", "ending in 0"});
+    for (int threads : {1, 2, 3, 4, 7}) {
+      RunOptions o;
+      o.threads = threads;
+      const RunResult r = run(job, o);
+      EXPECT_EQ(r.totals.counts[0], expected) << "depth " << depth << " threads " << threads;
+      EXPECT_EQ(r.totals.counts[1], expected / 4);
+      EXPECT_EQ(r.threads, threads);
+      EXPECT_EQ(r.tasks_run, job.task_count);
+      if (depth == 0 && threads == 1) reference = r.totals;
+      EXPECT_EQ(r.totals.counts, reference.counts);
+    }
+  }
+}
+
+TEST(Runner, IncludeFilterAndRecordsAndEstimates) {
+  auto p = std::make_shared<const NoRepeat>(NoRepeat{3, 6});
+  Job job = make_tree_job(p, 2, "toy", {"leaves"});
+  job.estimate = [](std::size_t id) { return static_cast<double>(id); };
+  RunOptions even;
+  even.threads = 2;
+  even.record_tasks = true;
+  even.include = [](std::size_t id) { return id % 2 == 0; };
+  RunOptions odd = even;
+  odd.include = [](std::size_t id) { return id % 2 == 1; };
+  const RunResult a = run(job, even);
+  const RunResult b = run(job, odd);
+  EXPECT_EQ(a.totals.counts[0] + b.totals.counts[0], 3u * 32u);
+  EXPECT_EQ(a.tasks_run + b.tasks_run, job.task_count);
+  ASSERT_EQ(a.tasks.size(), a.tasks_run);
+  for (std::size_t i = 0; i < a.tasks.size(); ++i) EXPECT_EQ(a.tasks[i].id, 2 * i);
+}
+
+TEST(Runner, TaskExceptionIsRethrownAndOverflowDetected) {
+  Job job;
+  job.task_count = 10;
+  job.counter_names = {"x"};
+  job.run_task = [](std::size_t id, Tally&) {
+    if (id == 7) throw std::runtime_error("task 7 failed");
+  };
+  EXPECT_THROW((void)run(job), std::runtime_error);
+  Job big;
+  big.task_count = 4;
+  big.run_task = [](std::size_t, Tally& t) { t.add(0, (~static_cast<u128>(0)) / 3); };
+  RunOptions one;
+  one.threads = 1;
+  EXPECT_THROW((void)run(big, one), CountOverflow);
+  RunOptions bad;
+  bad.threads = -1;
+  EXPECT_THROW((void)run(big, bad), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace pcount::engine

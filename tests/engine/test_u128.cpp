@@ -1,0 +1,36 @@
+#include <gtest/gtest.h>
+
+#include "pcount/engine/bigint.hpp"
+#include "pcount/engine/u128.hpp"
+
+namespace pcount {
+namespace {
+
+TEST(U128, PrintsAndParsesBeyond64Bits) {
+  const u128 max = ~static_cast<u128>(0);
+  EXPECT_EQ(to_string(max), "340282366920938463463374607431768211455");
+  EXPECT_EQ(parse_u128("340282366920938463463374607431768211455"), max);
+  EXPECT_EQ(to_string(static_cast<u128>(0)), "0");
+  EXPECT_EQ(to_string(join64(0, 1)), "18446744073709551616");
+  EXPECT_EQ(low64(join64(5, 7)), 5u);
+  EXPECT_EQ(high64(join64(5, 7)), 7u);
+}
+
+TEST(U128, CheckedArithmeticThrowsOnOverflow) {
+  const u128 max = ~static_cast<u128>(0);
+  EXPECT_THROW((void)checked_add(max, 1), CountOverflow);
+  EXPECT_THROW((void)checked_mul(max / 2 + 1, 2), CountOverflow);
+  EXPECT_EQ(checked_add(max - 1, 1), max);
+  EXPECT_THROW((void)parse_u128("340282366920938463463374607431768211456"), CountOverflow);
+  EXPECT_THROW((void)parse_u128("12a"), std::invalid_argument);
+  EXPECT_THROW((void)parse_u128(""), std::invalid_argument);
+}
+
+TEST(BigInt, FactorialAndPrinting) {
+  EXPECT_EQ(to_string(factorial(0)), "1");
+  EXPECT_EQ(to_string(factorial(25)), "15511210043330985984000000");
+  EXPECT_EQ(to_string(to_big(join64(0, 1)) * 3), "55340232221128654848");
+}
+
+}  // namespace
+}  // namespace pcount

@@ -1,0 +1,75 @@
+#pragma once
+// Runs the `count` program (or another command) and captures its stdout,
+// stderr and exit status, for CLI tests. No shell is involved.
+#include <spawn.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace pcount::test {
+
+struct CommandResult {
+  int status = -1;  ///< exit status, or 128 + signal
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Runs argv[0] with the arguments; `input` (if not empty) is a file given as stdin.
+inline CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "") {
+  char out_tmpl[] = "/tmp/pcount-test-out-XXXXXX";
+  char err_tmpl[] = "/tmp/pcount-test-err-XXXXXX";
+  const int out_fd = mkstemp(out_tmpl);
+  const int err_fd = mkstemp(err_tmpl);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+  posix_spawn_file_actions_addopen(&actions, 0, input.empty() ? "/dev/null" : input.c_str(), O_RDONLY, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  CommandResult r;
+  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) == 0) {
+    int wstatus = 0;
+    waitpid(pid, &wstatus, 0);
+    r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  close(out_fd);
+  close(err_fd);
+  r.out = slurp(out_tmpl);
+  r.err = slurp(err_tmpl);
+  unlink(out_tmpl);
+  unlink(err_tmpl);
+  return r;
+}
+
+/// Runs the `count` program built next to the tests with these arguments.
+inline CommandResult run_count(const std::vector<std::string>& args, const std::string& input = "") {
+  std::vector<std::string> argv{PCOUNT_COUNT_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv, input);
+}
+
+/// True when `text` is exactly one line ending in a newline.
+inline bool is_one_line(const std::string& text) {
+  return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1;
+}
+
+}  // namespace pcount::test
