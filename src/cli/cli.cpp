@@ -39,7 +39,7 @@ po::options_description common_options() {
 }
 
 struct Parsed {
-  po::options_description all{"count"};
+  po::options_description all;
   po::options_description problems{"Problems (give exactly one)"};
   std::map<std::string, std::string> owner;  ///< problem option name → group
 };
@@ -59,6 +59,7 @@ Parsed build_options() {
     if (!e.add_options) continue;
     po::options_description own("Options of " + dashed(e.option));
     e.add_options(own);
+    if (own.options().empty()) continue;
     for (const auto& opt : own.options()) p.owner[opt->long_name()] = std::string(e.group);
     p.all.add(own);
   }
