@@ -1,0 +1,88 @@
+#pragma once
+/// @file
+/// Tic-tac-toe (noughts and crosses, 3×3): whole game-tree statistics and
+/// minimax values, for normal play and misère play.
+///
+/// Cells are numbered 0..8 row by row; X moves first. A game ends when a
+/// player completes a line of three (normal play: that player wins; misère:
+/// that player loses) or when the board is full. Known values (checked in
+/// tests; see ALGORITHMS.md §4 and H. Bottomley's tic-tac-toe pages):
+/// 255,168 games (131,184 end with a line of X, 77,904 with a line of O,
+/// 46,080 full-board draws); 26,830 games up to symmetry; 5,478 legal
+/// positions (765 up to symmetry); 958 terminal positions (626 with a line
+/// of X, 316 with a line of O, 16 full-board draws).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "pcount/engine/task.hpp"
+
+namespace pcount::games::tictactoe {
+
+/// A position: the cells held by X and by O as 9-bit masks (bit i = cell i).
+struct Board {
+  std::uint16_t x = 0;
+  std::uint16_t o = 0;
+  friend bool operator==(const Board&, const Board&) = default;
+};
+
+/// True when the 9-bit mask contains a full row, column or diagonal.
+[[nodiscard]] bool has_line(std::uint16_t mask);
+
+/// The image of `board` under symmetry s of the square, 0 ≤ s < 8
+/// (s = 2·k + f: rotation by k·90° after a left–right flip when f = 1).
+/// Throws std::out_of_range for another s.
+[[nodiscard]] Board transform(const Board& board, int s);
+
+/// Counters of the job from make_games_job, in order.
+enum GameCounter : std::size_t {
+  kGames = 0,       ///< complete games (move sequences)
+  kXLines = 1,      ///< games ending with a line of X (X wins; O wins in misère)
+  kOLines = 2,      ///< games ending with a line of O
+  kDraws = 3,       ///< games ending on a full board without a line
+  kGamesUpToSymmetry = 4,  ///< games up to symmetry (see make_games_job)
+};
+
+/// Counters of the job from make_positions_job, in order.
+enum PositionCounter : std::size_t {
+  kPositions = 0,           ///< legal positions reachable in play, empty board included
+  kPositionsUpToSymmetry = 1,
+  kTerminal = 2,            ///< positions where the game is over
+  kTerminalXLine = 3,       ///< ... with a line of X
+  kTerminalOLine = 4,       ///< ... with a line of O
+  kTerminalFull = 5,        ///< ... full board, no line
+};
+
+/// The whole game tree as an engine job. Tasks: the nodes at `split_depth`
+/// moves (0 ≤ split_depth ≤ 9; games that end earlier are their own task) of
+/// the full tree, then those of the tree "up to symmetry", in which a node's
+/// children are its moves taken one per orbit of the symmetries that fix the
+/// current board (this counts 26,830 games; the plain orbit count of move
+/// sequences would be 255,168 / 8). Counters: GameCounter. Node count =
+/// nodes of the full tree (549,946, root included, whatever the split).
+/// Throws InvalidArgument("--split-depth") for a depth outside 0..9.
+[[nodiscard]] engine::Job make_games_job(int split_depth);
+
+/// All 3^9 cell colourings as an engine job (27 tasks by the first three
+/// cells), each tested for legality: |X| = |O| or |O| + 1, not both players
+/// with a line, a line of X only with |X| = |O| + 1, of O only with
+/// |X| = |O|. Counters: PositionCounter. "Up to symmetry" counts colourings
+/// that are the least of their 8 images.
+[[nodiscard]] engine::Job make_positions_job();
+
+/// Legal positions found by a plain depth-first walk of the game tree with
+/// a visited set (an independent check of make_positions_job's rule).
+[[nodiscard]] std::size_t count_positions_by_play();
+
+/// Game value with perfect play from X's point of view: +1 X wins, 0 draw,
+/// −1 X loses. `misere`: completing a line loses.
+[[nodiscard]] int game_value(bool misere);
+
+/// Value for X of each opening move (cell 0..8) with perfect play after it:
+/// +1 X wins, 0 draw, −1 X loses. Normal play: all 0. Misère: centre 0, the
+/// other eight −1.
+[[nodiscard]] std::array<int, 9> opening_values(bool misere);
+
+}  // namespace pcount::games::tictactoe
