@@ -1,7 +1,235 @@
+// count --puzzle P / --puzzle-file F: solve and count sudoku puzzles.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
 #include "cli/problems.hpp"
+#include "pcount/sudoku/puzzle.hpp"
+#include "pcount/sudoku/solver.hpp"
 
 namespace pcount::cli {
-void add_puzzle_options(po::options_description&) {}
-int run_puzzle(const Invocation&) { throw InvalidArgument("--puzzle", "not available yet"); }
-int run_puzzle_file(const Invocation&) { throw InvalidArgument("--puzzle-file", "not available yet"); }
+
+namespace {
+
+constexpr long long kMaxLimit = std::numeric_limits<long long>::max();
+
+sudoku::Shape read_shape(const Invocation& inv) {
+  sudoku::Shape shape;
+  if (auto box = inv.value("box")) {
+    const auto [r, c] = parse_box("--box", *box, sudoku::kMaxSide);
+    shape = sudoku::Shape{r, c};
+    sudoku::check_shape(shape, "--box");
+  }
+  return shape;
+}
+
+std::uint64_t read_limit(const Invocation& inv, std::uint64_t fallback) {
+  if (auto text = inv.value("limit")) return static_cast<std::uint64_t>(parse_int("--limit", *text, 0, kMaxLimit));
+  return fallback;
+}
+
+sudoku::Kernel read_kernel(const Invocation& inv) {
+  const std::string m = choose_method(inv, {"auto", "fast9", "general"}, "auto");
+  if (m == "fast9") return sudoku::Kernel::fast9;
+  if (m == "general") return sudoku::Kernel::general;
+  return sudoku::Kernel::automatic;
+}
+
+std::string shape_name(const sudoku::Shape& s) {
+  return std::to_string(s.box_rows) + "x" + std::to_string(s.box_cols);
+}
+
+/// One puzzle of a file and what became of it.
+struct LineResult {
+  std::size_t line = 0;
+  std::string text;
+  std::string error;  ///< non-empty for a bad line
+  sudoku::SolveResult result;
+};
+
+bool blank_or_comment(const std::string& line) {
+  for (char ch : line) {
+    if (ch == ' ' || ch == '\t' || ch == '\r') continue;
+    return ch == '#';
+  }
+  return true;
+}
+
+}  // namespace
+
+void add_puzzle_options(po::options_description& d) {
+  d.add_options()
+      ("box", po::value<std::string>()->value_name("RxC"),
+       "box shape of the puzzle(s), R·C ≤ 16 (e.g. 2x3 for 36 cells); default 3x3")
+      ("limit", po::value<std::string>()->value_name("K"),
+       "stop counting at K solutions (0 = no limit); default: no limit for --puzzle, 2 for --puzzle-file");
+}
+
+int run_puzzle(const Invocation& inv) {
+  const sudoku::Shape shape = read_shape(inv);
+  const std::uint64_t limit = read_limit(inv, 0);
+  const sudoku::Kernel kernel = read_kernel(inv);
+  if (kernel == sudoku::Kernel::fast9 && !(shape == sudoku::Shape{3, 3}))
+    throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
+  const sudoku::Puzzle puzzle = sudoku::parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
+
+  // The first solution in search order, sequentially; the count in parallel.
+  const sudoku::SolveResult first = sudoku::solve(puzzle, 1, kernel);
+  sudoku::CountJobOptions options;
+  options.limit = limit;
+  options.kernel = kernel;
+  options.split_depth = inv.common.split_depth.value_or(-1);
+  options.min_tasks = 16 * static_cast<std::size_t>(inv.common.threads);
+  options.fingerprint_prefix = "pcount/" + std::string(version());
+  const engine::Job job = sudoku::make_count_job(puzzle, options);
+  const engine::RunResult result = run_job(inv, job);
+
+  u128 count = result.totals.counts[0];
+  const bool limit_reached = limit != 0 && count >= limit;
+  if (limit_reached) count = limit;
+  if ((count == 0) != first.first.empty())
+    throw InternalError("puzzle: the count (" + to_string(count) + ") and the first solution search disagree");
+  if (!first.first.empty() && !sudoku::is_solution(puzzle, first.first))
+    throw InternalError("puzzle: the solver returned a grid that breaks the rules");
+
+  const int n = shape.side();
+  Report report;
+  report.problem = "puzzle";
+  report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
+                 shape_name(shape) + " boxes)";
+  report.params["box"] = shape_name(shape);
+  report.params["puzzle"] = sudoku::to_line(puzzle.cells);
+  report.params["limit"] = limit;
+  report.method = std::string("search (") +
+                  (kernel == sudoku::Kernel::automatic ? (n == 9 && shape.box_rows == 3 ? "fast9" : "general")
+                                                       : sudoku::kernel_name(kernel)) +
+                  ")";
+  report.counts.emplace_back("solutions", to_string(count));
+  report.extra["limit_reached"] = limit_reached;
+  report.extra["solution"] = first.first.empty() ? nlohmann::ordered_json(nullptr)
+                                                 : nlohmann::ordered_json(sudoku::to_line(first.first));
+  print_report(inv, job, result, report);
+  if (!inv.common.json && !first.first.empty())
+    inv.out << "first solution:\n" << sudoku::to_grid(first.first, shape);
+  return 0;
+}
+
+int run_puzzle_file(const Invocation& inv) {
+  const sudoku::Shape shape = read_shape(inv);
+  const std::uint64_t limit = read_limit(inv, 2);
+  const sudoku::Kernel kernel = read_kernel(inv);
+  if (kernel == sudoku::Kernel::fast9 && !(shape == sudoku::Shape{3, 3}))
+    throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
+  const std::string path = *inv.value("puzzle-file");
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path);
+    if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
+    in = &file;
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const int threads = inv.common.threads;
+  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
+  tbb::task_arena arena(threads);
+  constexpr std::size_t kChunk = 16384;  // puzzles read, solved and printed at a time
+  std::vector<LineResult> chunk;
+  chunk.reserve(kChunk);
+  std::size_t line_no = 0, solved = 0, unique = 0, none = 0, several = 0, bad = 0;
+  std::string line;
+  bool more = true;
+  while (more) {
+    chunk.clear();
+    while (chunk.size() < kChunk && (more = static_cast<bool>(std::getline(*in, line)))) {
+      ++line_no;
+      if (blank_or_comment(line)) continue;
+      LineResult r;
+      r.line = line_no;
+      r.text = line;
+      chunk.push_back(std::move(r));
+    }
+    if (in->bad()) throw std::runtime_error("reading '" + path + "' failed");
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunk.size(), 16),
+                        [&](const tbb::blocked_range<std::size_t>& range) {
+                          for (std::size_t i = range.begin(); i != range.end(); ++i) {
+                            LineResult& r = chunk[i];
+                            try {
+                              const sudoku::Puzzle p = sudoku::parse_puzzle(r.text, shape, "--puzzle-file");
+                              r.result = sudoku::solve(p, limit, kernel);
+                              if (!r.result.first.empty() && !sudoku::is_solution(p, r.result.first))
+                                r.error = "internal error: the solver returned a grid that breaks the rules";
+                            } catch (const InvalidArgument& e) {
+                              r.error = e.what();
+                            }
+                          }
+                        });
+    });
+    std::string out;
+    out.reserve(chunk.size() * (inv.common.json ? 260 : 100));
+    for (const LineResult& r : chunk) {
+      if (!r.error.empty()) {
+        ++bad;
+        if (!out.empty()) {  // keep stdout and stderr in input order on a terminal
+          inv.out << out;
+          out.clear();
+        }
+        inv.out.flush();
+        inv.err << "count: --puzzle-file: line " << r.line << ": " << r.error << '\n';
+        continue;
+      }
+      ++solved;
+      const std::uint64_t k = r.result.solutions;
+      if (k == 0) ++none;
+      else if (k == 1 && !r.result.limit_reached) ++unique;
+      else ++several;
+      const std::string sol = r.result.first.empty() ? std::string() : sudoku::to_line(r.result.first);
+      if (inv.common.json) {
+        nlohmann::ordered_json j;
+        j["line"] = r.line;
+        std::string clean;
+        for (char ch : r.text)
+          if (ch != ' ' && ch != '\t' && ch != '\r') clean += ch;
+        j["puzzle"] = clean;
+        j["solutions"] = std::to_string(k);
+        j["limit_reached"] = r.result.limit_reached;
+        j["solution"] = sol.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(sol);
+        out += j.dump();
+        out += '\n';
+      } else {
+        out += std::to_string(r.line);
+        out += ' ';
+        out += std::to_string(k);
+        if (r.result.limit_reached) out += '+';
+        out += ' ';
+        out += sol.empty() ? std::string("-") : sol;
+        out += '\n';
+      }
+    }
+    inv.out << out;
+  }
+  inv.out.flush();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!inv.common.quiet) {
+    std::ostringstream s;
+    s << "puzzles: " << solved << " solved (" << unique << " unique, " << none << " without solution, " << several
+      << " with " << (limit == 1 ? "1 or more" : "several") << "), " << bad << " bad line" << (bad == 1 ? "" : "s")
+      << "; " << std::fixed << std::setprecision(3) << wall << " s, " << std::setprecision(0)
+      << (wall > 0 ? static_cast<double>(solved) / wall : 0.0) << " puzzles/s, " << threads << " thread"
+      << (threads == 1 ? "" : "s") << '\n';
+    inv.err << s.str();
+  }
+  return bad ? 1 : 0;
+}
+
 }  // namespace pcount::cli

@@ -1,0 +1,78 @@
+#pragma once
+/// @file
+/// Solving and counting sudoku puzzles with our own bitboard solvers.
+///
+/// Method (the seeds' "definite search", SEEDS.md 000/002): candidate masks
+/// per cell, naked and hidden singles to a fixpoint, then depth-first search
+/// branching on an open cell with the fewest candidates (minimum remaining
+/// values), values in increasing order. 9×9 puzzles use band bitboards with
+/// locked-candidate elimination (Fast9Kernel), other box shapes a general
+/// mask solver (GeneralKernel); see solver_kernels.hpp.
+///
+/// Known values used by the tests: an empty 4×4 (2x2 boxes) has 288
+/// solutions; the puzzle
+/// `1234567894567891237891234562........5........8........3........6........9........`
+/// has 6,696,000 (ALGORITHMS.md §2a); the seed 003 puzzle and AI Escargot
+/// have one each.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pcount/engine/task.hpp"
+#include "pcount/sudoku/puzzle.hpp"
+
+namespace pcount::sudoku {
+
+/// Which kernel to run.
+enum class Kernel {
+  automatic,  ///< fast9 for 3x3 boxes, general otherwise
+  fast9,      ///< band bitboards; 3x3 boxes only (else InvalidArgument("--box"))
+  general,    ///< any shape with side ≤ 16
+};
+
+/// Name of a kernel ("auto", "fast9", "general").
+[[nodiscard]] const char* kernel_name(Kernel k);
+
+/// What one sequential solve found.
+struct SolveResult {
+  /// Solutions found: the exact count when !limit_reached, else the limit.
+  std::uint64_t solutions = 0;
+  /// The search stopped at the limit: the puzzle has at least `solutions`.
+  bool limit_reached = false;
+  /// First solution in search order (values 1..N, row-major); empty if none.
+  std::vector<std::uint8_t> first;
+  /// Branch assignments tried.
+  std::uint64_t nodes = 0;
+};
+
+/// Solves `puzzle` sequentially, counting solutions up to `limit`
+/// (0 = no limit; counts past 2^64 - 1 are not supported here — use
+/// make_count_job). Throws InvalidArgument("--box") for a shape the kernel
+/// does not support.
+[[nodiscard]] SolveResult solve(const Puzzle& puzzle, std::uint64_t limit = 0, Kernel kernel = Kernel::automatic);
+
+/// How to split the count of one puzzle's solutions into engine tasks.
+struct CountJobOptions {
+  /// Stop once this many solutions are known (0 = count all). Each task
+  /// counts at most `limit`, and tasks stop starting once the finished ones
+  /// reach it; the job's counter 0 is then ≥ limit — report min(count, limit).
+  std::uint64_t limit = 0;
+  /// Depth of the search tree at which tasks are cut (≥ 0; a node is a
+  /// propagated state, its children the values of its MRV cell), or -1 to
+  /// choose the shallowest depth with at least `min_tasks` tasks.
+  int split_depth = -1;
+  std::size_t min_tasks = 64;
+  Kernel kernel = Kernel::automatic;
+  /// Prefix of the job fingerprint (program version, ...).
+  std::string fingerprint_prefix = "pcount";
+};
+
+/// An engine job counting the solutions of `puzzle`: counter 0 "solutions",
+/// Tally::nodes = branch assignments. Task ids are positions of the frontier
+/// in DFS order (deterministic). Throws InvalidArgument("--split-depth") for a
+/// split with too many tasks and InvalidArgument("--box") for a bad kernel.
+[[nodiscard]] engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options = {});
+
+}  // namespace pcount::sudoku

@@ -1,0 +1,153 @@
+#include "pcount/sudoku/puzzle.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace pcount::sudoku {
+
+namespace {
+
+std::string cell_name(int row, int col) {
+  return "row " + std::to_string(row + 1) + ", column " + std::to_string(col + 1);
+}
+
+/// Value of character ch (0 for a blank), or -1 when it is not a value of a
+/// grid of side n.
+int char_value(char ch, int n) {
+  if (ch == '.' || ch == '0') return 0;
+  int v = -1;
+  if (ch >= '1' && ch <= '9') v = ch - '0';
+  else if (ch >= 'A' && ch <= 'Z') v = ch - 'A' + 10;
+  else if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 10;
+  return v >= 1 && v <= n ? v : -1;
+}
+
+std::string allowed_values(int n) {
+  std::string s = n == 1 ? "1" : "1-" + std::string(1, value_char(std::min(n, 9)));
+  if (n >= 10) s += ", A-" + std::string(1, value_char(n));
+  return s + ", '.' or '0' for a blank";
+}
+
+std::string shown_char(char ch) {
+  const auto u = static_cast<unsigned char>(ch);
+  if (std::isprint(u)) return "'" + std::string(1, ch) + "'";
+  static const char* hex = "0123456789abcdef";
+  return std::string("byte 0x") + hex[u >> 4] + hex[u & 15];
+}
+
+}  // namespace
+
+void check_shape(const Shape& shape, const std::string& argument) {
+  if (shape.box_rows < 1 || shape.box_cols < 1 || shape.side() > kMaxSide)
+    throw InvalidArgument(argument, "box " + std::to_string(shape.box_rows) + "x" + std::to_string(shape.box_cols) +
+                                        " gives a grid side of " + std::to_string(shape.side()) +
+                                        "; the side R·C must be at most " + std::to_string(kMaxSide));
+}
+
+char value_char(int v) {
+  if (v <= 0) return '.';
+  if (v <= 9) return static_cast<char>('0' + v);
+  return static_cast<char>('A' + v - 10);
+}
+
+Puzzle parse_puzzle(std::string_view text, const Shape& shape, const std::string& argument) {
+  check_shape(shape);
+  const int n = shape.side();
+  const int total = shape.cells();
+  Puzzle p;
+  p.shape = shape;
+  p.cells.reserve(static_cast<std::size_t>(total));
+  for (char ch : text) {
+    if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f') continue;
+    const int v = char_value(ch, n);
+    const int index = static_cast<int>(p.cells.size());
+    if (v < 0) {
+      const std::string where = index < total ? cell_name(index / n, index % n) : "cell " + std::to_string(index + 1);
+      throw PuzzleError(argument,
+                        where + ": bad character " + shown_char(ch) + "; allowed: " + allowed_values(n),
+                        index < total ? index / n + 1 : 0, index < total ? index % n + 1 : 0);
+    }
+    p.cells.push_back(static_cast<std::uint8_t>(v));
+  }
+  if (static_cast<int>(p.cells.size()) != total)
+    throw PuzzleError(argument,
+                      "expected " + std::to_string(total) + " cells for a " + std::to_string(n) + "×" +
+                          std::to_string(n) + " grid (" + std::to_string(shape.box_rows) + "x" +
+                          std::to_string(shape.box_cols) + " boxes), got " + std::to_string(p.cells.size()),
+                      0, 0);
+  // First occurrence (cell index + 1) of each value per row, column and box.
+  std::array<std::array<int, kMaxSide + 1>, kMaxSide> row_seen{}, col_seen{}, box_seen{};
+  for (int i = 0; i < total; ++i) {
+    const int v = p.cells[static_cast<std::size_t>(i)];
+    if (v == 0) continue;
+    const int r = i / n;
+    const int c = i % n;
+    const int b = shape.box_of(r, c);
+    auto clash = [&](int earlier, const std::string& unit) {
+      const int e = earlier - 1;
+      throw PuzzleError(argument,
+                        cell_name(r, c) + ": digit " + std::string(1, value_char(v)) + " repeats in " + unit +
+                            " (already at " + cell_name(e / n, e % n) + ")",
+                        r + 1, c + 1);
+    };
+    auto& rs = row_seen[static_cast<std::size_t>(r)][static_cast<std::size_t>(v)];
+    auto& cs = col_seen[static_cast<std::size_t>(c)][static_cast<std::size_t>(v)];
+    auto& bs = box_seen[static_cast<std::size_t>(b)][static_cast<std::size_t>(v)];
+    if (rs) clash(rs, "row " + std::to_string(r + 1));
+    if (cs) clash(cs, "column " + std::to_string(c + 1));
+    if (bs) clash(bs, "box " + std::to_string(b + 1));
+    rs = cs = bs = i + 1;
+  }
+  return p;
+}
+
+std::string to_line(const std::vector<std::uint8_t>& cells) {
+  std::string s;
+  s.reserve(cells.size());
+  for (auto v : cells) s += value_char(v);
+  return s;
+}
+
+std::string to_grid(const std::vector<std::uint8_t>& cells, const Shape& shape) {
+  const int n = shape.side();
+  std::string s;
+  std::string rule;
+  for (int c = 0; c < n; ++c) {
+    if (c > 0 && c % shape.box_cols == 0) rule += "+-";
+    rule += c + 1 < n ? "--" : "-";
+  }
+  for (int r = 0; r < n; ++r) {
+    if (r > 0 && r % shape.box_rows == 0) s += rule + "\n";
+    for (int c = 0; c < n; ++c) {
+      if (c > 0) s += c % shape.box_cols == 0 ? " | " : " ";
+      s += value_char(cells[static_cast<std::size_t>(r * n + c)]);
+    }
+    s += '\n';
+  }
+  return s;
+}
+
+bool is_solution(const Puzzle& puzzle, const std::vector<std::uint8_t>& grid) {
+  const Shape& shape = puzzle.shape;
+  const int n = shape.side();
+  if (n < 1 || n > kMaxSide || static_cast<int>(grid.size()) != shape.cells() || puzzle.cells.size() != grid.size())
+    return false;
+  std::array<std::uint32_t, kMaxSide> rows{}, cols{}, boxes{};
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      const std::size_t i = static_cast<std::size_t>(r * n + c);
+      const int v = grid[i];
+      if (v < 1 || v > n) return false;
+      if (puzzle.cells[i] != 0 && puzzle.cells[i] != v) return false;
+      const std::uint32_t bit = 1u << v;
+      const auto b = static_cast<std::size_t>(shape.box_of(r, c));
+      if ((rows[static_cast<std::size_t>(r)] | cols[static_cast<std::size_t>(c)] | boxes[b]) & bit) return false;
+      rows[static_cast<std::size_t>(r)] |= bit;
+      cols[static_cast<std::size_t>(c)] |= bit;
+      boxes[b] |= bit;
+    }
+  return true;
+}
+
+}  // namespace pcount::sudoku

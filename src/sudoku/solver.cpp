@@ -1,0 +1,159 @@
+// Depth-first search and engine decomposition over either kernel.
+#include "pcount/sudoku/solver.hpp"
+
+#include <atomic>
+#include <limits>
+#include <memory>
+
+#include "pcount/engine/tree.hpp"
+#include "pcount/sudoku/solver_kernels.hpp"
+
+namespace pcount::sudoku {
+
+namespace {
+
+/// Depth-first counter over a kernel; stops at `limit` solutions.
+template <class K>
+struct Search {
+  const K& kernel;
+  std::uint64_t limit;
+  std::uint8_t* first = nullptr;  ///< where to write the first solution, or null
+  std::uint64_t count = 0;
+  std::uint64_t nodes = 0;
+
+  void dfs(typename K::State& s) {
+    if (kernel.solved(s)) {
+      if (count == 0 && first) kernel.write(s, first);
+      ++count;
+      return;
+    }
+    const detail::Branch br = kernel.choose(s);
+    std::uint32_t cand = br.candidates;
+    while (cand) {
+      const int v = std::countr_zero(cand);
+      cand &= cand - 1;
+      ++nodes;
+      if (cand) {
+        typename K::State t = s;
+        if (kernel.assign(t, br.cell, v)) dfs(t);
+      } else if (kernel.assign(s, br.cell, v)) {
+        dfs(s);
+      }
+      if (count >= limit) return;
+    }
+  }
+};
+
+template <class K>
+SolveResult solve_with(const Puzzle& puzzle, std::uint64_t limit) {
+  const K kernel(puzzle);
+  SolveResult r;
+  typename K::State s;
+  if (!kernel.start(s)) return r;
+  r.first.assign(puzzle.cells.size(), 0);
+  Search<K> search{kernel, limit == 0 ? std::numeric_limits<std::uint64_t>::max() : limit, r.first.data()};
+  search.dfs(s);
+  r.solutions = search.count;
+  r.nodes = search.nodes;
+  r.limit_reached = limit != 0 && search.count >= limit;
+  if (r.solutions == 0) r.first.clear();
+  return r;
+}
+
+Kernel resolve(const Puzzle& puzzle, Kernel k) {
+  if (k == Kernel::automatic) return puzzle.shape == Shape{3, 3} ? Kernel::fast9 : Kernel::general;
+  return k;
+}
+
+/// The search tree of one puzzle (engine::TreeProblem): nodes are propagated
+/// states; a node's children assign each candidate of its MRV cell, dead
+/// assignments left out.
+template <class K>
+class PuzzleTree {
+public:
+  struct Node {
+    typename K::State state;
+    bool alive = false;
+  };
+
+  explicit PuzzleTree(const Puzzle& puzzle, std::uint64_t limit) : kernel_(puzzle), limit_(limit) {}
+
+  [[nodiscard]] Node root() const {
+    Node n;
+    n.alive = kernel_.start(n.state);
+    return n;
+  }
+
+  [[nodiscard]] std::vector<Node> children(const Node& node) const {
+    std::vector<Node> kids;
+    if (!node.alive || kernel_.solved(node.state)) return kids;
+    const detail::Branch br = kernel_.choose(node.state);
+    std::uint32_t cand = br.candidates;
+    while (cand) {
+      const int v = std::countr_zero(cand);
+      cand &= cand - 1;
+      Node k{node.state, true};
+      if (kernel_.assign(k.state, br.cell, v)) kids.push_back(k);
+    }
+    return kids;
+  }
+
+  void count_subtree(const Node& node, engine::Tally& tally) const {
+    if (!node.alive) return;
+    typename K::State s = node.state;
+    Search<K> search{kernel_, limit_ == 0 ? std::numeric_limits<std::uint64_t>::max() : limit_};
+    search.dfs(s);
+    tally.add(0, search.count);
+    tally.nodes = checked_add(tally.nodes, search.nodes);
+  }
+
+private:
+  K kernel_;
+  std::uint64_t limit_;
+};
+
+template <class K>
+engine::Job count_job_with(const Puzzle& puzzle, const CountJobOptions& options, const char* name) {
+  auto tree = std::make_shared<const PuzzleTree<K>>(puzzle, options.limit);
+  const int depth = options.split_depth >= 0 ? options.split_depth : engine::auto_split_depth(*tree, options.min_tasks);
+  auto frontier = std::make_shared<const std::vector<typename PuzzleTree<K>::Node>>(engine::expand(*tree, depth));
+  engine::Job job;
+  job.fingerprint = options.fingerprint_prefix + " puzzle box=" + std::to_string(puzzle.shape.box_rows) + "x" +
+                    std::to_string(puzzle.shape.box_cols) + " cells=" + to_line(puzzle.cells) +
+                    " limit=" + std::to_string(options.limit) + " kernel=" + name + " split=" + std::to_string(depth);
+  job.counter_names = {"solutions"};
+  job.task_count = frontier->size();
+  job.split_depth = depth;
+  // Finished tasks' solutions, to stop starting tasks once the limit is met.
+  auto found = std::make_shared<std::atomic<std::uint64_t>>(0);
+  const std::uint64_t limit = options.limit;
+  job.run_task = [tree, frontier, found, limit](std::size_t id, engine::Tally& out) {
+    if (limit != 0 && found->load(std::memory_order_relaxed) >= limit) return;
+    tree->count_subtree((*frontier)[id], out);
+    if (limit != 0) found->fetch_add(static_cast<std::uint64_t>(out.counts[0]), std::memory_order_relaxed);
+  };
+  return job;
+}
+
+}  // namespace
+
+const char* kernel_name(Kernel k) {
+  switch (k) {
+    case Kernel::fast9: return "fast9";
+    case Kernel::general: return "general";
+    default: return "auto";
+  }
+}
+
+SolveResult solve(const Puzzle& puzzle, std::uint64_t limit, Kernel kernel) {
+  if (resolve(puzzle, kernel) == Kernel::fast9) return solve_with<detail::Fast9Kernel>(puzzle, limit);
+  return solve_with<detail::GeneralKernel>(puzzle, limit);
+}
+
+engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options) {
+  if (resolve(puzzle, options.kernel) == Kernel::fast9)
+    return count_job_with<detail::Fast9Kernel>(puzzle, options, "fast9");
+  return count_job_with<detail::GeneralKernel>(puzzle, options, "general");
+}
+
+}  // namespace pcount::sudoku
