@@ -1,8 +1,10 @@
 #include "pcount/queens/search.hpp"
 
+#include <stdexcept>
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/tree.hpp"
 
 namespace pcount::queens {
 
@@ -26,10 +28,55 @@ struct Counter {
     }
   }
 };
+
+void check_n(int n) {
+  if (n < 1 || n > kMaxN)
+    throw InvalidArgument("--queens", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
+}
+
+/// Search for the solutions fixed by a rotation: the lowest empty row gets a
+/// queen, and with it every image of that queen under the rotation. Rows,
+/// columns and both diagonal families are bit masks (2N-1 ≤ 63 diagonals).
+struct SymmetricSearch {
+  int n;
+  Symmetry g;
+  std::uint64_t all_rows;
+  std::uint64_t solutions = 0;
+  std::uint64_t nodes = 0;
+
+  void dfs(std::uint64_t rows, std::uint64_t cols, std::uint64_t sums, std::uint64_t diffs) {
+    ++nodes;
+    if (rows == all_rows) {
+      ++solutions;
+      return;
+    }
+    const int r = __builtin_ctzll(~rows);
+    for (int c = 0; c < n; ++c) {
+      if ((cols >> c) & 1u) continue;
+      std::uint64_t nr = rows, nc = cols, ns = sums, nd = diffs;
+      Square s{r, c};
+      bool ok = true;
+      do {  // place the orbit of (r, c) under the rotation, one square at a time
+        const std::uint64_t rb = 1ull << s.row, cb = 1ull << s.col;
+        const std::uint64_t sb = 1ull << (s.row + s.col), db = 1ull << (s.row - s.col + n - 1);
+        if ((nr & rb) || (nc & cb) || (ns & sb) || (nd & db)) {
+          ok = false;
+          break;
+        }
+        nr |= rb;
+        nc |= cb;
+        ns |= sb;
+        nd |= db;
+        s = map_square(g, s, n);
+      } while (!(s == Square{r, c}));
+      if (ok) dfs(nr, nc, ns, nd);
+    }
+  }
+};
 }  // namespace
 
 QueensTree::QueensTree(int n) : n_(n) {
-  if (n < 1 || n > 32) throw InvalidArgument("--queens", "expected N from 1 to 32, got " + std::to_string(n));
+  check_n(n);
   full_ = n == 32 ? ~0u : (1u << n) - 1u;
 }
 
@@ -48,8 +95,38 @@ std::vector<QueensTree::Node> QueensTree::children(const Node& node) const {
 void QueensTree::count_subtree(const Node& node, engine::Tally& tally) const {
   Counter c{full_};
   c.dfs(node.cols, node.diag1, node.diag2);
-  tally.add(0, c.solutions);
+  tally.add(kAll, c.solutions);
   tally.nodes = checked_add(tally.nodes, c.nodes);
+}
+
+u128 count_rotation_symmetric(int n, Symmetry rotation, u128* nodes) {
+  check_n(n);
+  if (rotation != Symmetry::rot90 && rotation != Symmetry::rot180)
+    throw std::invalid_argument("count_rotation_symmetric: rotation must be rot90 or rot180");
+  SymmetricSearch s{n, rotation, (1ull << n) - 1};
+  s.dfs(0, 0, 0, 0);
+  if (nodes) *nodes = checked_add(*nodes, s.nodes);
+  return s.solutions;
+}
+
+engine::Job make_search_job(int n, int depth, const std::string& fingerprint) {
+  auto tree = std::make_shared<const QueensTree>(n);
+  engine::Job job = engine::make_tree_job(tree, depth, fingerprint, {"all", "rot180", "rot90"});
+  const std::size_t tree_tasks = job.task_count;
+  job.task_count = tree_tasks + 2;
+  job.run_task = [inner = std::move(job.run_task), tree_tasks, n](std::size_t id, engine::Tally& out) {
+    if (id < tree_tasks) return inner(id, out);
+    const bool half = id == tree_tasks;
+    out.add(half ? kRot180 : kRot90,
+            count_rotation_symmetric(n, half ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
+  };
+  return job;
+}
+
+int auto_search_depth(int n, std::size_t min_tasks) { return engine::auto_split_depth(QueensTree(n), min_tasks); }
+
+QueensCounts search_counts(int n, const engine::Tally& totals) {
+  return burnside(n, totals.counts[kAll], totals.counts[kRot180], totals.counts[kRot90]);
 }
 
 }  // namespace pcount::queens

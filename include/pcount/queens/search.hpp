@@ -2,14 +2,22 @@
 /// @file
 /// N-Queens by bitboard tree search (Somers 2002): one queen per row, masks
 /// for occupied columns and both diagonals, diagonals shifted one step per
-/// row. Counts Q(N), OEIS A000170.
+/// row. Counts Q(N) (OEIS A000170); the symmetric counts P(N) (OEIS A032522)
+/// and R(N) (OEIS A033148) come from their own constrained searches, which
+/// place a queen together with its rotated images.
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "pcount/engine/task.hpp"
+#include "pcount/queens/symmetry.hpp"
 
 namespace pcount::queens {
+
+/// Largest board side the queens counters accept (masks are 32 bits wide).
+inline constexpr int kMaxN = 32;
 
 /// The N-Queens search tree for the depth-split coordinator
 /// (satisfies engine::TreeProblem). A node is a partial placement of the
@@ -38,5 +46,30 @@ private:
   int n_;
   std::uint32_t full_;
 };
+
+/// Number of solutions of the n×n board fixed by `rotation` (Symmetry::rot180
+/// gives P(n), OEIS A032522; Symmetry::rot90 gives R(n), OEIS A033148), by a
+/// search that fills the lowest empty row with a queen and all its images
+/// under the rotation at once. `nodes` (if not null) gets the nodes visited
+/// added. Throws InvalidArgument("--queens") for n outside 1..32 and
+/// std::invalid_argument for another symmetry.
+[[nodiscard]] u128 count_rotation_symmetric(int n, Symmetry rotation, u128* nodes = nullptr);
+
+/// Counter indices of the jobs built by make_search_job.
+enum SearchCounter : std::size_t { kAll = 0, kRot180 = 1, kRot90 = 2 };
+
+/// The `--method search` job: the QueensTree split at `depth` (tasks
+/// 0..T-1, counter kAll), then one task for the half-turn search (id T,
+/// counter kRot180) and one for the quarter-turn search (id T+1, counter
+/// kRot90). Throws InvalidArgument for a bad n or depth.
+[[nodiscard]] engine::Job make_search_job(int n, int depth, const std::string& fingerprint);
+
+/// Automatic split depth for the search job: the shallowest depth giving at
+/// least `min_tasks` tree tasks.
+[[nodiscard]] int auto_search_depth(int n, std::size_t min_tasks);
+
+/// Reads Q, P and R from a finished search job's totals and applies
+/// burnside() (throws InternalError on a failed check).
+[[nodiscard]] QueensCounts search_counts(int n, const engine::Tally& totals);
 
 }  // namespace pcount::queens

@@ -1,0 +1,295 @@
+#include "pcount/queens/constellations.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <string>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/queens/search.hpp"
+
+namespace pcount::queens {
+
+namespace {
+
+void check_n(int n) {
+  if (n < 1 || n > kMaxN)
+    throw InvalidArgument("--queens", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
+}
+
+/// The distinct squares of a constellation's border queens (1 to 4).
+struct BorderQueens {
+  std::array<Square, 4> squares{};
+  int count = 0;
+};
+
+BorderQueens border_queens(int n, int top, int bottom, int left, int right) {
+  BorderQueens b;
+  for (Square s : {Square{0, top}, Square{n - 1, bottom}, Square{left, 0}, Square{right, n - 1}}) {
+    if (std::find(b.squares.begin(), b.squares.begin() + b.count, s) == b.squares.begin() + b.count)
+      b.squares[static_cast<std::size_t>(b.count++)] = s;
+  }
+  return b;
+}
+
+bool attack(Square a, Square b) {
+  return a.row == b.row || a.col == b.col || a.row - a.col == b.row - b.col || a.row + a.col == b.row + b.col;
+}
+
+bool peaceful(const BorderQueens& b) {
+  for (int i = 0; i < b.count; ++i)
+    for (int j = i + 1; j < b.count; ++j)
+      if (attack(b.squares[static_cast<std::size_t>(i)], b.squares[static_cast<std::size_t>(j)])) return false;
+  return true;
+}
+
+/// (top, bottom, left, right) of a set of border queens with one queen on
+/// each border line.
+std::array<int, 4> key_of(int n, const BorderQueens& b) {
+  std::array<int, 4> k{-1, -1, -1, -1};
+  for (int i = 0; i < b.count; ++i) {
+    const Square s = b.squares[static_cast<std::size_t>(i)];
+    if (s.row == 0) k[0] = s.col;
+    if (s.row == n - 1) k[1] = s.col;
+    if (s.col == 0) k[2] = s.row;
+    if (s.col == n - 1) k[3] = s.row;
+  }
+  return k;
+}
+
+/// The per-row masks a constellation leaves for the inner search.
+struct Plan {
+  int n = 0;
+  int steps = 0;                       ///< inner rows to fill
+  std::array<int, kMaxN> row{};        ///< board row of step k
+  std::array<std::uint32_t, kMaxN> avail{};  ///< squares of row k not attacked by a border queen
+  std::array<int, kMaxN> shift{};      ///< rows from step k to step k+1
+  std::array<int, kMaxN> fixed_col{};  ///< column of each board row's border queen, or -1
+};
+
+Plan make_plan(int n, const Constellation& c) {
+  Plan p;
+  p.n = n;
+  const BorderQueens b = border_queens(n, c.top, c.bottom, c.left, c.right);
+  const std::uint32_t full = n == 32 ? ~0u : (1u << n) - 1u;
+  p.fixed_col.fill(-1);
+  for (int i = 0; i < b.count; ++i) {
+    const Square s = b.squares[static_cast<std::size_t>(i)];
+    p.fixed_col[static_cast<std::size_t>(s.row)] = s.col;
+  }
+  for (int r = 1; r < n - 1; ++r) {
+    if (p.fixed_col[static_cast<std::size_t>(r)] >= 0) continue;
+    std::uint32_t attacked = 0;
+    for (int i = 0; i < b.count; ++i) {
+      const Square s = b.squares[static_cast<std::size_t>(i)];
+      const int d = r > s.row ? r - s.row : s.row - r;
+      attacked |= 1u << s.col;
+      if (s.col + d < n) attacked |= 1u << (s.col + d);
+      if (s.col - d >= 0) attacked |= 1u << (s.col - d);
+    }
+    const auto k = static_cast<std::size_t>(p.steps++);
+    p.row[k] = r;
+    p.avail[k] = full & ~attacked;
+  }
+  for (int k = 0; k + 1 < p.steps; ++k)
+    p.shift[static_cast<std::size_t>(k)] = p.row[static_cast<std::size_t>(k + 1)] - p.row[static_cast<std::size_t>(k)];
+  return p;
+}
+
+/// The counting kernel: rows in `plan` order; d1 moves one column up per
+/// row, d2 one column down. Only completions are counted.
+struct FastKernel {
+  const Plan& plan;
+  std::uint64_t solutions = 0;
+  std::uint64_t nodes = 0;
+
+  void dfs(int k, std::uint32_t cols, std::uint32_t d1, std::uint32_t d2) {
+    const auto ks = static_cast<std::size_t>(k);
+    std::uint32_t free = plan.avail[ks] & ~(cols | d1 | d2);
+    ++nodes;
+    if (k + 1 == plan.steps) {
+      solutions += static_cast<std::uint64_t>(__builtin_popcount(free));
+      return;
+    }
+    const int s = plan.shift[ks];
+    while (free) {
+      const std::uint32_t bit = free & (0u - free);
+      free ^= bit;
+      dfs(k + 1, cols | bit, (d1 | bit) << s, (d2 | bit) >> s);
+    }
+  }
+};
+
+/// The kernel for constellations with a non-trivial stabiliser: keeps the
+/// placement and, at every completion, counts the stabiliser elements that
+/// fix it.
+struct TrackingKernel {
+  const Plan& plan;
+  std::uint8_t stabiliser;
+  std::array<int, kMaxN> placement{};
+  std::array<std::uint64_t, 8> fixed{};  ///< completions fixed by kSymmetries[i]
+  std::uint64_t nodes = 0;
+
+  void leaf() {
+    const int n = plan.n;
+    for (std::size_t i = 0; i < kSymmetries.size(); ++i) {
+      if (!((stabiliser >> i) & 1u)) continue;
+      bool fixes = true;
+      for (int r = 0; r < n && fixes; ++r) {
+        const Square s = map_square(kSymmetries[i], Square{r, placement[static_cast<std::size_t>(r)]}, n);
+        fixes = placement[static_cast<std::size_t>(s.row)] == s.col;
+      }
+      if (fixes) ++fixed[i];
+    }
+  }
+
+  void dfs(int k, std::uint32_t cols, std::uint32_t d1, std::uint32_t d2) {
+    ++nodes;
+    if (k == plan.steps) {
+      leaf();
+      return;
+    }
+    const auto ks = static_cast<std::size_t>(k);
+    std::uint32_t free = plan.avail[ks] & ~(cols | d1 | d2);
+    const int s = k + 1 < plan.steps ? plan.shift[ks] : 0;
+    while (free) {
+      const std::uint32_t bit = free & (0u - free);
+      free ^= bit;
+      placement[static_cast<std::size_t>(plan.row[ks])] = __builtin_ctz(bit);
+      dfs(k + 1, cols | bit, (d1 | bit) << s, (d2 | bit) >> s);
+    }
+  }
+};
+
+}  // namespace
+
+int stabiliser_order(const Constellation& c) { return __builtin_popcount(c.stabiliser); }
+
+int weight(const Constellation& c) { return 8 / stabiliser_order(c); }
+
+std::vector<Constellation> canonical_constellations(int n) {
+  check_n(n);
+  std::vector<Constellation> out;
+  for (int top = 0; top < n; ++top)
+    for (int bottom = 0; bottom < n; ++bottom)
+      for (int left = 0; left < n; ++left)
+        for (int right = 0; right < n; ++right) {
+          const BorderQueens b = border_queens(n, top, bottom, left, right);
+          if (!peaceful(b)) continue;
+          const std::array<int, 4> own{top, bottom, left, right};
+          if (key_of(n, b) != own) continue;  // a border line without its own queen
+          bool is_canonical = true;
+          std::uint8_t stab = 0;
+          for (std::size_t i = 0; i < kSymmetries.size() && is_canonical; ++i) {
+            BorderQueens img = b;
+            for (int q = 0; q < img.count; ++q)
+              img.squares[static_cast<std::size_t>(q)] =
+                  map_square(kSymmetries[i], img.squares[static_cast<std::size_t>(q)], n);
+            const std::array<int, 4> k = key_of(n, img);
+            if (k < own) is_canonical = false;
+            if (k == own) stab = static_cast<std::uint8_t>(stab | (1u << i));
+          }
+          if (!is_canonical) continue;
+          out.push_back(Constellation{static_cast<std::uint8_t>(top), static_cast<std::uint8_t>(bottom),
+                                      static_cast<std::uint8_t>(left), static_cast<std::uint8_t>(right), stab});
+        }
+  return out;
+}
+
+ConstellationCount count_constellation(int n, const Constellation& c) {
+  check_n(n);
+  const Plan plan = make_plan(n, c);
+  ConstellationCount out;
+  for (int k = 0; k < plan.steps; ++k)
+    if (plan.avail[static_cast<std::size_t>(k)] == 0) return out;
+  if (c.stabiliser == 1 && plan.steps > 0) {
+    FastKernel kernel{plan};
+    kernel.dfs(0, 0, 0, 0);
+    out.completions = kernel.solutions;
+    out.classes = kernel.solutions;
+    out.nodes = kernel.nodes;
+    return out;
+  }
+  TrackingKernel kernel{plan, c.stabiliser};
+  for (int r = 0; r < n; ++r) {
+    const int col = plan.fixed_col[static_cast<std::size_t>(r)];
+    if (col >= 0) kernel.placement[static_cast<std::size_t>(r)] = col;
+  }
+  kernel.dfs(0, 0, 0, 0);
+  out.completions = kernel.fixed[0];
+  out.rot90 = kernel.fixed[static_cast<std::size_t>(Symmetry::rot90)];
+  out.rot180 = kernel.fixed[static_cast<std::size_t>(Symmetry::rot180)];
+  if (kernel.fixed[static_cast<std::size_t>(Symmetry::rot270)] != kernel.fixed[static_cast<std::size_t>(Symmetry::rot90)])
+    throw InternalError("queens " + std::to_string(n) + ": a constellation has different counts fixed by rot90 and rot270");
+  u128 burnside_sum = 0;
+  for (std::uint64_t f : kernel.fixed) burnside_sum += f;
+  const auto order = static_cast<unsigned>(stabiliser_order(c));
+  if (burnside_sum % order != 0)
+    throw InternalError("queens " + std::to_string(n) + ": Burnside over a constellation's stabiliser does not divide");
+  out.classes = burnside_sum / order;
+  out.nodes = kernel.nodes;
+  return out;
+}
+
+double estimate_constellation(int n, const Constellation& c) {
+  const Plan plan = make_plan(n, c);
+  double log_size = 0.0;
+  for (int k = 0; k < plan.steps; ++k) {
+    const int free = __builtin_popcount(plan.avail[static_cast<std::size_t>(k)]);
+    if (free == 0) return 0.0;
+    log_size += std::log(static_cast<double>(free));
+  }
+  return std::exp(log_size);
+}
+
+engine::Job make_constellation_job(int n, std::size_t group, const std::string& fingerprint) {
+  check_n(n);
+  if (group < 1) throw InvalidArgument("--group", "must be a whole number ≥ 1");
+  auto list = std::make_shared<const std::vector<Constellation>>(canonical_constellations(n));
+  const std::size_t groups = (list->size() + group - 1) / group;
+  engine::Job job;
+  job.fingerprint = fingerprint + " group=" + std::to_string(group);
+  job.counter_names = {"all", "rot180", "rot90", "distinct", "rot180_search", "rot90_search"};
+  job.task_count = groups + 2;
+  job.split_depth = -1;
+  job.run_task = [n, list, group, groups](std::size_t id, engine::Tally& out) {
+    if (id >= groups) {
+      const bool half = id == groups;
+      out.add(half ? kCRot180Search : kCRot90Search,
+              count_rotation_symmetric(n, half ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
+      return;
+    }
+    const std::size_t end = std::min(list->size(), (id + 1) * group);
+    for (std::size_t i = id * group; i < end; ++i) {
+      const Constellation& c = (*list)[i];
+      const ConstellationCount cc = count_constellation(n, c);
+      const auto w = static_cast<u128>(weight(c));
+      out.add(kCAll, checked_mul(w, cc.completions));
+      out.add(kCRot180, checked_mul(w, cc.rot180));
+      out.add(kCRot90, checked_mul(w, cc.rot90));
+      out.add(kCDistinct, cc.classes);
+      out.nodes = checked_add(out.nodes, cc.nodes);
+    }
+  };
+  auto estimates = std::make_shared<std::vector<double>>(job.task_count, 0.0);
+  for (std::size_t i = 0; i < list->size(); ++i) (*estimates)[i / group] += estimate_constellation(n, (*list)[i]);
+  job.estimate = [estimates](std::size_t id) { return (*estimates)[id]; };
+  return job;
+}
+
+QueensCounts constellation_counts(int n, const engine::Tally& totals) {
+  const auto& t = totals.counts;
+  if (t[kCRot180] != t[kCRot180Search] || t[kCRot90] != t[kCRot90Search])
+    throw InternalError("queens " + std::to_string(n) + ": symmetric counts from constellations (P=" +
+                        to_string(t[kCRot180]) + ", R=" + to_string(t[kCRot90]) +
+                        ") differ from the constrained searches (P=" + to_string(t[kCRot180Search]) +
+                        ", R=" + to_string(t[kCRot90Search]) + ")");
+  const QueensCounts c = burnside(n, t[kCAll], t[kCRot180], t[kCRot90]);
+  if (c.distinct != t[kCDistinct])
+    throw InternalError("queens " + std::to_string(n) + ": Burnside gives U=" + to_string(c.distinct) +
+                        " but the constellations' classes sum to " + to_string(t[kCDistinct]));
+  return c;
+}
+
+}  // namespace pcount::queens

@@ -1,0 +1,34 @@
+// Slow N-Queens runs (ctest label `long`): Q(16) by tree search, and
+// N = 16, 17, 18 by constellations, against OEIS A000170, A002562, A032522,
+// A033148.
+#include <gtest/gtest.h>
+
+#include "known_values.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/queens/constellations.hpp"
+#include "pcount/queens/search.hpp"
+
+namespace pcount::queens {
+namespace {
+
+QueensCounts known(int n) {
+  const auto& k = test::queens_known(n);
+  return QueensCounts{k.all, k.distinct, k.rot180, k.rot90};
+}
+
+engine::RunOptions all_threads() { return engine::RunOptions{}; }
+
+TEST(QueensLong, SearchSixteen) {
+  const engine::Job job = make_search_job(16, 3, "long");
+  EXPECT_EQ(search_counts(16, engine::run(job, all_threads()).totals), known(16));
+}
+
+TEST(QueensLong, ConstellationsSixteenToEighteen) {
+  for (int n : {16, 17, 18}) {
+    const engine::Job job = make_constellation_job(n, 1, "long");
+    EXPECT_EQ(constellation_counts(n, engine::run(job, all_threads()).totals), known(n)) << "n=" << n;
+  }
+}
+
+}  // namespace
+}  // namespace pcount::queens
