@@ -1,0 +1,105 @@
+#pragma once
+/// @file
+/// Reduced Latin squares and rectangles by bipartite-graph classes
+/// (../shared/ALGORITHMS.md §1b; McKay & Rogoyski 1995, McKay & Wanless 2005).
+///
+/// With N(H) = ordered 1-factorisations of H and Aut(G) the automorphisms
+/// preserving columns and symbols:
+///   K(k,n) (all k×n Latin rectangles) = Σ_{classes G, k-regular} (n!)²/|Aut G| · N(G)
+///   L(n) = Σ_{classes G, h-regular, h = ⌊n/2⌋} (n!)²/|Aut G| · N(G) · N(Ḡ)
+/// and R(k,n) = K(k,n)·(n-k)!/(n!·(n-1)!), R(n) = L(n)/(n!·(n-1)!).
+/// N is computed by DFS (count_factorisations) for degrees up to
+/// b = ⌊(n-1)/2⌋ and by peeling one matching above that:
+/// N(G) = d·Σ_{M ∋ (col 0, first symbol)} N(G − M), N(G − M) looked up in the
+/// table of (d-1)-regular classes by a key that identifies the class.
+///
+/// Class lists come from nauty's genbg (see genbg.hpp) and are cached on
+/// disk, one file per (n, d), written atomically and rebuilt when missing or
+/// corrupt. Every class (or a fixed-size slice of classes) is one engine
+/// task, so the thread, task-id, checkpoint and shard rules of the engine
+/// apply unchanged.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pcount/engine/task.hpp"
+#include "pcount/engine/u128.hpp"
+#include "pcount/latin/bipartite.hpp"
+
+namespace pcount::latin {
+
+/// One isomorphism class of regular n+n bipartite graphs.
+struct GraphClass {
+  BipGraph graph;              ///< a representative (nauty's canonical form)
+  u128 key = 0;                ///< canonical key (Canonical::key)
+  std::uint64_t automorphisms = 0;  ///< |Aut| preserving both sides
+};
+
+/// Where class lists are cached.
+struct CacheOptions {
+  /// Cache directory; nullopt = no disk cache (always run genbg).
+  std::optional<std::filesystem::path> dir;
+  /// The option to name in errors about `dir` (e.g. "--cache-dir").
+  std::string option = "--cache-dir";
+};
+
+/// The default cache directory: $XDG_CACHE_HOME/pcount, else
+/// $HOME/.cache/pcount; nullopt when neither variable is set.
+[[nodiscard]] std::optional<std::filesystem::path> default_cache_dir();
+
+/// Creates `dir` if needed and checks that a file can be written in it.
+/// Throws InvalidArgument(option) with the reason otherwise.
+void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option);
+
+/// Every class of d-regular n+n bipartite graphs (2 ≤ n ≤ kMaxClassOrder,
+/// 0 ≤ d ≤ n), in a fixed order (genbg's order for d ≤ n/2; complements of
+/// the (n-d)-regular list above). Loaded from the cache file
+/// "latin-classes-n<n>-d<d>.txt" when it is valid, otherwise generated with
+/// genbg, canonised with nauty and written atomically (temp file + rename).
+/// Throws what genbg_regular throws, and InvalidArgument(cache.option) when
+/// the cache directory cannot be written.
+[[nodiscard]] std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache);
+
+/// N(G) for every class of one degree, keyed for lookup.
+class FactorTable {
+public:
+  FactorTable() = default;
+  /// Takes (key, N) pairs (any order); throws InternalError on a duplicate key.
+  explicit FactorTable(std::vector<std::pair<u128, u128>> entries);
+  /// N of the class with this key; throws InternalError if absent.
+  [[nodiscard]] u128 at(u128 key) const;
+  [[nodiscard]] std::size_t size() const { return entries_.size(); }
+
+private:
+  std::vector<std::pair<u128, u128>> entries_;  // sorted by key
+};
+
+/// N(G) for a d-regular G by peeling one matching and looking up the
+/// (d-1)-regular remainders in `lower` (by canonical key).
+[[nodiscard]] u128 peel_count(const BipGraph& g, const FactorTable& lower);
+
+/// A class-method job for reduced k×n rectangles (k ≥ n-1: squares).
+struct ClassJob {
+  engine::Job job;               ///< counter 0 = "all" (L(n) or K(k,n), labelled)
+  std::size_t classes = 0;       ///< classes the tasks run over
+  int class_degree = 0;          ///< their degree
+  double table_seconds = 0.0;    ///< time spent listing classes and building tables
+};
+
+/// Builds the job: lists the classes (cache or genbg) and builds the lookup
+/// tables using `threads` worker threads. 2 ≤ n ≤ kMaxClassOrder, 1 ≤ k ≤ n
+/// (InvalidArgument("--latin") / ("--rows") otherwise). Tasks are slices of
+/// consecutive classes (at most 4096 tasks; ids stable for given n, k).
+/// The fingerprint names n, k and the method.
+[[nodiscard]] ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads);
+
+/// R(k,n) from the labelled total of a class job (L(n) for k ≥ n-1,
+/// K(k,n) otherwise); throws InternalError if the division is not exact.
+[[nodiscard]] u128 reduced_from_all(int n, int k, u128 all);
+
+}  // namespace pcount::latin

@@ -1,0 +1,159 @@
+#include "pcount/latin/bipartite.hpp"
+
+#include <bit>
+#include <cmath>
+#include <stdexcept>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/latin/search.hpp"
+
+#include <nauty.h>  // last: it defines short macros (TRUE, MAX, ...)
+
+namespace pcount::latin {
+
+BipGraph BipGraph::complement() const {
+  BipGraph c;
+  c.n = n;
+  const std::uint32_t full = (1u << n) - 1u;
+  for (int i = 0; i < n; ++i) c.adj[static_cast<std::size_t>(i)] = full & ~adj[static_cast<std::size_t>(i)];
+  return c;
+}
+
+int BipGraph::regular_degree() const {
+  if (n == 0) return 0;
+  const int d = std::popcount(adj[0]);
+  std::array<int, kMaxClassOrder> sym_deg{};
+  for (int c = 0; c < n; ++c) {
+    const std::uint32_t a = adj[static_cast<std::size_t>(c)];
+    if (std::popcount(a) != d || (a >> n) != 0) return -1;
+    for (int s = 0; s < n; ++s)
+      if (a >> s & 1u) ++sym_deg[static_cast<std::size_t>(s)];
+  }
+  for (int s = 0; s < n; ++s)
+    if (sym_deg[static_cast<std::size_t>(s)] != d) return -1;
+  return d;
+}
+
+BipGraph from_graph6(std::string_view line, int n) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  const int v = 2 * n;
+  if (n < 1 || n > kMaxClassOrder) throw std::runtime_error("graph6: order out of range");
+  if (line.empty() || line[0] != static_cast<char>(v + 63))
+    throw std::runtime_error("graph6: expected " + std::to_string(v) + " vertices in '" + std::string(line) + "'");
+  const std::size_t bits = static_cast<std::size_t>(v) * static_cast<std::size_t>(v - 1) / 2;
+  if (line.size() != 1 + (bits + 5) / 6)
+    throw std::runtime_error("graph6: wrong length in '" + std::string(line) + "'");
+  BipGraph g;
+  g.n = n;
+  std::size_t k = 0;
+  for (int j = 1; j < v; ++j)
+    for (int i = 0; i < j; ++i, ++k) {
+      const int ch = line[1 + k / 6] - 63;
+      if (ch < 0 || ch > 63) throw std::runtime_error("graph6: bad character in '" + std::string(line) + "'");
+      if (!((ch >> (5 - k % 6)) & 1)) continue;
+      if ((i < n) == (j < n)) throw std::runtime_error("graph6: edge inside one side in '" + std::string(line) + "'");
+      g.adj[static_cast<std::size_t>(i)] |= 1u << (j - n);
+    }
+  return g;
+}
+
+Canonical canonical(const BipGraph& g) {
+  static_assert(WORDSIZE >= 2 * kMaxClassOrder, "one setword per vertex row");
+  constexpr int kMaxV = 2 * kMaxClassOrder;
+  thread_local graph work[kMaxV];
+  thread_local graph canon[kMaxV];
+  thread_local int lab[kMaxV], ptn[kMaxV], orbits[kMaxV];
+  const int n = g.n;
+  const int v = 2 * n;
+  const int m = 1;
+  EMPTYGRAPH(work, m, v);
+  for (int c = 0; c < n; ++c) {
+    std::uint32_t a = g.adj[static_cast<std::size_t>(c)];
+    while (a) {
+      const int s = std::countr_zero(a);
+      a &= a - 1;
+      ADDONEEDGE(work, c, n + s, m);
+    }
+  }
+  for (int i = 0; i < v; ++i) {
+    lab[i] = i;
+    ptn[i] = 1;
+  }
+  ptn[n - 1] = 0;
+  ptn[v - 1] = 0;
+  DEFAULTOPTIONS_GRAPH(options);
+  options.getcanon = TRUE;
+  options.defaultptn = FALSE;
+  statsblk stats;
+  densenauty(work, lab, ptn, orbits, &options, &stats, m, v, canon);
+  Canonical out;
+  for (int c = 0; c < n; ++c)
+    for (int s = 0; s < n; ++s)
+      if (ISELEMENT(GRAPHROW(canon, c, m), n + s)) out.key |= u128{1} << (c * n + s);
+  if (stats.grpsize2 != 0 || stats.grpsize1 < 1.0 || stats.grpsize1 > 1e15 ||
+      std::floor(stats.grpsize1) != stats.grpsize1)
+    throw InternalError("nauty group size not exactly representable");
+  out.automorphisms = static_cast<std::uint64_t>(stats.grpsize1);
+  return out;
+}
+
+namespace {
+struct Factoriser {
+  int n;
+  int d;
+  std::array<std::uint32_t, kMaxClassOrder> rem;
+  std::array<std::uint32_t, kMaxClassOrder> col0;  // column 0's symbols in increasing order
+  u128 leaves = 0;
+
+  void matching(int i) {
+    if (i == d - 2) {
+      std::uint32_t missing[kMaxClassOrder];
+      for (int c = 0; c < n; ++c) missing[c] = rem[static_cast<std::size_t>(c)];
+      leaves += last_two_rows(missing, n);
+      return;
+    }
+    const std::uint32_t b = col0[static_cast<std::size_t>(i)];
+    rem[0] ^= b;
+    cell(i, 1, b);
+    rem[0] ^= b;
+  }
+  void cell(int i, int c, std::uint32_t used) {
+    if (c == n) {
+      matching(i + 1);
+      return;
+    }
+    std::uint32_t avail = rem[static_cast<std::size_t>(c)] & ~used;
+    while (avail) {
+      const std::uint32_t b = avail & (0u - avail);
+      avail ^= b;
+      rem[static_cast<std::size_t>(c)] ^= b;
+      cell(i, c + 1, used | b);
+      rem[static_cast<std::size_t>(c)] ^= b;
+    }
+  }
+};
+}  // namespace
+
+u128 count_factorisations(const BipGraph& g) {
+  const int d = g.regular_degree();
+  if (d < 0) throw InternalError("count_factorisations: graph is not regular");
+  if (d <= 1) return 1;
+  Factoriser f{g.n, d, g.adj, {}, 0};
+  std::uint32_t a = g.adj[0];
+  for (int i = 0; i < d; ++i) {
+    f.col0[static_cast<std::size_t>(i)] = a & (0u - a);
+    a &= a - 1;
+  }
+  f.matching(0);
+  u128 df = 1;
+  for (int i = 2; i <= d; ++i) df *= static_cast<u128>(i);
+  return checked_mul(f.leaves, df);
+}
+
+u128 labelled_factor(int n) {
+  u128 f = 1;
+  for (int i = 2; i <= n; ++i) f *= static_cast<u128>(i);
+  return f * f;
+}
+
+}  // namespace pcount::latin

@@ -1,0 +1,336 @@
+#include "pcount/latin/classes.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <system_error>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/latin/genbg.hpp"
+
+namespace pcount::latin {
+
+namespace {
+
+constexpr const char* kCacheMagic = "pcount latin classes v1";
+
+std::string hex128(u128 v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s(32, '0');
+  for (int i = 31; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = digits[static_cast<unsigned>(v & 15u)];
+  return s;
+}
+
+std::optional<u128> parse_hex128(const std::string& s) {
+  if (s.size() != 32) return std::nullopt;
+  u128 v = 0;
+  for (char ch : s) {
+    int d;
+    if (ch >= '0' && ch <= '9') d = ch - '0';
+    else if (ch >= 'a' && ch <= 'f') d = ch - 'a' + 10;
+    else return std::nullopt;
+    v = (v << 4) | static_cast<u128>(d);
+  }
+  return v;
+}
+
+BipGraph graph_from_key(int n, u128 key) {
+  BipGraph g;
+  g.n = n;
+  const u128 full = (u128{1} << n) - 1;
+  for (int c = 0; c < n; ++c) g.adj[static_cast<std::size_t>(c)] = static_cast<std::uint32_t>((key >> (c * n)) & full);
+  return g;
+}
+
+std::string cache_header(int n, int d) {
+  return std::string(kCacheMagic) + " n=" + std::to_string(n) + " d=" + std::to_string(d) +
+         (2 * d <= n ? " source=genbg -q -d" + std::to_string(d) + ":" + std::to_string(d) + " -D" +
+                           std::to_string(d) + ":" + std::to_string(d) + " " + std::to_string(n) + " " +
+                           std::to_string(n)
+                     : " source=complements of d=" + std::to_string(n - d));
+}
+
+std::filesystem::path cache_file(const std::filesystem::path& dir, int n, int d) {
+  return dir / ("latin-classes-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
+}
+
+/// Reads a cache file; nullopt when missing or not valid in every line.
+std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& file, int n, int d) {
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  std::string line;
+  if (!std::getline(in, line) || line != cache_header(n, d)) return std::nullopt;
+  std::vector<GraphClass> classes;
+  while (std::getline(in, line)) {
+    if (line.rfind("end ", 0) == 0) {
+      if (line != "end " + std::to_string(classes.size())) return std::nullopt;
+      if (std::getline(in, line)) return std::nullopt;  // nothing may follow
+      return classes;
+    }
+    std::istringstream fields(line);
+    std::string key_text;
+    std::uint64_t aut = 0;
+    std::string rest;
+    if (!(fields >> key_text >> aut) || (fields >> rest) || aut == 0) return std::nullopt;
+    const auto key = parse_hex128(key_text);
+    if (!key) return std::nullopt;
+    GraphClass gc{graph_from_key(n, *key), *key, aut};
+    if (gc.graph.regular_degree() != d || labelled_factor(n) % aut != 0) return std::nullopt;
+    classes.push_back(gc);
+  }
+  return std::nullopt;  // no end line: truncated
+}
+
+void write_cache(const std::filesystem::path& file, int n, int d, const std::vector<GraphClass>& classes,
+                 const std::string& option) {
+  std::random_device rd;
+  const std::filesystem::path tmp =
+      file.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << cache_header(n, d) << '\n';
+    for (const GraphClass& c : classes) out << hex128(c.key) << ' ' << c.automorphisms << '\n';
+    out << "end " << classes.size() << '\n';
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      throw InvalidArgument(option, "cannot write the class cache file " + tmp.string());
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw InvalidArgument(option, "cannot write the class cache file " + file.string() + ": " + ec.message());
+  }
+}
+
+std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache) {
+  std::vector<GraphClass> classes;
+  if (d == 0 || d == n) {
+    BipGraph g;
+    g.n = n;
+    if (d == n) g = g.complement();
+    u128 f = 1;
+    for (int i = 2; i <= n; ++i) f *= static_cast<u128>(i);
+    const u128 key = d == 0 ? u128{0} : (n * n == 128 ? ~u128{0} : (u128{1} << (n * n)) - 1);
+    classes.push_back(GraphClass{g, key, static_cast<std::uint64_t>(f * f)});
+    return classes;
+  }
+  if (2 * d > n) {
+    for (const GraphClass& c : regular_classes(n, n - d, cache)) {
+      const BipGraph comp = c.graph.complement();
+      const Canonical can = canonical(comp);
+      classes.push_back(GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms});
+    }
+    return classes;
+  }
+  const std::vector<std::string> lines = genbg_regular(n, d);
+  classes.resize(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const BipGraph g = from_graph6(lines[i], n);
+    if (g.regular_degree() != d) throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
+    const Canonical can = canonical(g);
+    classes[i] = GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms};
+  }
+  return classes;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// (n!)²/|Aut|, checked.
+u128 labelled_copies(int n, std::uint64_t aut) {
+  const u128 f = labelled_factor(n);
+  if (aut == 0 || f % aut != 0) throw InternalError("|Aut| does not divide (n!)^2");
+  return f / aut;
+}
+
+/// A table of N(G) over all d-regular classes: DFS when `lower` is null,
+/// else by peeling into `lower`. Runs on `threads` workers.
+FactorTable build_table(const std::vector<GraphClass>& classes, const FactorTable* lower, tbb::task_arena& arena) {
+  std::vector<std::pair<u128, u128>> entries(classes.size());
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, classes.size(), [&](std::size_t i) {
+      const GraphClass& c = classes[i];
+      entries[i] = {c.key, lower ? peel_count(c.graph, *lower) : count_factorisations(c.graph)};
+    });
+  });
+  return FactorTable(std::move(entries));
+}
+
+}  // namespace
+
+std::optional<std::filesystem::path> default_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "pcount";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return std::filesystem::path(home) / ".cache" / "pcount";
+  return std::nullopt;
+}
+
+void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InvalidArgument(option, "cannot create the cache directory " + dir.string() + ": " + ec.message());
+  if (!std::filesystem::is_directory(dir, ec))
+    throw InvalidArgument(option, dir.string() + " is not a directory");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw InvalidArgument(option, "the cache directory " + dir.string() + " is not writable");
+}
+
+std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache) {
+  if (n < 2 || n > kMaxClassOrder)
+    throw InvalidArgument("--latin", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
+                                         ", got " + std::to_string(n));
+  if (d < 0 || d > n) throw InvalidArgument("--rows", "degree out of range");
+  if (cache.dir) {
+    ensure_writable_dir(*cache.dir, cache.option);
+    const auto file = cache_file(*cache.dir, n, d);
+    if (auto cached = read_cache(file, n, d)) return std::move(*cached);
+    auto classes = generate_classes(n, d, cache);
+    write_cache(file, n, d, classes, cache.option);
+    return classes;
+  }
+  return generate_classes(n, d, cache);
+}
+
+FactorTable::FactorTable(std::vector<std::pair<u128, u128>> entries) : entries_(std::move(entries)) {
+  std::sort(entries_.begin(), entries_.end());
+  for (std::size_t i = 1; i < entries_.size(); ++i)
+    if (entries_[i].first == entries_[i - 1].first) throw InternalError("two classes with the same canonical key");
+}
+
+u128 FactorTable::at(u128 key) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
+                             [](const std::pair<u128, u128>& e, u128 k) { return e.first < k; });
+  if (it == entries_.end() || it->first != key) throw InternalError("graph class missing from the lookup table");
+  return it->second;
+}
+
+u128 peel_count(const BipGraph& g, const FactorTable& lower) {
+  u128 sum = 0;
+  for_each_peel(g, [&](const BipGraph& h) { sum = checked_add(sum, lower.at(canonical(h).key)); });
+  return checked_mul(sum, static_cast<u128>(std::popcount(g.adj[0])));
+}
+
+u128 reduced_from_all(int n, int k, u128 all) {
+  u128 denom = 1;  // n!·(n-1)!/(n-k)! for rectangles, n!·(n-1)! for squares
+  for (int i = 2; i <= n; ++i) denom = checked_mul(denom, static_cast<u128>(i));
+  for (int i = 2; i <= n - 1; ++i) denom = checked_mul(denom, static_cast<u128>(i));
+  if (k < n - 1)
+    for (int i = 2; i <= n - k; ++i) denom /= static_cast<u128>(i);
+  if (all % denom != 0) throw InternalError("class sum is not a multiple of n!·(n-1)!/(n-k)!");
+  return all / denom;
+}
+
+ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
+  if (n < 2 || n > kMaxClassOrder)
+    throw InvalidArgument("--latin", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
+                                         ", got " + std::to_string(n) + " (use --method search for N ≤ 16)");
+  if (k < 1 || k > n)
+    throw InvalidArgument("--rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
+  const auto t0 = std::chrono::steady_clock::now();
+  tbb::task_arena arena(std::max(threads, 1));
+  const bool square = k >= n - 1;
+  const int h = n / 2;
+  const int b = (n - 1) / 2;  // degrees ≤ b: N by DFS; above: by peeling
+
+  enum class Mode { RectDfs, RectPeel, SquareOdd, SquareEven };
+  struct Plan {
+    int n = 0;
+    Mode mode = Mode::RectDfs;
+    std::vector<GraphClass> classes;
+    std::vector<BipGraph> partner;    // SquareEven: complement of classes[i] (or n=0 when self-complementary)
+    std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
+    FactorTable lower;
+  };
+  auto plan = std::make_shared<Plan>();
+  plan->n = n;
+  int degree = k;
+  if (!square && k <= b) {
+    plan->mode = Mode::RectDfs;
+    plan->classes = regular_classes(n, k, cache);
+  } else if (!square) {
+    plan->mode = Mode::RectPeel;
+    FactorTable table = build_table(regular_classes(n, b, cache), nullptr, arena);
+    for (int d = b + 1; d < k; ++d) table = build_table(regular_classes(n, d, cache), &table, arena);
+    plan->lower = std::move(table);
+    plan->classes = regular_classes(n, k, cache);
+  } else if (n % 2 == 1) {
+    plan->mode = Mode::SquareOdd;
+    degree = h;
+    plan->classes = regular_classes(n, h, cache);
+    plan->lower = build_table(plan->classes, nullptr, arena);
+  } else {
+    plan->mode = Mode::SquareEven;
+    degree = h;
+    plan->lower = build_table(regular_classes(n, h - 1, cache), nullptr, arena);
+    const std::vector<GraphClass> all = regular_classes(n, h, cache);
+    std::vector<u128> comp_key(all.size());
+    arena.execute([&] {
+      tbb::parallel_for(std::size_t{0}, all.size(),
+                        [&](std::size_t i) { comp_key[i] = canonical(all[i].graph.complement()).key; });
+    });
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all[i].key > comp_key[i]) continue;  // counted with its complement's class
+      plan->classes.push_back(all[i]);
+      plan->times.push_back(all[i].key == comp_key[i] ? 1 : 2);
+    }
+  }
+
+  const std::size_t count = plan->classes.size();
+  const std::size_t slice = std::max<std::size_t>(1, (count + 4095) / 4096);
+  ClassJob out;
+  out.classes = count;
+  out.class_degree = degree;
+  out.job.fingerprint = "pcount/" + std::string(PCOUNT_VERSION) + " latin n=" + std::to_string(n) +
+                        " rows=" + std::to_string(k) + " method=classes degree=" + std::to_string(degree) +
+                        " classes=" + std::to_string(count) + " slice=" + std::to_string(slice);
+  out.job.counter_names = {"all"};
+  out.job.task_count = (count + slice - 1) / slice;
+  out.job.split_depth = -1;
+  out.job.run_task = [plan, slice](std::size_t id, engine::Tally& tally) {
+    const std::size_t first = id * slice;
+    const std::size_t last = std::min(plan->classes.size(), first + slice);
+    u128 sum = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      const GraphClass& c = plan->classes[i];
+      const u128 copies = labelled_copies(plan->n, c.automorphisms);
+      u128 value = 0;
+      switch (plan->mode) {
+        case Mode::RectDfs:
+          value = count_factorisations(c.graph);
+          break;
+        case Mode::RectPeel:
+          value = peel_count(c.graph, plan->lower);
+          break;
+        case Mode::SquareOdd:
+          value = checked_mul(plan->lower.at(c.key), peel_count(c.graph.complement(), plan->lower));
+          break;
+        case Mode::SquareEven: {
+          const u128 mine = peel_count(c.graph, plan->lower);
+          const u128 theirs = plan->times[i] == 1 ? mine : peel_count(c.graph.complement(), plan->lower);
+          value = checked_mul(checked_mul(mine, theirs), static_cast<u128>(plan->times[i]));
+          break;
+        }
+      }
+      sum = checked_add(sum, checked_mul(copies, value));
+    }
+    tally.add(0, sum);
+  };
+  out.table_seconds = seconds_since(t0);
+  return out;
+}
+
+}  // namespace pcount::latin

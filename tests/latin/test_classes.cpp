@@ -1,0 +1,139 @@
+// The bipartite-graph class method: agreement with the tree search, the
+// R(k,n) table of ../shared/ALGORITHMS.md §1, R(n) mod n, thread
+// invariance, the genbg wrapper and the on-disk class cache.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/tree.hpp"
+#include "pcount/latin/bipartite.hpp"
+#include "pcount/latin/classes.hpp"
+#include "pcount/latin/genbg.hpp"
+#include "pcount/latin/search.hpp"
+
+namespace pcount::latin {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A fresh cache directory per test program run.
+const fs::path& test_cache() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("pcount-latin-test-" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+CacheOptions cache() { return CacheOptions{test_cache(), "--cache-dir"}; }
+
+u128 by_classes(int n, int k, int threads = 2) {
+  const ClassJob cj = make_class_job(n, k, cache(), threads);
+  engine::RunOptions options;
+  options.threads = threads;
+  return reduced_from_all(n, k, engine::run(cj.job, options).totals.counts[0]);
+}
+
+u128 by_search(int n, int k) {
+  auto tree = std::make_shared<const LatinTree>(n, k);
+  const engine::Job job = engine::make_tree_job(tree, 2, "test", {"reduced"});
+  engine::RunOptions options;
+  options.threads = 2;
+  return engine::run(job, options).totals.counts[0];
+}
+
+TEST(LatinClasses, AgreeWithSearchUpTo7) {
+  for (int n = 2; n <= 7; ++n)
+    for (int k = 1; k <= n; ++k) {
+      if (n == 7 && k == 5) continue;  // 11 M leaves by search: checked against the table below
+      EXPECT_EQ(to_string(by_classes(n, k)), to_string(by_search(n, k))) << k << "x" << n;
+    }
+}
+
+TEST(LatinClasses, RectangleTableUpTo8) {
+  // ALGORITHMS.md §1 (R(n-1,n) = R(n,n) = R(n)); R(1,n) = 1.
+  const char* table[9][9] = {};
+  table[4][2] = "3"; table[4][3] = "4"; table[4][4] = "4";
+  table[5][2] = "11"; table[5][3] = "46"; table[5][4] = "56"; table[5][5] = "56";
+  table[6][2] = "53"; table[6][3] = "1064"; table[6][4] = "6552"; table[6][5] = "9408"; table[6][6] = "9408";
+  table[7][2] = "309"; table[7][3] = "35792"; table[7][4] = "1293216"; table[7][5] = "11270400";
+  table[7][6] = "16942080"; table[7][7] = "16942080";
+  table[8][2] = "2119"; table[8][3] = "1673792"; table[8][4] = "420909504"; table[8][5] = "27206658048";
+  table[8][6] = "335390189568"; table[8][7] = "535281401856"; table[8][8] = "535281401856";
+  for (int n = 4; n <= 8; ++n) {
+    EXPECT_EQ(to_string(by_classes(n, 1)), "1") << n;
+    for (int k = 2; k <= n; ++k) EXPECT_EQ(to_string(by_classes(n, k)), table[n][k]) << k << "x" << n;
+  }
+}
+
+TEST(LatinClasses, ModNAndThreads) {
+  for (int n = 2; n <= 8; ++n) EXPECT_NO_THROW(check_mod_n(n, by_classes(n, n))) << n;
+  for (int threads : {1, 2, 4}) {
+    EXPECT_EQ(to_string(by_classes(8, 8, threads)), "535281401856") << threads;
+    EXPECT_EQ(to_string(by_classes(7, 4, threads)), "1293216") << threads;
+  }
+}
+
+TEST(LatinClasses, ClassCountsFromGenbg) {
+  // 9+9 4-regular: 3529 classes (ALGORITHMS.md §1b); 5-regular ones are their complements.
+  EXPECT_EQ(regular_classes(9, 4, cache()).size(), 3529u);
+  EXPECT_EQ(regular_classes(9, 5, cache()).size(), 3529u);  // complements
+  EXPECT_EQ(regular_classes(5, 1, cache()).size(), 1u);
+  EXPECT_EQ(regular_classes(5, 1, cache())[0].automorphisms, 120u);
+  // Σ (n!)²/|Aut| over 2-regular 4+4 classes = labelled 2-regular 4+4 bipartite graphs = 90 (A001499).
+  u128 labelled = 0;
+  for (const GraphClass& c : regular_classes(4, 2, cache())) labelled += labelled_factor(4) / c.automorphisms;
+  EXPECT_EQ(to_string(labelled), "90");
+}
+
+TEST(LatinClasses, Graph6AndFactorisations) {
+  // 2+2 with all four edges: graph6 of K_{2,2} on vertices {0,1 | 2,3}.
+  const BipGraph k22 = from_graph6("C]", 2);
+  EXPECT_EQ(k22.regular_degree(), 2);
+  EXPECT_EQ(to_string(count_factorisations(k22)), "2");  // L(2)
+  EXPECT_THROW((void)from_graph6("C]", 3), std::runtime_error);
+  EXPECT_THROW((void)from_graph6("C~", 2), std::runtime_error);  // edges inside a side
+  BipGraph full;
+  full.n = 5;
+  full = full.complement();
+  EXPECT_EQ(to_string(count_factorisations(full)), "161280");  // L(5)
+}
+
+TEST(LatinClasses, MissingOrFailingGenbg) {
+  EXPECT_THROW((void)run_lines("/nonexistent/nauty-genbg", {}), InvalidArgument);
+  EXPECT_THROW((void)run_lines("false", {}), std::runtime_error);
+  const auto lines = run_lines("echo", {"a", "b"});
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "a b");
+}
+
+TEST(LatinClasses, CacheIsRebuiltWhenCorruptAndRefusedWhenUnwritable) {
+  const fs::path dir = test_cache() / "corrupt";
+  const CacheOptions c{dir, "--cache-dir"};
+  const auto first = regular_classes(6, 3, c);
+  const fs::path file = dir / "latin-classes-n6-d3.txt";
+  ASSERT_TRUE(fs::exists(file));
+  { std::ofstream(file, std::ios::trunc) << "garbage\n"; }
+  const auto again = regular_classes(6, 3, c);
+  EXPECT_EQ(again.size(), first.size());
+  std::ifstream in(file);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("pcount latin classes v1", 0), 0u);
+  const CacheOptions bad{fs::path("/proc/pcount-cannot-write"), "--cache-dir"};
+  EXPECT_THROW((void)regular_classes(6, 3, bad), InvalidArgument);
+  EXPECT_THROW((void)make_class_job(11, 11, cache(), 1), InvalidArgument);
+  EXPECT_THROW((void)make_class_job(8, 9, cache(), 1), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace pcount::latin
