@@ -1,7 +1,68 @@
+// count --bulls-and-cows / --mastermind [--strategy S]: a code-breaking
+// strategy played against every secret.
+#include <cstdio>
+#include <string>
+
 #include "cli/problems.hpp"
+#include "pcount/games/codes.hpp"
 
 namespace pcount::cli {
-void add_codes_options(po::options_description&) {}
-int run_bulls_and_cows(const Invocation&) { throw InvalidArgument("--bulls-and-cows", "not available yet"); }
-int run_mastermind(const Invocation&) { throw InvalidArgument("--mastermind", "not available yet"); }
+
+namespace codes = games::codes;
+
+void add_codes_options(po::options_description& d) {
+  d.add_options()("strategy", po::value<std::string>()->value_name("S"),
+                  "guessing strategy: first-consistent (default for --bulls-and-cows) or knuth (minimax, "
+                  "default for --mastermind)");
+}
+
+namespace {
+
+codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) {
+  const auto s = inv.value("strategy");
+  if (!s) return fallback;
+  if (*s == "first-consistent") return codes::Strategy::first_consistent;
+  if (*s == "knuth") return codes::Strategy::knuth;
+  if (*s == "optimal")
+    throw InvalidArgument("--strategy", "'optimal' (Tanaka's minimum expected length) is not implemented yet; "
+                                        "allowed: first-consistent, knuth");
+  throw InvalidArgument("--strategy", "unknown strategy '" + *s + "'; allowed: first-consistent, knuth");
+}
+
+int run_codes(const Invocation& inv, codes::Game game) {
+  const codes::Strategy strategy = parse_strategy(
+      inv, game == codes::Game::mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
+  const std::string method = choose_method(inv, {"strategy-tree"}, "strategy-tree");
+  const std::string strategy_name = strategy == codes::Strategy::knuth ? "knuth" : "first-consistent";
+  const int depth = inv.common.split_depth.value_or(1);
+  engine::Job job = codes::make_strategy_job(game, strategy, depth);
+  job.fingerprint = "pcount/" + std::string(version()) + " " + job.fingerprint;
+  const engine::RunResult result = run_job(inv, job);
+  const codes::Summary s = codes::summarize(result.totals);
+  const bool mastermind = game == codes::Game::mastermind;
+  if (s.secrets != code_set(game).size())
+    throw InternalError("code game: " + std::to_string(s.secrets) + " secrets played, expected " +
+                        std::to_string(code_set(game).size()));
+
+  Report report;
+  report.problem = mastermind ? "mastermind" : "bulls-and-cows";
+  report.title = mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets), strategy " + strategy_name
+                            : "bulls and cows (4 distinct digits, 5040 secrets), strategy " + strategy_name;
+  report.params["strategy"] = strategy_name;
+  report.method = method;
+  report.counts = {{"secrets", std::to_string(s.secrets)}, {"guesses", std::to_string(s.guesses)}};
+  char average[32];
+  std::snprintf(average, sizeof average, "%.4f", static_cast<double>(s.guesses) / static_cast<double>(s.secrets));
+  report.extra["average"] = average;
+  report.extra["max_guesses"] = s.max_guesses;
+  report.extra["histogram"] = s.histogram;
+  print_report(inv, job, result, report);
+  return 0;
+}
+
+}  // namespace
+
+int run_bulls_and_cows(const Invocation& inv) { return run_codes(inv, codes::Game::bulls_and_cows); }
+int run_mastermind(const Invocation& inv) { return run_codes(inv, codes::Game::mastermind); }
+
 }  // namespace pcount::cli

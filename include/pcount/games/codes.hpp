@@ -1,0 +1,118 @@
+#pragma once
+/// @file
+/// Code-breaking games: bulls and cows and Mastermind. A strategy is
+/// evaluated exactly against every secret: how many guesses it needs for
+/// each, summed and as a histogram.
+///
+/// - Bulls and cows: codes are 4 distinct digits of 0–9 (5040 codes, listed
+///   in lexicographic order 0123, 0124, …, 9876); the answer to a guess is
+///   (bulls = right digit in the right place, cows = right digit elsewhere).
+/// - Mastermind: 4 pegs of 6 colours 1–6, repetition allowed (1296 codes,
+///   1111 … 6666); the answer is (black = right colour and place, white =
+///   further right colours, counted with multiplicity).
+///
+/// Check values (ALGORITHMS.md §4): bulls and cows, strategy
+/// first-consistent: 28024 guesses over 5040 secrets, at most 9, histogram
+/// 1, 13, 108, 596, 1668, 1768, 752, 129, 5 (seed 001). Mastermind, Knuth's
+/// minimax strategy (Knuth 1977, "The computer as master mind"): 5801
+/// guesses over 1296 secrets, at most 5, histogram 1, 6, 62, 533, 694.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pcount/engine/task.hpp"
+
+namespace pcount::games::codes {
+
+/// Which game.
+enum class Game { bulls_and_cows, mastermind };
+
+/// How the next guess is chosen from the codes still consistent with every
+/// answer (the "consistent set", listed in code order).
+enum class Strategy {
+  /// The first consistent code (seed 001's strategy; first guess 0123 / 1111).
+  first_consistent,
+  /// Knuth's minimax: the code (any code, consistent or not) whose largest
+  /// answer class over the consistent set is smallest; ties go to a
+  /// consistent code, then to the lowest. First guess fixed: 1122
+  /// (Mastermind) or 0123 (bulls and cows, where every first guess is
+  /// equivalent).
+  knuth,
+};
+
+/// Answers are encoded as 5·(bulls or black) + (cows or white), < 25.
+inline constexpr int kAnswers = 25;
+/// The answer "all four right".
+inline constexpr std::uint8_t kSolved = 20;
+/// Longest game a job can record; a strategy needing more throws InternalError.
+inline constexpr int kMaxGuesses = 24;
+
+/// All codes of one game with the answer table (code i guessed against
+/// secret j). Immutable; share one per game through code_set().
+class CodeSet {
+public:
+  explicit CodeSet(Game game);
+  [[nodiscard]] Game game() const { return game_; }
+  /// Number of codes: 5040 or 1296.
+  [[nodiscard]] std::size_t size() const { return names_.size(); }
+  /// The code's digits as text, e.g. "0123" or "1122".
+  [[nodiscard]] const std::string& name(std::size_t code) const { return names_[code]; }
+  /// Index of a code given as text; nullopt when it is not a code of the game.
+  [[nodiscard]] std::optional<std::size_t> find(std::string_view text) const;
+  /// The answer (< kAnswers) to guess `guess` when the secret is `secret`.
+  [[nodiscard]] std::uint8_t answer(std::size_t guess, std::size_t secret) const {
+    return table_[guess * names_.size() + secret];
+  }
+
+private:
+  Game game_;
+  std::vector<std::string> names_;
+  std::vector<std::uint8_t> table_;
+};
+
+/// The shared code set of a game (built on first use, thread-safe).
+[[nodiscard]] const CodeSet& code_set(Game game);
+
+/// The strategy's next guess given the consistent set (code indices in
+/// increasing order, not empty) and the number of guesses already made.
+[[nodiscard]] std::size_t next_guess(const CodeSet& codes, Strategy strategy, std::span<const std::uint16_t> consistent,
+                                     int guesses_made);
+
+/// Plays one game against `secret` and returns the number of guesses
+/// (an independent per-secret path, used to check the jobs). Throws
+/// InternalError if the strategy needs more than kMaxGuesses.
+[[nodiscard]] int play(const CodeSet& codes, Strategy strategy, std::size_t secret);
+
+/// Counters of the job from make_strategy_job.
+enum Counter : std::size_t {
+  kSecrets = 0,   ///< secrets played (5040 / 1296)
+  kGuesses = 1,   ///< guesses summed over all secrets
+  kHistogram = 2, ///< counters 2, 3, 4: secrets solved in k guesses, packed 16 bits per k (1–8, 9–16, 17–24)
+};
+
+/// The strategy tree as an engine job: the consistent set after the first
+/// `split_depth` answers (0 ≤ split_depth ≤ 3) is one task (the secrets of a
+/// task are exactly its consistent set). Secrets solved above the split are
+/// counted by task 0. Counters: Counter; nodes = guesses decided. Throws
+/// InvalidArgument("--split-depth") for another depth.
+[[nodiscard]] engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth = 1);
+
+/// Histogram decoded from a job's totals.
+struct Summary {
+  std::uint64_t secrets = 0;
+  std::uint64_t guesses = 0;
+  int max_guesses = 0;
+  std::vector<std::uint64_t> histogram;  ///< histogram[k-1] = secrets solved in k guesses, k = 1..max
+};
+
+/// Decodes the totals of make_strategy_job; throws InternalError when the
+/// histogram does not add up to the secrets and guesses counters.
+[[nodiscard]] Summary summarize(const engine::Tally& totals);
+
+}  // namespace pcount::games::codes

@@ -1,0 +1,289 @@
+#include "pcount/games/codes.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "pcount/engine/errors.hpp"
+
+namespace pcount::games::codes {
+
+namespace {
+
+using Digits = std::array<int, 4>;
+
+std::uint8_t score(Game game, const Digits& g, const Digits& s) {
+  int exact = 0;
+  for (std::size_t i = 0; i < 4; ++i) exact += g[i] == s[i];
+  int common = 0;
+  if (game == Game::bulls_and_cows) {  // distinct digits: each matches at most once
+    for (std::size_t i = 0; i < 4; ++i)
+      for (std::size_t j = 0; j < 4; ++j) common += g[i] == s[j];
+  } else {  // repeated colours: matches counted with multiplicity
+    std::array<int, 7> cg{}, cs{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      ++cg[static_cast<std::size_t>(g[i])];
+      ++cs[static_cast<std::size_t>(s[i])];
+    }
+    for (std::size_t c = 1; c <= 6; ++c) common += std::min(cg[c], cs[c]);
+  }
+  return static_cast<std::uint8_t>(5 * exact + (common - exact));
+}
+
+}  // namespace
+
+CodeSet::CodeSet(Game game) : game_(game) {
+  std::vector<Digits> digits;
+  if (game == Game::bulls_and_cows) {
+    for (int a = 0; a < 10; ++a)
+      for (int b = 0; b < 10; ++b)
+        for (int c = 0; c < 10; ++c)
+          for (int d = 0; d < 10; ++d)
+            if (a != b && a != c && a != d && b != c && b != d && c != d) digits.push_back({a, b, c, d});
+  } else {
+    for (int a = 1; a <= 6; ++a)
+      for (int b = 1; b <= 6; ++b)
+        for (int c = 1; c <= 6; ++c)
+          for (int d = 1; d <= 6; ++d) digits.push_back({a, b, c, d});
+  }
+  const std::size_t n = digits.size();
+  names_.reserve(n);
+  for (const Digits& d : digits) {
+    std::string s;
+    for (int x : d) s += static_cast<char>('0' + x);
+    names_.push_back(s);
+  }
+  table_.resize(n * n);
+  if (game == Game::bulls_and_cows) {
+    // Distinct digits: common digits = popcount of the digit sets' intersection.
+    std::vector<unsigned> set(n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (int x : digits[i]) set[i] |= 1u << x;
+    for (std::size_t g = 0; g < n; ++g) {
+      const Digits& dg = digits[g];
+      std::uint8_t* row = &table_[g * n];
+      for (std::size_t s = 0; s < n; ++s) {
+        const Digits& ds = digits[s];
+        const int exact = (dg[0] == ds[0]) + (dg[1] == ds[1]) + (dg[2] == ds[2]) + (dg[3] == ds[3]);
+        const int common = __builtin_popcount(set[g] & set[s]);
+        row[s] = static_cast<std::uint8_t>(5 * exact + (common - exact));
+      }
+    }
+  } else {
+    for (std::size_t g = 0; g < n; ++g)
+      for (std::size_t s = 0; s < n; ++s) table_[g * n + s] = score(game, digits[g], digits[s]);
+  }
+}
+
+std::optional<std::size_t> CodeSet::find(std::string_view text) const {
+  const auto it = std::lower_bound(names_.begin(), names_.end(), text);
+  if (it == names_.end() || *it != text) return std::nullopt;
+  return static_cast<std::size_t>(it - names_.begin());
+}
+
+const CodeSet& code_set(Game game) {
+  if (game == Game::bulls_and_cows) {
+    static const CodeSet bulls(Game::bulls_and_cows);
+    return bulls;
+  }
+  static const CodeSet master(Game::mastermind);
+  return master;
+}
+
+std::size_t next_guess(const CodeSet& codes, Strategy strategy, std::span<const std::uint16_t> consistent,
+                       int guesses_made) {
+  if (consistent.empty()) throw InternalError("code game: no code is consistent with the answers");
+  if (strategy == Strategy::first_consistent || consistent.size() == 1) return consistent.front();
+  if (guesses_made == 0) return *codes.find(codes.game() == Game::mastermind ? "1122" : "0123");
+  // Knuth's minimax: smallest largest class, then consistent, then lowest code.
+  const std::size_t n = codes.size();
+  std::size_t best = 0;
+  std::size_t best_max = consistent.size() + 1;
+  bool best_consistent = false;
+  for (std::size_t g = 0; g < n; ++g) {
+    std::array<std::uint16_t, kAnswers> count{};
+    std::size_t largest = 0;
+    bool worse = false;
+    for (std::uint16_t s : consistent) {
+      const std::size_t c = ++count[codes.answer(g, s)];
+      if (c > largest) {
+        largest = c;
+        if (largest > best_max) {
+          worse = true;
+          break;
+        }
+      }
+    }
+    if (worse) continue;
+    const bool is_consistent = count[kSolved] > 0;
+    if (largest < best_max || (is_consistent && !best_consistent)) {
+      best = g;
+      best_max = largest;
+      best_consistent = is_consistent;
+    }
+  }
+  return best;
+}
+
+int play(const CodeSet& codes, Strategy strategy, std::size_t secret) {
+  std::vector<std::uint16_t> consistent(codes.size());
+  for (std::size_t i = 0; i < consistent.size(); ++i) consistent[i] = static_cast<std::uint16_t>(i);
+  for (int made = 0; made < kMaxGuesses; ++made) {
+    const std::size_t guess = next_guess(codes, strategy, consistent, made);
+    const std::uint8_t a = codes.answer(guess, secret);
+    if (a == kSolved) return made + 1;
+    std::erase_if(consistent, [&](std::uint16_t c) { return codes.answer(guess, c) != a; });
+  }
+  throw InternalError("code game: strategy needs more than " + std::to_string(kMaxGuesses) + " guesses");
+}
+
+namespace {
+
+/// Secrets solved per number of guesses (index = guesses), plus nodes.
+struct Hist {
+  std::array<std::uint64_t, kMaxGuesses + 1> solved{};
+  std::uint64_t nodes = 0;
+};
+
+/// Partitions `set` by the answer to `guess`, stably, into `out` (same size);
+/// `start` gets the offsets of the kAnswers classes (kAnswers + 1 entries).
+void partition(const CodeSet& codes, std::size_t guess, std::span<const std::uint16_t> set, std::uint16_t* out,
+               std::array<std::size_t, kAnswers + 1>& start) {
+  std::array<std::size_t, kAnswers + 1> count{};
+  for (std::uint16_t s : set) ++count[codes.answer(guess, s) + 1u];
+  for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a) count[a + 1] += count[a];
+  start = count;
+  for (std::uint16_t s : set) out[count[codes.answer(guess, s)]++] = s;
+}
+
+/// Plays the strategy for every secret of the consistent set `set` at once
+/// (the secrets reaching a node are exactly its consistent set). `work` holds
+/// one buffer of codes.size() entries per depth, allocated once per task.
+void walk(const CodeSet& codes, Strategy strategy, std::span<const std::uint16_t> set, int made,
+          std::vector<std::vector<std::uint16_t>>& work, Hist& h) {
+  if (made >= kMaxGuesses)
+    throw InternalError("code game: strategy needs more than " + std::to_string(kMaxGuesses) + " guesses");
+  ++h.nodes;
+  const std::size_t guess = next_guess(codes, strategy, set, made);
+  std::uint16_t* buf = work[static_cast<std::size_t>(made)].data();
+  std::array<std::size_t, kAnswers + 1> start{};
+  partition(codes, guess, set, buf, start);
+  for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a) {
+    const std::size_t len = start[a + 1] - start[a];
+    if (len == 0) continue;
+    if (a == kSolved) {
+      h.solved[static_cast<std::size_t>(made + 1)] += len;
+      continue;
+    }
+    walk(codes, strategy, std::span<const std::uint16_t>(buf + start[a], len), made + 1, work, h);
+  }
+}
+
+void add_hist(const Hist& h, engine::Tally& out) {
+  std::uint64_t secrets = 0, guesses = 0;
+  std::array<u128, 3> packed{};
+  for (std::size_t k = 1; k <= static_cast<std::size_t>(kMaxGuesses); ++k) {
+    secrets += h.solved[k];
+    guesses += h.solved[k] * k;
+    packed[(k - 1) / 8] += static_cast<u128>(h.solved[k]) << (16 * ((k - 1) % 8));
+  }
+  out.add(kSecrets, secrets);
+  out.add(kGuesses, guesses);
+  for (std::size_t i = 0; i < 3; ++i) out.add(kHistogram + i, packed[i]);
+  out.nodes = checked_add(out.nodes, h.nodes);
+}
+
+struct Frontier {
+  std::vector<std::vector<std::uint16_t>> sets;  ///< consistent set of each task
+  std::vector<int> made;                          ///< guesses made before the task
+  Hist above;                                     ///< secrets solved and nodes above the split
+};
+
+Frontier expand(const CodeSet& codes, Strategy strategy, int depth) {
+  Frontier f;
+  std::vector<std::uint16_t> all(codes.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint16_t>(i);
+  std::vector<std::vector<std::uint16_t>> level{all};
+  std::vector<int> made{0};
+  for (int d = 0; d < depth; ++d) {
+    std::vector<std::vector<std::uint16_t>> next;
+    std::vector<int> next_made;
+    for (std::size_t i = 0; i < level.size(); ++i) {
+      ++f.above.nodes;
+      const std::size_t guess = next_guess(codes, strategy, level[i], made[i]);
+      std::vector<std::uint16_t> buf(level[i].size());
+      std::array<std::size_t, kAnswers + 1> start{};
+      partition(codes, guess, level[i], buf.data(), start);
+      for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a) {
+        const std::size_t len = start[a + 1] - start[a];
+        if (len == 0) continue;
+        if (a == kSolved) {
+          f.above.solved[static_cast<std::size_t>(made[i] + 1)] += len;
+          continue;
+        }
+        next.emplace_back(buf.begin() + static_cast<std::ptrdiff_t>(start[a]),
+                          buf.begin() + static_cast<std::ptrdiff_t>(start[a + 1]));
+        next_made.push_back(made[i] + 1);
+      }
+    }
+    level = std::move(next);
+    made = std::move(next_made);
+  }
+  f.sets = std::move(level);
+  f.made = std::move(made);
+  return f;
+}
+
+}  // namespace
+
+engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth) {
+  if (split_depth < 0 || split_depth > 3)
+    throw InvalidArgument("--split-depth", "code games split by the first answers: expected 0 to 3, got " +
+                                               std::to_string(split_depth));
+  const CodeSet& codes = code_set(game);
+  auto f = std::make_shared<const Frontier>(expand(codes, strategy, split_depth));
+  engine::Job job;
+  job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") + " strategy=" +
+                    (strategy == Strategy::knuth ? "knuth" : "first-consistent") +
+                    " split=" + std::to_string(split_depth);
+  job.counter_names = {"secrets", "guesses", "solved_in_1_to_8_packed16", "solved_in_9_to_16_packed16",
+                       "solved_in_17_to_24_packed16"};
+  // Task 0 exists even when every secret is solved above the split.
+  job.task_count = std::max<std::size_t>(f->sets.size(), 1);
+  job.split_depth = split_depth;
+  job.estimate = [f](std::size_t id) {
+    return id < f->sets.size() ? static_cast<double>(f->sets[id].size()) : 0.0;
+  };
+  job.run_task = [f, game, strategy](std::size_t id, engine::Tally& out) {
+    const CodeSet& cs = code_set(game);
+    Hist h = id == 0 ? f->above : Hist{};
+    if (id < f->sets.size()) {
+      std::vector<std::vector<std::uint16_t>> work(static_cast<std::size_t>(kMaxGuesses),
+                                                   std::vector<std::uint16_t>(cs.size()));
+      walk(cs, strategy, f->sets[id], f->made[id], work, h);
+    }
+    add_hist(h, out);
+  };
+  return job;
+}
+
+Summary summarize(const engine::Tally& totals) {
+  Summary s;
+  s.secrets = static_cast<std::uint64_t>(totals.counts[kSecrets]);
+  s.guesses = static_cast<std::uint64_t>(totals.counts[kGuesses]);
+  std::uint64_t secrets = 0, guesses = 0;
+  for (std::size_t k = 1; k <= static_cast<std::size_t>(kMaxGuesses); ++k) {
+    const u128 word = totals.counts[kHistogram + (k - 1) / 8];
+    const auto v = static_cast<std::uint64_t>((word >> (16 * ((k - 1) % 8))) & 0xFFFFu);
+    s.histogram.push_back(v);
+    secrets += v;
+    guesses += v * k;
+    if (v) s.max_guesses = static_cast<int>(k);
+  }
+  s.histogram.resize(static_cast<std::size_t>(s.max_guesses));
+  if (secrets != s.secrets || guesses != s.guesses || totals.counts[kSecrets] > 0xFFFFu)
+    throw InternalError("code game: the histogram does not add up to the secrets and guesses counters");
+  return s;
+}
+
+}  // namespace pcount::games::codes

@@ -1,0 +1,189 @@
+// Bulls and cows and Mastermind: strategy histograms against the known
+// values (ALGORITHMS.md §4), per-secret play as a second method, every split
+// depth and thread count, and the CLI.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/games/codes.hpp"
+#include "support/run_command.hpp"
+
+namespace pcount::games::codes {
+namespace {
+
+Summary run(Game game, Strategy strategy, int depth, int threads) {
+  engine::RunOptions o;
+  o.threads = threads;
+  return summarize(engine::run(make_strategy_job(game, strategy, depth), o).totals);
+}
+
+std::vector<std::uint64_t> per_secret_histogram(Game game, Strategy strategy) {
+  const CodeSet& cs = code_set(game);
+  std::vector<std::uint64_t> h;
+  for (std::size_t s = 0; s < cs.size(); ++s) {
+    const auto k = static_cast<std::size_t>(play(cs, strategy, s));
+    if (h.size() < k) h.resize(k);
+    ++h[k - 1];
+  }
+  return h;
+}
+
+/// Per-secret play like play(), but with the strategy's choices cached by
+/// the answers so far (Knuth's minimax is too slow to redo for every secret).
+std::vector<std::uint64_t> per_secret_histogram_cached(Game game, Strategy strategy) {
+  const CodeSet& cs = code_set(game);
+  std::map<std::string, std::size_t> cache;  // answers so far, one char each
+  std::vector<std::uint64_t> h;
+  for (std::size_t secret = 0; secret < cs.size(); ++secret) {
+    std::vector<std::uint16_t> consistent(cs.size());
+    for (std::size_t i = 0; i < cs.size(); ++i) consistent[i] = static_cast<std::uint16_t>(i);
+    std::string answers;
+    for (;;) {
+      auto [it, fresh] = cache.try_emplace(answers, 0);
+      if (fresh) it->second = next_guess(cs, strategy, consistent, static_cast<int>(answers.size()));
+      const std::size_t guess = it->second;
+      const std::uint8_t a = cs.answer(guess, secret);
+      answers.push_back(static_cast<char>('a' + a));
+      if (a == kSolved) break;
+      std::erase_if(consistent, [&](std::uint16_t c) { return cs.answer(guess, c) != a; });
+    }
+    if (h.size() < answers.size()) h.resize(answers.size());
+    ++h[answers.size() - 1];
+  }
+  return h;
+}
+
+TEST(Codes, CodeSetsAndAnswers) {
+  const CodeSet& bc = code_set(Game::bulls_and_cows);
+  ASSERT_EQ(bc.size(), 5040u);
+  EXPECT_EQ(bc.name(0), "0123");
+  EXPECT_EQ(bc.name(5039), "9876");
+  EXPECT_EQ(bc.find("0123"), 0u);
+  EXPECT_FALSE(bc.find("0012").has_value());
+  EXPECT_FALSE(bc.find("123").has_value());
+  auto answer = [](const CodeSet& cs, const char* g, const char* s) { return cs.answer(*cs.find(g), *cs.find(s)); };
+  EXPECT_EQ(answer(bc, "0123", "0132"), 5 * 2 + 2);
+  EXPECT_EQ(answer(bc, "0123", "4567"), 0);
+  EXPECT_EQ(answer(bc, "0123", "3210"), 4);
+  EXPECT_EQ(answer(bc, "9876", "9876"), kSolved);
+  const CodeSet& mm = code_set(Game::mastermind);
+  ASSERT_EQ(mm.size(), 1296u);
+  EXPECT_EQ(mm.name(0), "1111");
+  EXPECT_EQ(mm.name(1295), "6666");
+  EXPECT_EQ(answer(mm, "1122", "1212"), 5 * 2 + 2);
+  EXPECT_EQ(answer(mm, "1111", "1222"), 5 * 1);
+  EXPECT_EQ(answer(mm, "1122", "2211"), 4);
+  EXPECT_EQ(answer(mm, "1123", "3111"), 5 * 1 + 2);  // one 1 in place; a 1 and the 3 elsewhere
+  for (std::size_t g = 0; g < mm.size(); g += 37)
+    for (std::size_t s = 0; s < mm.size(); s += 11) EXPECT_EQ(mm.answer(g, s), mm.answer(s, g));
+}
+
+TEST(Codes, BullsAndCowsFirstConsistentKnownHistogram) {
+  const std::vector<std::uint64_t> expected{1, 13, 108, 596, 1668, 1768, 752, 129, 5};
+  for (int depth = 0; depth <= 3; ++depth)
+    for (int threads : {1, 2, 4}) {
+      const Summary s = run(Game::bulls_and_cows, Strategy::first_consistent, depth, threads);
+      EXPECT_EQ(s.secrets, 5040u);
+      EXPECT_EQ(s.guesses, 28024u);
+      EXPECT_EQ(s.max_guesses, 9);
+      EXPECT_EQ(s.histogram, expected) << "depth " << depth << " threads " << threads;
+    }
+  EXPECT_EQ(per_secret_histogram(Game::bulls_and_cows, Strategy::first_consistent), expected);
+  // The seed's five secrets that need nine guesses.
+  const CodeSet& bc = code_set(Game::bulls_and_cows);
+  for (const char* secret : {"9431", "9241", "5293", "9204", "9214"})
+    EXPECT_EQ(play(bc, Strategy::first_consistent, *bc.find(secret)), 9) << secret;
+}
+
+TEST(Codes, MastermindKnuthKnownHistogram) {
+  const std::vector<std::uint64_t> expected{1, 6, 62, 533, 694};
+  for (int depth = 0; depth <= 2; ++depth)
+    for (int threads : {1, 2, 4}) {
+      const Summary s = run(Game::mastermind, Strategy::knuth, depth, threads);
+      EXPECT_EQ(s.secrets, 1296u);
+      EXPECT_EQ(s.guesses, 5801u);
+      EXPECT_EQ(s.max_guesses, 5);
+      EXPECT_EQ(s.histogram, expected) << "depth " << depth << " threads " << threads;
+    }
+  EXPECT_EQ(per_secret_histogram_cached(Game::mastermind, Strategy::knuth), expected);
+  const CodeSet& mm = code_set(Game::mastermind);
+  EXPECT_EQ(play(mm, Strategy::knuth, *mm.find("1122")), 1);
+  EXPECT_LE(play(mm, Strategy::knuth, *mm.find("6543")), 5);
+}
+
+TEST(Codes, MastermindFirstConsistentMatchesPerSecretPlay) {
+  const Summary s = run(Game::mastermind, Strategy::first_consistent, 1, 2);
+  EXPECT_EQ(s.secrets, 1296u);
+  EXPECT_EQ(s.guesses, 7471u);  // average 5.765, the "simple strategy" figure in the literature
+  EXPECT_EQ(s.histogram, per_secret_histogram(Game::mastermind, Strategy::first_consistent));
+  EXPECT_EQ(run(Game::mastermind, Strategy::first_consistent, 3, 4).histogram, s.histogram);
+}
+
+TEST(Codes, BadSplitDepthAndInconsistentTotals) {
+  EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::knuth, -1), InvalidArgument);
+  EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::knuth, 4), InvalidArgument);
+  engine::Tally t;
+  t.counts[kSecrets] = 2;
+  t.counts[kGuesses] = 3;
+  t.counts[kHistogram] = 1;  // one secret in one guess: does not add up
+  EXPECT_THROW((void)summarize(t), InternalError);
+  t.counts[kHistogram] = 1 + (1u << 16);  // one in one guess, one in two
+  EXPECT_NO_THROW((void)summarize(t));
+}
+
+TEST(CodesCli, JsonHoldsTheHistogram) {
+  using test::run_count;
+  const auto r = run_count({"--bulls-and-cows", "--json", "--threads", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  ASSERT_TRUE(test::is_one_line(r.out));
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["problem"], "bulls-and-cows");
+  EXPECT_EQ(j["params"]["strategy"], "first-consistent");
+  EXPECT_EQ(j["counts"]["secrets"], "5040");
+  EXPECT_EQ(j["counts"]["guesses"], "28024");
+  EXPECT_EQ(j["average"], "5.5603");
+  EXPECT_EQ(j["max_guesses"], 9);
+  EXPECT_EQ(j["histogram"], nlohmann::json({1, 13, 108, 596, 1668, 1768, 752, 129, 5}));
+
+  const auto m = run_count({"--mastermind", "--strategy", "knuth", "--json", "--threads", "1"});
+  ASSERT_EQ(m.status, 0) << m.err;
+  const auto k = nlohmann::json::parse(m.out);
+  EXPECT_EQ(k["counts"]["guesses"], "5801");
+  EXPECT_EQ(k["max_guesses"], 5);
+  EXPECT_EQ(k["histogram"], nlohmann::json({1, 6, 62, 533, 694}));
+
+  const auto text = run_count({"--mastermind"});  // knuth is the default for Mastermind
+  ASSERT_EQ(text.status, 0);
+  EXPECT_NE(text.out.find("5801"), std::string::npos);
+  EXPECT_NE(text.out.find("knuth"), std::string::npos);
+}
+
+TEST(CodesCli, BadInput) {
+  using test::run_count;
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--bulls-and-cows", "--strategy", "random"}, "--strategy"},
+      {{"--mastermind", "--strategy", "Knuth"}, "--strategy"},
+      {{"--mastermind", "--strategy"}, "--strategy"},
+      {{"--bulls-and-cows", "--strategy", "optimal"}, "--strategy"},
+      {{"--queens", "8", "--strategy", "knuth"}, "--strategy"},
+      {{"--tictactoe", "--strategy", "knuth"}, "--strategy"},
+      {{"--mastermind", "--misere"}, "--misere"},
+      {{"--mastermind", "--split-depth", "4"}, "--split-depth"},
+      {{"--bulls-and-cows", "--method", "search"}, "--method"},
+      {{"--bulls-and-cows", "--mastermind"}, "one problem"},
+  };
+  for (const auto& [args, names] : cases) {
+    const auto r = run_count(args);
+    EXPECT_EQ(r.status, 2) << names;
+    EXPECT_EQ(r.out, "") << names;
+    EXPECT_TRUE(test::is_one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace pcount::games::codes
