@@ -72,43 +72,104 @@ Fast9Kernel::Fast9Kernel(const Puzzle& puzzle) : puzzle_(puzzle) {
     throw InvalidArgument("--box", "the 9×9 kernel needs 3x3 boxes");
 }
 
-void Fast9Kernel::place(State& s, int d, int b, int p, std::uint32_t& dirty) {
+void Fast9Kernel::place(State& s, int d, int b, int p, Work& w) {
   const u32 bit = 1u << p;
   s.solved[static_cast<std::size_t>(b)] |= bit;
-  u32* f = s.f.data();
-  f[3 * d + b] &= ~kT.peers[static_cast<std::size_t>(p)];
-  const u32 col = ~(0x40201u << (p % 9));
-  if (b != 0) f[3 * d] &= col;
-  if (b != 1) f[3 * d + 1] &= col;
-  if (b != 2) f[3 * d + 2] &= col;
-  dirty |= 1u << d;
+  u32* fb = s.f.data() + 9 * b;
+  // The cell holds d only: clear it from every digit of the band (noting
+  // which boards change), then give d its row and box, minus the other cells.
+  u32 digits = 0;
   for (int e = 0; e < 9; ++e) {
-    if (e == d) continue;
-    u32& x = f[3 * e + b];
-    if (x & bit) {
-      x &= ~bit;
-      dirty |= 1u << e;
-    }
+    const u32 x = fb[e];
+    digits |= ((x >> p) & 1u) << e;
+    fb[e] = x & ~bit;
   }
+  fb[d] = (fb[d] & ~kT.peers[static_cast<std::size_t>(p)]) | bit;
+  u32 dirty = (digits | (1u << d)) << (9 * b);
+  // d leaves the column in the other two bands.
+  const u32 col = 0x40201u << (p % 9);
+  u32 bands = 1u << b;
+  for (int o = 0; o < 3; ++o) {
+    if (o == b) continue;
+    u32& x = s.f[static_cast<std::size_t>(9 * o + d)];
+    const u32 hit = (x & col) != 0;
+    x &= ~col;
+    bands |= hit << o;
+    dirty |= hit << (9 * o + d);
+  }
+  w.dirty |= dirty;
+  w.digits |= digits | (1u << d);
+  w.bands |= bands;
 }
 
-bool Fast9Kernel::propagate(State& s, std::uint32_t dirty) {
+bool Fast9Kernel::propagate(State& s, Work& w) {
   u32* f = s.f.data();
   for (;;) {
-    while (dirty) {
-      const int d = std::countr_zero(dirty);
-      dirty &= dirty - 1;
-      u32 m0 = f[3 * d], m1 = f[3 * d + 1], m2 = f[3 * d + 2];
-      // Locked candidates, horizontally and vertically, to a fixpoint.
-      for (;;) {
-        const u32 o0 = m0, o1 = m1, o2 = m2;
-        const unsigned k0 = kT.perm_keep[row_box_pattern(m0)];
-        const unsigned k1 = kT.perm_keep[row_box_pattern(m1)];
-        const unsigned k2 = kT.perm_keep[row_box_pattern(m2)];
-        if (!k0 || !k1 || !k2) return false;
-        m0 &= kT.seg_expand[k0];
-        m1 &= kT.seg_expand[k1];
-        m2 &= kT.seg_expand[k2];
+    if ((s.solved[0] & s.solved[1] & s.solved[2]) == kBandFull) return true;  // placements are consistent
+    if (w.dirty) {
+      // Boards (band, digit) that changed: locked candidates within the band
+      // (rows × boxes permutation), then hidden singles in its rows.
+      while (w.dirty) {
+        const int i = std::countr_zero(w.dirty);
+        w.dirty &= w.dirty - 1;
+        const int b = i / 9, d = i - 9 * (i / 9);
+        const u32 m = f[i];
+        const unsigned k = kT.perm_keep[row_box_pattern(m)];
+        if (!k) return false;
+        const u32 nm = m & kT.seg_expand[k];
+        if (nm != m) {
+          f[i] = nm;
+          w.bands |= 1u << b;
+          w.digits |= 1u << d;
+        }
+        const u32 open = nm & ~s.solved[static_cast<std::size_t>(b)];
+        if (!open) continue;
+        for (int r = 0; r < 3; ++r) {
+          // Re-read the board: a placement in an earlier row changes it.
+          const u32 row = (f[i] >> (9 * r)) & 0x1FF;
+          if (row == 0) return false;
+          if ((row & (row - 1)) == 0 && !((s.solved[static_cast<std::size_t>(b)] >> (9 * r)) & row))
+            place(s, d, b, 9 * r + std::countr_zero(row), w);
+        }
+      }
+      continue;
+    }
+    if (w.bands) {
+      // Naked singles: cells with one candidate digit; empty cells fail.
+      const u32 bands = w.bands;
+      w.bands = 0;
+      for (int b = 0; b < 3; ++b) {
+        if (!((bands >> b) & 1u)) continue;
+        const u32* fb = f + 9 * b;
+        u32 ones = 0, twos = 0;
+        for (int d = 0; d < 9; ++d) {
+          twos |= ones & fb[d];
+          ones |= fb[d];
+        }
+        if (ones != kBandFull) return false;
+        u32 single = ones & ~twos & ~s.solved[static_cast<std::size_t>(b)];
+        while (single) {
+          const int p = std::countr_zero(single);
+          single &= single - 1;
+          const u32 bit = 1u << p;
+          int d = 0;
+          while (d < 9 && !(fb[d] & bit)) ++d;
+          if (d == 9) return false;  // emptied by a placement just made
+          place(s, d, b, p, w);
+        }
+      }
+      continue;
+    }
+    if (w.digits) {
+      // Locked candidates across bands: in each stack a digit occupies one
+      // column per band (a permutation bands → columns); this also finds the
+      // hidden singles of columns.
+      u32 digits = w.digits;
+      w.digits = 0;
+      while (digits) {
+        const int d = std::countr_zero(digits);
+        digits &= digits - 1;
+        const u32 m0 = f[d], m1 = f[9 + d], m2 = f[18 + d];
         const unsigned c0 = column_set(m0), c1 = column_set(m1), c2 = column_set(m2);
         unsigned keep0 = 0, keep1 = 0, keep2 = 0;
         for (unsigned st = 0; st < 9; st += 3) {
@@ -119,74 +180,49 @@ bool Fast9Kernel::propagate(State& s, std::uint32_t dirty) {
           keep1 |= ((k >> 3) & 7) << st;
           keep2 |= ((k >> 6) & 7) << st;
         }
-        m0 &= kT.col_expand[keep0];
-        m1 &= kT.col_expand[keep1];
-        m2 &= kT.col_expand[keep2];
-        if (m0 == o0 && m1 == o1 && m2 == o2) break;
-      }
-      f[3 * d] = m0;
-      f[3 * d + 1] = m1;
-      f[3 * d + 2] = m2;
-      // Hidden singles: a row of a band with one place left for d.
-      for (int b = 0; b < 3; ++b) {
-        const u32 m = f[3 * d + b];
-        for (int r = 0; r < 3; ++r) {
-          const u32 w = (m >> (9 * r)) & 0x1FF;
-          if ((w & (w - 1)) == 0 && w != 0) {
-            const int p = 9 * r + std::countr_zero(w);
-            if (!(s.solved[static_cast<std::size_t>(b)] & (1u << p))) place(s, d, b, p, dirty);
-          }
+        if (keep0 != c0) {
+          f[d] = m0 & kT.col_expand[keep0];
+          w.dirty |= 1u << d;
+        }
+        if (keep1 != c1) {
+          f[9 + d] = m1 & kT.col_expand[keep1];
+          w.dirty |= 1u << (9 + d);
+        }
+        if (keep2 != c2) {
+          f[18 + d] = m2 & kT.col_expand[keep2];
+          w.dirty |= 1u << (18 + d);
         }
       }
+      continue;
     }
-    // Naked singles: cells with one candidate digit; empty cells fail.
-    for (int b = 0; b < 3; ++b) {
-      u32 ones = 0, twos = 0;
-      for (int d = 0; d < 9; ++d) {
-        const u32 x = f[3 * d + b];
-        twos |= ones & x;
-        ones |= x;
-      }
-      if (ones != kBandFull) return false;
-      u32 single = ones & ~twos & ~s.solved[static_cast<std::size_t>(b)];
-      while (single) {
-        const int p = std::countr_zero(single);
-        single &= single - 1;
-        const u32 bit = 1u << p;
-        int d = 0;
-        while (d < 9 && !(f[3 * d + b] & bit)) ++d;
-        if (d == 9) return false;  // emptied by a placement just made
-        place(s, d, b, p, dirty);
-      }
-    }
-    if (!dirty) return true;
+    return true;
   }
 }
 
 bool Fast9Kernel::start(State& s) const {
   s = State{};
   s.f.fill(kBandFull);
-  std::uint32_t dirty = 0x1FF;
+  Work w{(1u << 27) - 1, 0x1FF, 7};
   for (int i = 0; i < 81; ++i) {
     const int v = puzzle_.cells[static_cast<std::size_t>(i)];
     if (v == 0) continue;
     const int b = i / 27, p = i % 27;
-    if (!(s.f[static_cast<std::size_t>(3 * (v - 1) + b)] & (1u << p))) return false;
-    place(s, v - 1, b, p, dirty);
+    if (!(s.f[static_cast<std::size_t>(9 * b + v - 1)] & (1u << p))) return false;
+    place(s, v - 1, b, p, w);
   }
-  return propagate(s, dirty);
+  return propagate(s, w);
 }
 
 Branch Fast9Kernel::choose(const State& s) const {
   // Bit-sliced candidate counts per cell: at least 1, 2, 3.
   int best_b = -1, best_p = -1;
   for (int b = 0; b < 3 && best_b < 0; ++b) {
+    const std::uint32_t* fb = s.f.data() + 9 * b;
     u32 ones = 0, twos = 0, threes = 0;
     for (int d = 0; d < 9; ++d) {
-      const u32 x = s.f[static_cast<std::size_t>(3 * d + b)];
-      threes |= twos & x;
-      twos |= ones & x;
-      ones |= x;
+      threes |= twos & fb[d];
+      twos |= ones & fb[d];
+      ones |= fb[d];
     }
     const u32 pairs = twos & ~threes;
     if (pairs) {
@@ -202,7 +238,7 @@ Branch Fast9Kernel::choose(const State& s) const {
         const int p = std::countr_zero(open);
         open &= open - 1;
         int k = 0;
-        for (int d = 0; d < 9; ++d) k += (s.f[static_cast<std::size_t>(3 * d + b)] >> p) & 1;
+        for (int d = 0; d < 9; ++d) k += (s.f[static_cast<std::size_t>(9 * b + d)] >> p) & 1;
         if (k < best_count) {
           best_count = k;
           best_b = b;
@@ -215,7 +251,7 @@ Branch Fast9Kernel::choose(const State& s) const {
   if (best_b < 0) return br;
   br.cell = 27 * best_b + best_p;
   for (int d = 0; d < 9; ++d)
-    if (s.f[static_cast<std::size_t>(3 * d + best_b)] & (1u << best_p)) br.candidates |= 1u << d;
+    if (s.f[static_cast<std::size_t>(9 * best_b + d)] & (1u << best_p)) br.candidates |= 1u << d;
   return br;
 }
 
@@ -224,7 +260,7 @@ void Fast9Kernel::write(const State& s, std::uint8_t* cells) const {
     for (int p = 0; p < 27; ++p) {
       std::uint8_t v = 0;
       for (int d = 0; d < 9; ++d)
-        if (s.f[static_cast<std::size_t>(3 * d + b)] & (1u << p)) v = static_cast<std::uint8_t>(d + 1);
+        if (s.f[static_cast<std::size_t>(9 * b + d)] & (1u << p)) v = static_cast<std::uint8_t>(d + 1);
       cells[27 * b + p] = v;
     }
 }

@@ -82,7 +82,7 @@ private:
 class Fast9Kernel {
 public:
   struct State {
-    std::array<std::uint32_t, 27> f{};      ///< f[3·d + b]: cells of band b where digit d may go
+    std::array<std::uint32_t, 27> f{};      ///< f[9·b + d]: cells of band b where digit d may go
     std::array<std::uint32_t, 3> solved{};  ///< placed cells of each band
   };
 
@@ -94,17 +94,23 @@ public:
   }
   [[nodiscard]] Branch choose(const State& s) const;
   [[nodiscard]] bool assign(State& s, int cell, int v) const {
-    std::uint32_t dirty = 0;
-    place(s, v, cell / 27, cell % 27, dirty);
-    return propagate(s, dirty);
+    Work w;
+    place(s, v, cell / 27, cell % 27, w);
+    return propagate(s, w);
   }
   void write(const State& s, std::uint8_t* cells) const;
 
   static constexpr std::uint32_t kBandFull = (1u << 27) - 1;
 
 private:
-  static void place(State& s, int d, int b, int p, std::uint32_t& dirty);
-  [[nodiscard]] static bool propagate(State& s, std::uint32_t dirty);
+  /// What still needs looking at during propagation.
+  struct Work {
+    std::uint32_t dirty = 0;   ///< boards 9·b + d changed since their last row/box check
+    std::uint32_t digits = 0;  ///< digits changed since their last column/stack check
+    std::uint32_t bands = 0;   ///< bands changed since their last naked-single check
+  };
+  static void place(State& s, int d, int b, int p, Work& w);
+  [[nodiscard]] static bool propagate(State& s, Work& w);
 
   Puzzle puzzle_;
 };
