@@ -98,6 +98,81 @@ Canonical canonical(const BipGraph& g) {
 }
 
 namespace {
+
+constexpr std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// One side's colours: round 0 = multiset of common-neighbour counts with
+/// the other vertices of the side; round 1 = round 0 refined by the round-0
+/// colours of those vertices, weighted by the common-neighbour count.
+void refine(int n, const std::uint32_t* adj, std::uint64_t* round0, std::uint64_t* round1,
+            std::uint8_t co[kMaxClassOrder][kMaxClassOrder]) {
+  for (int a = 0; a < n; ++a) {
+    co[a][a] = 0;
+    for (int b = a + 1; b < n; ++b)
+      co[a][b] = co[b][a] = static_cast<std::uint8_t>(std::popcount(adj[a] & adj[b]));
+  }
+  for (int a = 0; a < n; ++a) {
+    std::uint64_t h = 0;
+    for (int b = 0; b < n; ++b)
+      if (b != a) h += mix(co[a][b]);
+    round0[a] = h;
+  }
+  for (int a = 0; a < n; ++a) {
+    std::uint64_t h = 0;
+    for (int b = 0; b < n; ++b)
+      if (b != a) h += mix(round0[b] ^ (static_cast<std::uint64_t>(co[a][b]) << 56));
+    round1[a] = mix(round0[a] + 0x51ed2701ull * h);
+  }
+}
+
+}  // namespace
+
+std::uint64_t invariant_key(const BipGraph& g) {
+  const int n = g.n;
+  std::uint32_t sym[kMaxClassOrder] = {};
+  for (int c = 0; c < n; ++c) {
+    std::uint32_t a = g.adj[static_cast<std::size_t>(c)];
+    while (a) {
+      const int s = std::countr_zero(a);
+      a &= a - 1;
+      sym[s] |= 1u << c;
+    }
+  }
+  std::uint8_t co[kMaxClassOrder][kMaxClassOrder];
+  std::uint64_t c0[kMaxClassOrder], c1[kMaxClassOrder], s0[kMaxClassOrder], s1[kMaxClassOrder];
+  refine(n, g.adj.data(), c0, c1, co);
+  refine(n, sym, s0, s1, co);
+  // Cross round: each column with the colours of its symbols, and back.
+  std::uint64_t key = 0;
+  for (int c = 0; c < n; ++c) {
+    std::uint64_t h = 0;
+    std::uint32_t a = g.adj[static_cast<std::size_t>(c)];
+    while (a) {
+      const int s = std::countr_zero(a);
+      a &= a - 1;
+      h += mix(s1[s]);
+    }
+    key += mix(c1[c] + 0x2545f4914f6cdd1dull * h);
+  }
+  for (int s = 0; s < n; ++s) {
+    std::uint64_t h = 0;
+    std::uint32_t a = sym[s];
+    while (a) {
+      const int c = std::countr_zero(a);
+      a &= a - 1;
+      h += mix(c1[c]);
+    }
+    key += mix(mix(s1[s]) + 0x9e3779b97f4a7c15ull * h);
+  }
+  return key;
+}
+
+namespace {
 struct Factoriser {
   int n;
   int d;

@@ -160,14 +160,14 @@ u128 labelled_copies(int n, std::uint64_t aut) {
 /// A table of N(G) over all d-regular classes: DFS when `lower` is null,
 /// else by peeling into `lower`. Runs on `threads` workers.
 FactorTable build_table(const std::vector<GraphClass>& classes, const FactorTable* lower, tbb::task_arena& arena) {
-  std::vector<std::pair<u128, u128>> entries(classes.size());
+  std::vector<u128> values(classes.size());
   arena.execute([&] {
     tbb::parallel_for(std::size_t{0}, classes.size(), [&](std::size_t i) {
       const GraphClass& c = classes[i];
-      entries[i] = {c.key, lower ? peel_count(c.graph, *lower) : count_factorisations(c.graph)};
+      values[i] = lower ? peel_count(c.graph, *lower) : count_factorisations(c.graph);
     });
   });
-  return FactorTable(std::move(entries));
+  return FactorTable(classes, std::move(values));
 }
 
 }  // namespace
@@ -205,22 +205,50 @@ std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache)
   return generate_classes(n, d, cache);
 }
 
-FactorTable::FactorTable(std::vector<std::pair<u128, u128>> entries) : entries_(std::move(entries)) {
-  std::sort(entries_.begin(), entries_.end());
-  for (std::size_t i = 1; i < entries_.size(); ++i)
-    if (entries_[i].first == entries_[i - 1].first) throw InternalError("two classes with the same canonical key");
+FactorTable::FactorTable(const std::vector<GraphClass>& classes, std::vector<u128> values) {
+  if (classes.size() != values.size()) throw InternalError("FactorTable: sizes differ");
+  by_key_.reserve(classes.size());
+  std::vector<std::pair<std::uint64_t, u128>> inv;
+  inv.reserve(classes.size());
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    by_key_.emplace_back(classes[i].key, values[i]);
+    inv.emplace_back(invariant_key(classes[i].graph), values[i]);
+  }
+  std::sort(by_key_.begin(), by_key_.end());
+  for (std::size_t i = 1; i < by_key_.size(); ++i)
+    if (by_key_[i].first == by_key_[i - 1].first) throw InternalError("two classes with the same canonical key");
+  std::sort(inv.begin(), inv.end());
+  for (std::size_t i = 0; i < inv.size();) {
+    std::size_t j = i;
+    while (j < inv.size() && inv[j].first == inv[i].first) ++j;
+    if (j - i == 1) {
+      by_invariant_.push_back(inv[i]);
+    } else {
+      ambiguous_ += j - i;
+    }
+    i = j;
+  }
 }
 
 u128 FactorTable::at(u128 key) const {
-  auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
+  auto it = std::lower_bound(by_key_.begin(), by_key_.end(), key,
                              [](const std::pair<u128, u128>& e, u128 k) { return e.first < k; });
-  if (it == entries_.end() || it->first != key) throw InternalError("graph class missing from the lookup table");
+  if (it == by_key_.end() || it->first != key) throw InternalError("graph class missing from the lookup table");
   return it->second;
+}
+
+u128 FactorTable::lookup(const BipGraph& g) const {
+  const std::uint64_t inv = invariant_key(g);
+  auto it = std::lower_bound(by_invariant_.begin(), by_invariant_.end(), inv,
+                             [](const std::pair<std::uint64_t, u128>& e, std::uint64_t k) { return e.first < k; });
+  if (it != by_invariant_.end() && it->first == inv) return it->second;
+  // Shared invariant (or none: then `at` reports the missing class).
+  return at(canonical(g).key);
 }
 
 u128 peel_count(const BipGraph& g, const FactorTable& lower) {
   u128 sum = 0;
-  for_each_peel(g, [&](const BipGraph& h) { sum = checked_add(sum, lower.at(canonical(h).key)); });
+  for_each_peel(g, [&](const BipGraph& h) { sum = checked_add(sum, lower.lookup(h)); });
   return checked_mul(sum, static_cast<u128>(std::popcount(g.adj[0])));
 }
 
@@ -244,7 +272,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   tbb::task_arena arena(std::max(threads, 1));
   const bool square = k >= n - 1;
   const int h = n / 2;
-  const int b = (n - 1) / 2;  // degrees ≤ b: N by DFS; above: by peeling
+  const int b = std::min((n - 1) / 2, 3);  // degrees ≤ b: N by DFS; above: by peeling
 
   enum class Mode { RectDfs, RectPeel, SquareOdd, SquareEven };
   struct Plan {
@@ -255,6 +283,17 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
     std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
     FactorTable lower;
   };
+  // The table of N over all d-regular classes: DFS up to degree b, then
+  // peeling one degree at a time. `known` = the d-regular classes if loaded.
+  auto lower_table = [&](int d, const std::vector<GraphClass>* known) {
+    FactorTable table;
+    for (int j = std::min(d, b); j <= d; ++j) {
+      const std::vector<GraphClass> loaded = (j == d && known) ? std::vector<GraphClass>{} : regular_classes(n, j, cache);
+      const std::vector<GraphClass>& cls = (j == d && known) ? *known : loaded;
+      table = build_table(cls, j <= b ? nullptr : &table, arena);
+    }
+    return table;
+  };
   auto plan = std::make_shared<Plan>();
   plan->n = n;
   int degree = k;
@@ -263,19 +302,17 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
     plan->classes = regular_classes(n, k, cache);
   } else if (!square) {
     plan->mode = Mode::RectPeel;
-    FactorTable table = build_table(regular_classes(n, b, cache), nullptr, arena);
-    for (int d = b + 1; d < k; ++d) table = build_table(regular_classes(n, d, cache), &table, arena);
-    plan->lower = std::move(table);
+    plan->lower = lower_table(k - 1, nullptr);
     plan->classes = regular_classes(n, k, cache);
   } else if (n % 2 == 1) {
     plan->mode = Mode::SquareOdd;
     degree = h;
     plan->classes = regular_classes(n, h, cache);
-    plan->lower = build_table(plan->classes, nullptr, arena);
+    plan->lower = lower_table(h, &plan->classes);
   } else {
     plan->mode = Mode::SquareEven;
     degree = h;
-    plan->lower = build_table(regular_classes(n, h - 1, cache), nullptr, arena);
+    plan->lower = lower_table(h - 1, nullptr);
     const std::vector<GraphClass> all = regular_classes(n, h, cache);
     std::vector<u128> comp_key(all.size());
     arena.execute([&] {

@@ -66,21 +66,34 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 [[nodiscard]] std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache);
 
 /// N(G) for every class of one degree, keyed for lookup.
+///
+/// Two indexes: by invariant_key (cheap) for the classes whose invariant is
+/// unique in the table — a proof, checked when the table is built, that the
+/// invariant separates them — and by canonical key for all classes.
 class FactorTable {
 public:
   FactorTable() = default;
-  /// Takes (key, N) pairs (any order); throws InternalError on a duplicate key.
-  explicit FactorTable(std::vector<std::pair<u128, u128>> entries);
-  /// N of the class with this key; throws InternalError if absent.
+  /// One entry per class: representative, canonical key, N. Throws
+  /// InternalError on a duplicate canonical key.
+  FactorTable(const std::vector<GraphClass>& classes, std::vector<u128> values);
+  /// N of the class with this canonical key; throws InternalError if absent.
   [[nodiscard]] u128 at(u128 key) const;
-  [[nodiscard]] std::size_t size() const { return entries_.size(); }
+  /// N of the class of g (any labelling): by invariant when it is unique,
+  /// else by canonical form. Throws InternalError if the class is absent.
+  [[nodiscard]] u128 lookup(const BipGraph& g) const;
+  [[nodiscard]] std::size_t size() const { return by_key_.size(); }
+  /// Classes whose invariant is shared with another class (looked up by
+  /// canonical form).
+  [[nodiscard]] std::size_t ambiguous() const { return ambiguous_; }
 
 private:
-  std::vector<std::pair<u128, u128>> entries_;  // sorted by key
+  std::vector<std::pair<u128, u128>> by_key_;                 // sorted by canonical key
+  std::vector<std::pair<std::uint64_t, u128>> by_invariant_;  // sorted; value = N, or kAmbiguous marker
+  std::size_t ambiguous_ = 0;
 };
 
 /// N(G) for a d-regular G by peeling one matching and looking up the
-/// (d-1)-regular remainders in `lower` (by canonical key).
+/// (d-1)-regular remainders in `lower` (FactorTable::lookup).
 [[nodiscard]] u128 peel_count(const BipGraph& g, const FactorTable& lower);
 
 /// A class-method job for reduced k×n rectangles (k ≥ n-1: squares).
