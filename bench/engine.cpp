@@ -1,0 +1,216 @@
+// Engine overhead: what the runner costs per task, independent of any problem.
+//
+//   BM_EmptyTasks/T/threads   T tasks that only add 1 to a counter: the pure
+//                             hand-out + per-task bookkeeping + reduction cost.
+//   BM_GrainTasks/W/threads   4096 tasks of W units of dependent integer work
+//                             each (one unit ≈ 1.4 ns here): how small a task may be
+//                             before the scheduler dominates, and the
+//                             speedup over threads when it does not.
+//   BM_Reduction/threads      4096 tasks filling all 8 counters with values
+//                             near 2^100: the cost of the checked 128-bit
+//                             merge path.
+//   BM_TreeSplit/depth        building a depth-split job (expand + make_tree_job)
+//                             of a toy tree; single-threaded by construction.
+//
+// Every benchmark takes the thread count as its last argument; engine::run
+// puts the tasks in a tbb::task_arena of exactly that size. Times are real
+// (wall) times; counters are rates per wall second. Each benchmark checks
+// the reduced totals after the loop and reports an error if they are wrong.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/task.hpp"
+#include "pcount/engine/tree.hpp"
+#include "pcount/engine/u128.hpp"
+
+namespace {
+
+using pcount::u128;
+using pcount::engine::Job;
+using pcount::engine::RunOptions;
+using pcount::engine::RunResult;
+using pcount::engine::Tally;
+
+/// A job of `tasks` tasks; task `id` adds 1 to counter 0 and `id` to counter 1.
+Job empty_job(std::size_t tasks) {
+  Job job;
+  job.fingerprint = "bench empty tasks=" + std::to_string(tasks);
+  job.counter_names = {"tasks", "id_sum"};
+  job.task_count = tasks;
+  job.run_task = [](std::size_t id, Tally& out) {
+    out.add(0, 1);
+    out.add(1, id);
+  };
+  return job;
+}
+
+void BM_EmptyTasks(benchmark::State& state) {
+  const auto tasks = static_cast<std::size_t>(state.range(0));
+  RunOptions options;
+  options.threads = static_cast<int>(state.range(1));
+  const Job job = empty_job(tasks);
+  RunResult last;
+  for (auto _ : state) {
+    last = pcount::engine::run(job, options);
+    benchmark::DoNotOptimize(last.totals);
+  }
+  const u128 want_sum = static_cast<u128>(tasks) * (tasks - 1) / 2;
+  if (last.totals.counts[0] != tasks || last.totals.counts[1] != want_sum) {
+    state.SkipWithError("wrong totals");
+    return;
+  }
+  state.counters["tasks_per_s"] =
+      benchmark::Counter(static_cast<double>(tasks) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["threads"] = static_cast<double>(options.threads);
+}
+BENCHMARK(BM_EmptyTasks)
+    ->ArgNames({"tasks", "threads"})
+    ->ArgsProduct({{1'000, 100'000}, {1, 2, 4}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMicrosecond);
+
+/// `units` rounds of a xorshift step seeded by `id`: a dependent chain the
+/// compiler cannot shorten (about one nanosecond per unit).
+std::uint64_t busy_work(std::size_t id, std::int64_t units) {
+  std::uint64_t x = 0x9E3779B97F4A7C15ull ^ (id + 1);
+  for (std::int64_t i = 0; i < units; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+  }
+  return x;
+}
+
+void BM_GrainTasks(benchmark::State& state) {
+  constexpr std::size_t kTasks = 4096;
+  const std::int64_t units = state.range(0);
+  RunOptions options;
+  options.threads = static_cast<int>(state.range(1));
+  Job job;
+  job.fingerprint = "bench grain units=" + std::to_string(units);
+  job.counter_names = {"tasks", "low_bits"};
+  job.task_count = kTasks;
+  job.run_task = [units](std::size_t id, Tally& out) {
+    out.add(0, 1);
+    out.add(1, busy_work(id, units) & 0xFF);
+  };
+  // The expected totals, computed sequentially without the engine.
+  u128 want_bits = 0;
+  for (std::size_t id = 0; id < kTasks; ++id) want_bits += busy_work(id, units) & 0xFF;
+
+  RunResult last;
+  for (auto _ : state) {
+    last = pcount::engine::run(job, options);
+    benchmark::DoNotOptimize(last.totals);
+  }
+  if (last.totals.counts[0] != kTasks || last.totals.counts[1] != want_bits) {
+    state.SkipWithError("wrong totals");
+    return;
+  }
+  state.counters["tasks_per_s"] =
+      benchmark::Counter(static_cast<double>(kTasks) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["threads"] = static_cast<double>(options.threads);
+}
+BENCHMARK(BM_GrainTasks)
+    ->ArgNames({"units", "threads"})
+    ->ArgsProduct({{100, 10'000, 100'000}, {1, 2, 4}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_Reduction(benchmark::State& state) {
+  constexpr std::size_t kTasks = 4096;
+  RunOptions options;
+  options.threads = static_cast<int>(state.range(0));
+  const u128 big = (static_cast<u128>(1) << 100) + 12345;
+  Job job;
+  job.fingerprint = "bench reduction";
+  job.counter_names = {"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7"};
+  job.task_count = kTasks;
+  job.run_task = [big](std::size_t id, Tally& out) {
+    for (std::size_t c = 0; c < pcount::engine::kMaxCounters; ++c) out.add(c, big + id + c);
+    out.nodes = big;
+  };
+  RunResult last;
+  for (auto _ : state) {
+    last = pcount::engine::run(job, options);
+    benchmark::DoNotOptimize(last.totals);
+  }
+  const u128 id_sum = static_cast<u128>(kTasks) * (kTasks - 1) / 2;
+  for (std::size_t c = 0; c < pcount::engine::kMaxCounters; ++c) {
+    if (last.totals.counts[c] != big * kTasks + id_sum + c * kTasks) {
+      state.SkipWithError("wrong totals");
+      return;
+    }
+  }
+  if (last.totals.nodes != big * kTasks) {
+    state.SkipWithError("wrong node total");
+    return;
+  }
+  state.counters["tasks_per_s"] =
+      benchmark::Counter(static_cast<double>(kTasks) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["threads"] = static_cast<double>(options.threads);
+}
+BENCHMARK(BM_Reduction)->ArgName("threads")->Arg(1)->Arg(2)->Arg(4)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+/// Toy tree for the split cost: words of length `len` over `k` letters with
+/// no two equal neighbours (k·(k-1)^(len-1) leaves, the count checked below).
+struct NoRepeat {
+  struct Node {
+    int length = 0;
+    int last = -1;
+  };
+  int k;
+  int len;
+  [[nodiscard]] Node root() const { return {}; }
+  [[nodiscard]] std::vector<Node> children(const Node& n) const {
+    std::vector<Node> kids;
+    if (n.length == len) return kids;
+    for (int s = 0; s < k; ++s)
+      if (s != n.last) kids.push_back({n.length + 1, s});
+    return kids;
+  }
+  void count_subtree(const Node& n, Tally& t) const {
+    if (n.length == len) {
+      t.add(0, 1);
+      return;
+    }
+    for (int s = 0; s < k; ++s)
+      if (s != n.last) count_subtree({n.length + 1, s}, t);
+  }
+};
+static_assert(pcount::engine::TreeProblem<NoRepeat>);
+
+void BM_TreeSplit(benchmark::State& state) {
+  const int depth = static_cast<int>(state.range(0));
+  auto tree = std::make_shared<const NoRepeat>(NoRepeat{8, 10});
+  std::size_t tasks = 0;
+  for (auto _ : state) {
+    const Job job = pcount::engine::make_tree_job(tree, depth, "bench split", {"leaves"});
+    tasks = job.task_count;
+    benchmark::DoNotOptimize(tasks);
+  }
+  // Frontier at depth d ≥ 1 of this tree: 8·7^(d-1) nodes.
+  std::size_t want = depth == 0 ? 1 : 8;
+  for (int d = 1; d < depth; ++d) want *= 7;
+  if (tasks != want) {
+    state.SkipWithError("wrong frontier size");
+    return;
+  }
+  state.counters["tasks_per_s"] =
+      benchmark::Counter(static_cast<double>(tasks) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["threads"] = 1;
+}
+BENCHMARK(BM_TreeSplit)->ArgName("depth")->Arg(3)->Arg(5)->Arg(7)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
