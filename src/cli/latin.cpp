@@ -85,7 +85,7 @@ int run_latin(const Invocation& inv) {
   const bool classes_apply = n >= 8 && n <= latin::kMaxClassOrder;
   const std::string method = choose_method(inv, {"search", "classes"}, classes_apply ? "classes" : "search");
   if (method == "classes") return run_classes(inv, n, k);
-  if (inv.has("cache-dir")) throw InvalidArgument("--cache-dir", "applies only to --method classes");
+  // --cache-dir is accepted and unused with search (scripts may always pass it).
   return run_search(inv, n, k);
 }
 

@@ -1,0 +1,65 @@
+// Slow Latin checks (ctest label `long`): R(8) by tree search (~100 CPU-s),
+// R(9) and R(K,9) by classes, both methods for N = 8.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/tree.hpp"
+#include "pcount/latin/classes.hpp"
+#include "pcount/latin/search.hpp"
+
+namespace pcount::latin {
+namespace {
+
+CacheOptions cache() {
+  static const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("pcount-latin-long-" + std::to_string(::getpid()));
+  return CacheOptions{dir, "--cache-dir"};
+}
+
+u128 by_classes(int n, int k) {
+  const ClassJob cj = make_class_job(n, k, cache(), 2);
+  engine::RunOptions options;
+  options.threads = 2;
+  return reduced_from_all(n, k, engine::run(cj.job, options).totals.counts[0]);
+}
+
+u128 by_search(int n, int k, int depth) {
+  auto tree = std::make_shared<const LatinTree>(n, k);
+  engine::RunOptions options;
+  options.threads = 2;
+  return engine::run(engine::make_tree_job(tree, depth, "long", {"reduced"}), options).totals.counts[0];
+}
+
+TEST(LatinLong, R8BySearch) {
+  const u128 r8 = by_search(8, 8, 4);
+  EXPECT_EQ(to_string(r8), "535281401856");
+  EXPECT_EQ(to_string(r8), to_string(by_classes(8, 8)));
+  EXPECT_NO_THROW(check_mod_n(8, r8));
+}
+
+TEST(LatinLong, R9ByClasses) {
+  const u128 r9 = by_classes(9, 9);
+  EXPECT_EQ(to_string(r9), "377597570964258816");
+  EXPECT_NO_THROW(check_mod_n(9, r9));
+}
+
+TEST(LatinLong, RectanglesOfOrder9) {
+  // ALGORITHMS.md §1 table, column n = 9.
+  EXPECT_EQ(to_string(by_classes(9, 2)), "16687");
+  EXPECT_EQ(to_string(by_classes(9, 3)), "103443808");
+  EXPECT_EQ(to_string(by_classes(9, 4)), "207624560256");
+  EXPECT_EQ(to_string(by_classes(9, 5)), "112681643083776");
+  EXPECT_EQ(to_string(by_classes(9, 8)), "377597570964258816");
+}
+
+TEST(LatinLong, RectanglesOfOrder8BySearch) {
+  EXPECT_EQ(to_string(by_search(8, 4, 3)), "420909504");
+}
+
+}  // namespace
+}  // namespace pcount::latin

@@ -1,0 +1,130 @@
+// `count --latin`: output, --json, both methods, --rows, and every bad input
+// (one line on stderr naming the argument, nothing on stdout, exit 2).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "support/run_command.hpp"
+
+namespace pcount::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string cache_dir() {
+  static const std::string dir = [] {
+    const fs::path d = fs::temp_directory_path() / ("pcount-latin-cli-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d.string();
+  }();
+  return dir;
+}
+
+nlohmann::json run_json(std::vector<std::string> args) {
+  args.insert(args.end(), {"--json", "--cache-dir", cache_dir()});
+  const CommandResult r = run_count(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(is_one_line(r.out)) << r.out;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(LatinCli, SearchPrintsReducedAndAll) {
+  const CommandResult r = run_count({"--latin", "7", "--threads", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("16942080"), std::string::npos);
+  EXPECT_NE(r.out.find("61479419904000"), std::string::npos);
+  EXPECT_NE(r.out.find("search"), std::string::npos);
+}
+
+TEST(LatinCli, JsonForBothMethods) {
+  const auto s = run_json({"--latin", "6", "--method", "search", "--threads", "3", "--split-depth", "4"});
+  EXPECT_EQ(s["problem"], "latin");
+  EXPECT_EQ(s["method"], "search");
+  EXPECT_EQ(s["counts"]["reduced"], "9408");
+  EXPECT_EQ(s["counts"]["all"], "812851200");
+  EXPECT_EQ(s["split_depth"], 4);
+  const auto c = run_json({"--latin", "6", "--method", "classes", "--threads", "2"});
+  EXPECT_EQ(c["method"], "classes");
+  EXPECT_EQ(c["counts"]["reduced"], "9408");
+  EXPECT_TRUE(c["classes"].is_number_unsigned());
+  EXPECT_TRUE(c["table_seconds"].is_number());
+  // Classes is the default from N = 8.
+  const auto eight = run_json({"--latin", "8", "--threads", "2"});
+  EXPECT_EQ(eight["method"], "classes");
+  EXPECT_EQ(eight["counts"]["reduced"], "535281401856");
+  EXPECT_EQ(eight["counts"]["all"], "108776032459082956800");
+  EXPECT_EQ(eight["params"]["n"], 8);
+}
+
+TEST(LatinCli, Rows) {
+  const auto r = run_json({"--latin", "9", "--rows", "4", "--threads", "2"});
+  EXPECT_EQ(r["counts"]["reduced"], "207624560256");
+  EXPECT_EQ(r["params"]["rows"], 4);
+  const auto s = run_json({"--latin", "7", "--rows", "3", "--method", "search"});
+  EXPECT_EQ(s["counts"]["reduced"], "35792");
+  const auto t = run_json({"--latin", "7", "--rows", "6", "--method", "classes"});
+  EXPECT_EQ(t["counts"]["reduced"], "16942080");
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::string names;
+};
+
+void expect_bad(const std::vector<BadCase>& cases) {
+  for (const auto& c : cases) {
+    const CommandResult r = run_count(c.args);
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    EXPECT_EQ(r.status, 2) << shown;
+    EXPECT_EQ(r.out, "") << shown;
+    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << shown << "-> " << r.err;
+    EXPECT_EQ(r.err.rfind("count: ", 0), 0u) << shown << "-> " << r.err;
+  }
+}
+
+TEST(LatinCli, BadInput) {
+  expect_bad({
+      {{"--latin", "0"}, "--latin"},
+      {{"--latin", "17"}, "--latin"},
+      {{"--latin", "x"}, "--latin"},
+      {{"--latin", "11", "--method", "classes"}, "--method"},
+      {{"--latin", "1", "--method", "classes"}, "--method"},
+      {{"--latin", "5", "--method", "magic"}, "--method"},
+      {{"--latin", "5", "--rows", "6"}, "--rows"},
+      {{"--latin", "5", "--rows", "0"}, "--rows"},
+      {{"--latin", "9", "--rows", "-1"}, "--rows"},
+      {{"--latin", "9", "--rows"}, "--rows"},
+      {{"--queens", "5", "--rows", "2"}, "--rows"},
+      {{"--latin", "5", "--method", "classes", "--cache-dir", "/proc/pcount-no"}, "--cache-dir"},
+      {{"--latin", "5", "--method", "classes", "--cache-dir", ""}, "--cache-dir"},
+  });
+}
+
+TEST(LatinCli, MissingGenbgIsOneLineAndExit2) {
+  // A fresh cache, so genbg must run; PCOUNT_GENBG names a missing program.
+  const std::string empty_cache = cache_dir() + "/empty";
+  ::setenv("PCOUNT_GENBG", "/nonexistent/nauty-genbg", 1);
+  const CommandResult r = run_count({"--latin", "6", "--method", "classes", "--cache-dir", empty_cache});
+  ::unsetenv("PCOUNT_GENBG");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("genbg"), std::string::npos) << r.err;
+  // The search method does not need it.
+  ::setenv("PCOUNT_GENBG", "/nonexistent/nauty-genbg", 1);
+  const CommandResult s = run_count({"--latin", "6", "--method", "search"});
+  ::unsetenv("PCOUNT_GENBG");
+  EXPECT_EQ(s.status, 0) << s.err;
+}
+
+}  // namespace
+}  // namespace pcount::test
