@@ -1,6 +1,122 @@
+// --sudoku RxC: all sudoku grids with boxes of R rows × C columns.
+// Methods: "bands" (band / column-signature classes: 3x3, 2xC and Cx2 for
+// C = 2..5) and "search" (tree search over reduced grids: 2x2, 2x3, 3x2).
+#include <chrono>
+#include <memory>
+#include <string>
+
 #include "cli/problems.hpp"
+#include "pcount/engine/bigint.hpp"
+#include "pcount/engine/tree.hpp"
+#include "pcount/sudoku/bands.hpp"
+#include "pcount/sudoku/grids.hpp"
 
 namespace pcount::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* const kSupported =
+    "supported: --method bands for 3x3, 2x2..2x5 and 3x2..5x2; --method search for 2x2, 2x3, 3x2";
+
+bool search_applies(sudoku::BoxShape s) {
+  return (s.rows == 2 && s.cols == 2) || (s.rows == 2 && s.cols == 3) || (s.rows == 3 && s.cols == 2);
+}
+
+bool bands_applies(sudoku::BoxShape s) {
+  if (s.rows == 3 && s.cols == 3) return true;
+  return (s.rows == 2 && s.cols >= 2 && s.cols <= 5) || (s.cols == 2 && s.rows >= 2 && s.rows <= 5);
+}
+
+Report base_report(sudoku::BoxShape shape, const std::string& method) {
+  Report report;
+  report.problem = "sudoku";
+  const std::string n = std::to_string(shape.side());
+  report.title = "sudoku grids with " + shape.name() + " boxes (" + n + "x" + n + ")";
+  report.params["box"] = shape.name();
+  report.params["rows"] = shape.rows;
+  report.params["cols"] = shape.cols;
+  report.params["side"] = shape.side();
+  report.method = method;
+  return report;
+}
+
+/// Adds total, reduced and multiplier to the report; checks divisibility.
+void add_counts(Report& report, sudoku::BoxShape shape, const BigInt& total) {
+  const BigInt mult = sudoku::reduced_multiplier(shape);
+  if (total % mult != 0)
+    throw InternalError("grid total " + to_string(total) + " is not a multiple of N!·C!·(R-1)! = " +
+                        to_string(mult));
+  report.counts.emplace_back("grids", to_string(total));
+  report.counts.emplace_back("reduced", to_string(BigInt(total / mult)));
+  report.counts.emplace_back("multiplier", to_string(mult));
+}
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+int run_search(const Invocation& inv, sudoku::BoxShape shape) {
+  auto tree = std::make_shared<const sudoku::GridSearchTree>(shape);
+  const int depth = inv.common.split_depth.value_or(
+      engine::auto_split_depth(*tree, 16 * static_cast<std::size_t>(inv.common.threads)));
+  const engine::Job job = engine::make_tree_job(
+      tree, depth, "pcount/" + std::string(version()) + " sudoku box=" + shape.name() + " method=search",
+      {"reduced"});
+  const engine::RunResult result = run_job(inv, job);
+  Report report = base_report(shape, "search");
+  add_counts(report, shape, to_big(result.totals.counts[0]) * sudoku::reduced_multiplier(shape));
+  print_report(inv, job, result, report);
+  return 0;
+}
+
+int run_bands(const Invocation& inv, sudoku::BoxShape shape) {
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth", "does not apply to --method bands (its tasks are band classes)");
+  const auto t0 = Clock::now();
+  std::shared_ptr<const sudoku::BandCount> bands;
+  if (shape.rows == 3 && shape.cols == 3)
+    bands = sudoku::make_bands_3x3(inv.common.threads);
+  else
+    bands = sudoku::make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
+  const double setup = seconds_since(t0);
+  const engine::Job job =
+      bands->job("pcount/" + std::string(version()) + " sudoku box=" + shape.name() + " method=bands");
+  const engine::RunResult result = run_job(inv, job);
+  Report report = base_report(shape, "bands");
+  if (result.tasks_run != result.tasks_total)
+    throw InternalError("only " + std::to_string(result.tasks_run) + " of " + std::to_string(result.tasks_total) +
+                        " band classes ran; the total needs all of them");
+  add_counts(report, shape, bands->total(result.totals));
+  report.extra["classes"] = bands->class_count();
+  report.extra["setup_seconds"] = setup;
+  report.extra["count_seconds"] = result.wall_seconds;
+  print_report(inv, job, result, report);
+  return 0;
+}
+
+}  // namespace
+
 void add_sudoku_options(po::options_description&) {}
-int run_sudoku(const Invocation&) { throw InvalidArgument("--sudoku", "not available yet"); }
+
+int run_sudoku(const Invocation& inv) {
+  const sudoku::BoxShape shape = [&] {
+    const auto [r, c] = parse_box("--sudoku", *inv.value("sudoku"));
+    return sudoku::BoxShape{r, c};
+  }();
+  const bool search_ok = search_applies(shape);
+  const bool bands_ok = bands_applies(shape);
+  if (!search_ok && !bands_ok)
+    throw InvalidArgument("--sudoku", "no method counts " + shape.name() + " boxes yet; " + kSupported);
+  const std::string method = choose_method(inv, {"bands", "search"}, "bands");
+  if (method == "search") {
+    if (!search_ok)
+      throw InvalidArgument("--method", "search cannot finish " + shape.name() + " in reasonable time; " +
+                                            kSupported);
+    return run_search(inv, shape);
+  }
+  if (!bands_ok)
+    throw InvalidArgument("--method", "bands does not apply to " + shape.name() + "; " + kSupported);
+  return run_bands(inv, shape);
+}
+
 }  // namespace pcount::cli

@@ -1,0 +1,105 @@
+#pragma once
+/// @file
+/// Sudoku grid counts by band classes (`--method bands`).
+///
+/// A band is a horizontal strip of boxes. Its column signature σ gives, for
+/// every column, the set of digits the band puts there; B(σ) is the number of
+/// bands with signature σ. Given the signatures, the bands of a grid are
+/// independent, so grid totals are sums of products of B values over
+/// compatible signatures (every column's sets partition the digits).
+///
+/// - 3x3 (9×9): Felgenhauer & Jarvis 2005, in the column-signature form of
+///   `shared/ALGORITHMS.md` §2a: N = Σ_{σ1} B(σ1)·T(σ1), T(σ1) = Σ over the
+///   56³ column-compatible σ2 of B(σ2)·B(σ3). B and T depend only on the
+///   three box "shapes" (partitions of the digits into 3 column sets, 280 of
+///   them) up to digit relabelling and box order; with box 1's shape fixed
+///   the 280² (box 2, box 3) shape pairs fall into 44 classes, the engine's
+///   tasks. Internal checks (InternalError on failure): Σ_σ B(σ) =
+///   9!·56·6⁶ = 948,109,639,680 and exactly 44 classes.
+/// - 2xC and Cx2 (N = 2C, C = 2..5): transposed to C×2 boxes, two bands of
+///   C rows, N = Σ_σ B(σ)² (§2b; Pettersen 2005 for 2x5). B is memoised per
+///   isomorphism class of the C-regular column–digit bipartite graph
+///   (canonical form by nauty); the classes are the engine's tasks.
+///
+/// B(σ) = ordered 1-factorisations of the column–digit bipartite graph (the
+/// rows of the band are its perfect matchings), counted by
+/// ordered_one_factorisations.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pcount/engine/bigint.hpp"
+#include "pcount/engine/task.hpp"
+#include "pcount/engine/u128.hpp"
+
+namespace pcount::sudoku {
+
+/// Number of ordered 1-factorisations (ordered lists of k disjoint perfect
+/// matchings covering every edge) of a k-regular bipartite graph with
+/// n = adjacency.size() left vertices (columns) and n right vertices
+/// (digits): adjacency[c] has bit d set when column c meets digit d.
+/// Needs 1 ≤ n ≤ 32; every column must have exactly k bits and every digit
+/// degree k (throws std::invalid_argument otherwise). Method: the perfect
+/// matchings are placed one at a time with column 0's digits used in
+/// increasing order (×k!), and the last two in closed form, 2^(cycles-1)
+/// (`shared/ALGORITHMS.md` §1a/§1b).
+[[nodiscard]] u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k);
+
+/// A grid count split into band classes: the engine job over the classes
+/// and the final scaling of its counter to the grid total.
+class BandCount {
+public:
+  virtual ~BandCount() = default;
+  /// Number of classes = the job's task count.
+  [[nodiscard]] virtual std::size_t class_count() const = 0;
+  /// The job: task i adds class i's weighted contribution to counter 0.
+  /// `fingerprint` identifies problem and method; the class count is appended.
+  [[nodiscard]] virtual engine::Job job(std::string fingerprint) const = 0;
+  /// The grid total from the job's summed tally (all tasks must have run).
+  [[nodiscard]] virtual BigInt total(const engine::Tally& totals) const = 0;
+};
+
+/// 9×9 (3x3 boxes) by the 44 band classes. The tables are computed at
+/// construction from first principles (shapes, B by ordered
+/// 1-factorisations, classes by union-find over symmetry generators) using
+/// up to `threads` threads (0 = all). Throws InternalError when Σ_σ B(σ) ≠
+/// 948,109,639,680 or the class count is not 44.
+[[nodiscard]] std::shared_ptr<const BandCount> make_bands_3x3(int threads = 0);
+
+/// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 5, by Σ_σ B(σ)² with B memoised per
+/// canonical graph class (C = 4: 26 classes, C = 5: 355). Class discovery
+/// (one nauty canonical labelling per enumerated signature) uses up to
+/// `threads` threads (0 = all). Throws std::invalid_argument for other C.
+[[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0);
+
+/// Details of the 3x3 band tables, exposed for tests.
+struct Bands3x3Tables {
+  /// The 280 box shapes: per shape, its 3 column sets as 9-bit digit masks,
+  /// in increasing mask order.
+  std::vector<std::array<std::uint16_t, 3>> shapes;
+  /// B(P*, P2, P3) for every shape pair, index P2·280 + P3, where P* is the
+  /// shape {0,3,6},{1,4,7},{2,5,8} of box 1 (with fixed column orders).
+  std::vector<std::uint32_t> b_fixed_box1;
+  /// Index of P* in `shapes`.
+  std::size_t box1_shape = 0;
+  /// Class of each shape pair (index P2·280 + P3), 0..classes-1.
+  std::vector<std::uint32_t> class_of;
+  /// Number of classes (44).
+  std::size_t classes = 0;
+};
+
+/// Builds the 3x3 tables (B filled from one representative per class).
+/// Throws InternalError like make_bands_3x3.
+[[nodiscard]] Bands3x3Tables bands_3x3_tables(int threads = 0);
+
+/// B of a 3x3 band signature given as 9 column digit-masks (3 bits each,
+/// boxes of 3 consecutive columns partitioning the 9 digits); computed
+/// directly by ordered_one_factorisations (no tables).
+[[nodiscard]] u128 band_count_3x3(const std::array<std::uint32_t, 9>& columns);
+
+}  // namespace pcount::sudoku

@@ -1,0 +1,112 @@
+// Ordered 1-factorisations of a k-regular bipartite graph (column–digit
+// graph of a sudoku band): the kernel behind every B(σ).
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "pcount/sudoku/bands.hpp"
+
+namespace pcount::sudoku {
+
+namespace {
+
+constexpr int kMaxVertices = 32;
+using Adjacency = std::array<std::uint32_t, kMaxVertices>;
+
+/// Cycles of a 2-regular bipartite graph (each column has two digits).
+int count_cycles(const Adjacency& adj, int n) {
+  std::array<std::uint32_t, kMaxVertices> digit_cols{};  // digit → columns containing it
+  for (int c = 0; c < n; ++c) {
+    std::uint32_t m = adj[static_cast<std::size_t>(c)];
+    while (m) {
+      const auto d = static_cast<std::size_t>(__builtin_ctz(m));
+      m &= m - 1;
+      digit_cols[d] |= 1u << c;
+    }
+  }
+  const std::uint32_t all_cols = n == 32 ? ~0u : (1u << n) - 1u;
+  std::uint32_t unvisited = all_cols;
+  int cycles = 0;
+  while (unvisited) {
+    ++cycles;
+    int col = __builtin_ctz(unvisited);
+    const std::uint32_t first = adj[static_cast<std::size_t>(col)];
+    // walk: enter the next column through the digit we did not come from
+    std::uint32_t digit_bit = first & (0u - first);  // leave col through its lowest digit... walk the other way round
+    for (;;) {
+      unvisited &= ~(1u << col);
+      const std::uint32_t other = adj[static_cast<std::size_t>(col)] & ~digit_bit;  // digit leaving col
+      const auto d = static_cast<std::size_t>(__builtin_ctz(other));
+      const std::uint32_t next_cols = digit_cols[d] & ~(1u << col);
+      const int next = __builtin_ctz(next_cols);
+      digit_bit = other;
+      if (!(unvisited & (1u << next))) break;
+      col = next;
+    }
+  }
+  return cycles;
+}
+
+struct Factoriser {
+  int n;
+
+  /// Unordered 1-factorisations of the `k`-regular graph `adj` (= ordered
+  /// ones with column 0's digits in increasing order).
+  u128 count(const Adjacency& adj, int k) const {
+    if (k <= 1) return 1;
+    if (k == 2) return static_cast<u128>(1) << (count_cycles(adj, n) - 1);
+    Adjacency chosen{};  // chosen[c] = digit bit of the matching in column c
+    u128 total = 0;
+    const std::uint32_t first = adj[0] & (0u - adj[0]);  // column 0 takes its smallest digit
+    chosen[0] = first;
+    match(adj, k, 1, first, chosen, total);
+    return total;
+  }
+
+  void match(const Adjacency& adj, int k, int col, std::uint32_t used, Adjacency& chosen, u128& total) const {
+    if (col == n) {
+      Adjacency rest;
+      for (int c = 0; c < n; ++c) {
+        const auto i = static_cast<std::size_t>(c);
+        rest[i] = adj[i] & ~chosen[i];
+      }
+      total = checked_add(total, count(rest, k - 1));
+      return;
+    }
+    const auto i = static_cast<std::size_t>(col);
+    std::uint32_t options = adj[i] & ~used;
+    while (options) {
+      const std::uint32_t bit = options & (0u - options);
+      options ^= bit;
+      chosen[i] = bit;
+      match(adj, k, col + 1, used | bit, chosen, total);
+    }
+  }
+};
+
+}  // namespace
+
+u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k) {
+  const auto n = static_cast<int>(adjacency.size());
+  if (n < 1 || n > kMaxVertices) throw std::invalid_argument("1-factorisation needs 1..32 columns");
+  if (k < 1 || k > n) throw std::invalid_argument("1-factorisation degree k must be 1..n");
+  Adjacency adj{};
+  std::array<int, kMaxVertices> digit_degree{};
+  const std::uint32_t all = n == 32 ? ~0u : (1u << n) - 1u;
+  for (int c = 0; c < n; ++c) {
+    const std::uint32_t m = adjacency[static_cast<std::size_t>(c)];
+    if ((m & ~all) || __builtin_popcount(m) != k)
+      throw std::invalid_argument("column " + std::to_string(c) + " does not have exactly k digits");
+    adj[static_cast<std::size_t>(c)] = m;
+    for (int d = 0; d < n; ++d)
+      if (m & (1u << d)) ++digit_degree[static_cast<std::size_t>(d)];
+  }
+  for (int d = 0; d < n; ++d)
+    if (digit_degree[static_cast<std::size_t>(d)] != k)
+      throw std::invalid_argument("digit " + std::to_string(d) + " does not have degree k");
+  u128 result = Factoriser{n}.count(adj, k);
+  for (int i = 2; i <= k; ++i) result = checked_mul(result, static_cast<u128>(i));
+  return result;
+}
+
+}  // namespace pcount::sudoku

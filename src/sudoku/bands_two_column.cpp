@@ -1,0 +1,213 @@
+// 2xC and Cx2 sudoku grids (side 2C) by N = Σ_σ B(σ)² over the column
+// signatures of C×2-box bands, B memoised per graph class
+// (shared/ALGORITHMS.md §2b; Pettersen 2005 for 2x5).
+//
+// Transposed to boxes of C rows × 2 columns, a grid is two bands of C rows,
+// each with C boxes. A band's signature gives, per box b, the C-set S_b of
+// digits in its first column (its second column holds the complement). The
+// second band must have the per-column complements, and B(complement) = B(σ)
+// (swap the two columns of every box), so N = Σ_σ B(σ)². B is invariant
+// under digit relabelling, box order and swapping a box's two columns
+// (S_b ↔ complement). Hence, with S_0 = {0..C-1} fixed (×binom(2C,C)),
+// S_1 = r_k with |r_k ∩ S_0| = k (×binom(C,k)², k and C-k give the same
+// pair), and S_2..S_{C-1} a multiset of unordered {S, complement} pairs
+// (×2^(C-2) × multinomial):
+//   N = binom(2C,C) · Σ_k binom(C,k)² · 2^(C-2) · Σ_M mult(M) · B(S_0, r_k, M)².
+// Each enumerated signature is reduced to the canonical form (nauty) of its
+// column–digit graph; the distinct forms are the classes, one engine task each.
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <nauty.h>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/sudoku/bands.hpp"
+
+namespace pcount::sudoku {
+
+namespace {
+
+constexpr int kMaxC = 5;
+using Columns = std::array<std::uint32_t, 2 * kMaxC>;
+
+u128 binomial(int n, int k) {
+  u128 r = 1;
+  for (int i = 1; i <= k; ++i) r = r * static_cast<u128>(n - k + i) / static_cast<u128>(i);
+  return r;
+}
+
+/// One graph class: its summed weight and one representative graph.
+struct ClassEntry {
+  u128 weight = 0;
+  Columns columns{};
+};
+using ClassMap = std::map<u128, ClassEntry>;
+
+/// Canonical form of the column–digit graph (2C columns, 2C digits), as the
+/// 4C² ≤ 100 adjacency bits of nauty's canonical labelling with the colour
+/// classes {columns | digits}.
+class Canoniser {
+public:
+  explicit Canoniser(int c) : n_(4 * c), half_(2 * c) {}
+
+  u128 key(const Columns& cols) {
+    constexpr int m = 1;
+    graph g[64];
+    graph canon[64];
+    int lab[64], ptn[64], orbits[64];
+    EMPTYGRAPH(g, m, n_);
+    for (int col = 0; col < half_; ++col)
+      for (int d = 0; d < half_; ++d)
+        if (cols[static_cast<std::size_t>(col)] & (1u << d)) ADDONEEDGE(g, col, half_ + d, m);
+    for (int v = 0; v < n_; ++v) {
+      lab[v] = v;
+      ptn[v] = (v == half_ - 1 || v == n_ - 1) ? 0 : 1;
+    }
+    DEFAULTOPTIONS_GRAPH(options);
+    options.getcanon = TRUE;
+    options.defaultptn = FALSE;
+    statsblk stats;
+    densenauty(g, lab, ptn, orbits, &options, &stats, m, n_, canon);
+    u128 k = 0;
+    for (int col = 0; col < half_; ++col) {
+      const set* row = GRAPHROW(canon, col, m);
+      for (int d = 0; d < half_; ++d)
+        if (ISELEMENT(row, half_ + d)) k |= static_cast<u128>(1) << (col * half_ + d);
+    }
+    return k;
+  }
+
+private:
+  int n_;
+  int half_;
+};
+
+class TwoColumnBands final : public BandCount {
+public:
+  TwoColumnBands(int c, int threads) : c_(c) {
+    if (c < 2 || c > kMaxC) throw std::invalid_argument("two-column bands need 2 ≤ C ≤ 5");
+    const int digits = 2 * c;
+    const std::uint32_t all = (1u << digits) - 1u;
+    const std::uint32_t s0 = (1u << c) - 1u;
+    // unordered {S, complement} pairs, each named by its member holding digit 0
+    std::vector<std::uint32_t> pairs;
+    for (std::uint32_t s = 0; s <= all; ++s)
+      if (__builtin_popcount(s) == c && (s & 1u)) pairs.push_back(s);
+    // S_1 representatives r_k, k = 0..C/2, with weights binom(C,k)² (doubled when k ≠ C-k)
+    struct First {
+      std::uint32_t set;
+      u128 weight;
+    };
+    std::vector<First> firsts;
+    for (int k = 0; 2 * k <= c; ++k) {
+      const std::uint32_t r = ((1u << k) - 1u) | ((((1u << (c - k)) - 1u)) << c);
+      const u128 b = binomial(c, k);
+      firsts.push_back({r, b * b * (2 * k == c ? 1u : 2u)});
+    }
+    const int rest = c - 2;  // boxes 2..C-1
+    const u128 rest_factor = static_cast<u128>(1) << rest;
+    // Tasks of the discovery phase: (first, smallest pair of the multiset).
+    const std::size_t per_first = rest == 0 ? 1 : pairs.size();
+    const std::size_t tasks = firsts.size() * per_first;
+    std::vector<ClassMap> found(tasks);
+    u128 factorial_rest = 1;
+    for (int i = 2; i <= rest; ++i) factorial_rest *= static_cast<u128>(i);
+
+    auto discover = [&](std::size_t t) {
+      const First& first = firsts[t / per_first];
+      const std::size_t p0 = t % per_first;
+      Canoniser canon(c);
+      ClassMap& local = found[t];
+      Columns cols{};
+      cols[0] = s0;
+      cols[1] = all & ~s0;
+      cols[2] = first.set;
+      cols[3] = all & ~first.set;
+      std::array<std::size_t, kMaxC> chosen{};
+      auto record = [&] {
+        // multinomial rest! / Π multiplicity!
+        u128 mult = factorial_rest;
+        int run = 1;
+        for (int i = 1; i <= rest; ++i) {
+          if (i < rest && chosen[static_cast<std::size_t>(i)] == chosen[static_cast<std::size_t>(i - 1)]) {
+            ++run;
+          } else {
+            for (int f = 2; f <= run; ++f) mult /= static_cast<u128>(f);
+            run = 1;
+          }
+        }
+        ClassEntry& e = local[canon.key(cols)];
+        if (e.weight == 0) e.columns = cols;
+        e.weight = checked_add(e.weight, checked_mul(checked_mul(first.weight, rest_factor), mult));
+      };
+      // nested non-decreasing choice of pairs for boxes 2..C-1
+      auto place = [&](auto&& self, int box, std::size_t from) -> void {
+        if (box == c) {
+          record();
+          return;
+        }
+        const std::size_t last = box == 2 ? from + 1 : pairs.size();
+        for (std::size_t p = from; p < last; ++p) {
+          chosen[static_cast<std::size_t>(box - 2)] = p;
+          cols[static_cast<std::size_t>(2 * box)] = pairs[p];
+          cols[static_cast<std::size_t>(2 * box + 1)] = all & ~pairs[p];
+          self(self, box + 1, p);
+        }
+      };
+      place(place, 2, p0);
+    };
+    const int workers = threads > 0 ? threads : engine::hardware_threads();
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(workers));
+    tbb::task_arena arena(workers);
+    arena.execute([&] { tbb::parallel_for(std::size_t{0}, tasks, [&](std::size_t t) { discover(t); }); });
+
+    ClassMap merged;
+    for (const ClassMap& part : found)
+      for (const auto& [key, entry] : part) {
+        ClassEntry& e = merged[key];
+        if (e.weight == 0) e.columns = entry.columns;
+        e.weight = checked_add(e.weight, entry.weight);
+      }
+    for (const auto& [key, entry] : merged) classes_.push_back(entry);
+  }
+
+  [[nodiscard]] std::size_t class_count() const override { return classes_.size(); }
+
+  [[nodiscard]] engine::Job job(std::string fingerprint) const override {
+    engine::Job job;
+    job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count());
+    job.counter_names = {"weighted B squared"};
+    job.task_count = class_count();
+    auto classes = std::make_shared<const std::vector<ClassEntry>>(classes_);
+    const int c = c_;
+    job.run_task = [classes, c](std::size_t id, engine::Tally& out) {
+      const ClassEntry& e = (*classes)[id];
+      const u128 b = ordered_one_factorisations(std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c);
+      out.add(0, checked_mul(e.weight, checked_mul(b, b)));
+    };
+    return job;
+  }
+
+  [[nodiscard]] BigInt total(const engine::Tally& totals) const override {
+    return to_big(totals.counts[0]) * to_big(binomial(2 * c_, c_));
+  }
+
+private:
+  int c_;
+  std::vector<ClassEntry> classes_;
+};
+
+}  // namespace
+
+std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads) {
+  return std::make_shared<const TwoColumnBands>(c, threads);
+}
+
+}  // namespace pcount::sudoku
