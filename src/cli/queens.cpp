@@ -1,24 +1,102 @@
 // `count --queens N`: all, distinct and rotation-symmetric N-Queens solutions.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
+
+#include <unistd.h>
 
 #include "cli/problems.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/constellations.hpp"
 #include "pcount/queens/search.hpp"
+#include "pcount/queens/show.hpp"
 
 namespace pcount::cli {
 
 void add_queens_options(po::options_description& d) {
   d.add_options()
       ("group", po::value<std::string>()->value_name("G"),
-       "constellations method: canonical constellations per engine task, G ≥ 1; default: 1");
+       "constellations method: canonical constellations per engine task, G ≥ 1; default: 1")
+      ("show", po::value<std::string>()->value_name("K"),
+       "also print the first K distinct solutions (canonical form, lexicographic order), 0 ≤ K ≤ 10000")
+      ("ascii", "draw the --show boards with Q and . instead of Unicode")
+      ("svg", po::value<std::string>()->value_name("FILE"),
+       "also write the --show boards (default K = 12) as one SVG image to FILE, atomically");
 }
 
 namespace {
 
+/// An SVG file written atomically: a temporary file beside the target is
+/// created up front (so a bad path fails before any counting) and renamed
+/// over the target only when complete; it is removed on any failure.
+class AtomicFile {
+public:
+  explicit AtomicFile(std::string path) : path_(std::move(path)) {
+    if (path_.empty()) throw InvalidArgument("--svg", "expected a file name, got ''");
+    std::error_code ec;
+    if (std::filesystem::is_directory(path_, ec))
+      throw InvalidArgument("--svg", "'" + path_ + "' is a directory; expected a file name");
+    tmp_ = path_ + ".tmp-" + std::to_string(::getpid());
+    out_.open(tmp_, std::ios::binary | std::ios::trunc);
+    if (!out_) throw InvalidArgument("--svg", "cannot write '" + path_ + "': " + std::strerror(errno));
+  }
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile() {
+    if (!committed_) {
+      out_.close();
+      std::remove(tmp_.c_str());
+    }
+  }
+  /// Writes `content` and renames the temporary file over the target.
+  void commit(const std::string& content) {
+    out_ << content;
+    out_.close();
+    if (!out_ || std::rename(tmp_.c_str(), path_.c_str()) != 0)
+      throw std::runtime_error("--svg: cannot write '" + path_ + "': " + std::strerror(errno));
+    committed_ = true;
+  }
+
+private:
+  std::string path_, tmp_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
+
+/// The --show/--ascii/--svg options.
+struct ShowOptions {
+  std::optional<std::size_t> show;  ///< boards on the terminal
+  bool ascii = false;
+  std::unique_ptr<AtomicFile> svg;
+
+  [[nodiscard]] std::size_t count() const { return show ? *show : (svg ? 12 : 0); }
+};
+
+ShowOptions read_show_options(const Invocation& inv) {
+  ShowOptions o;
+  if (const auto k = inv.value("show")) o.show = static_cast<std::size_t>(parse_int("--show", *k, 0, 10000));
+  o.ascii = inv.has("ascii");
+  if (o.ascii && !o.show) throw InvalidArgument("--ascii", "applies only with --show K");
+  if (const auto f = inv.value("svg")) o.svg = std::make_unique<AtomicFile>(*f);
+  return o;
+}
+
 void report_counts(const Invocation& inv, const engine::Job& job, const engine::RunResult& result, int n,
-                   const std::string& method, const queens::QueensCounts& c, nlohmann::ordered_json extra) {
+                   const std::string& method, const queens::QueensCounts& c, nlohmann::ordered_json extra,
+                   ShowOptions& show) {
+  std::vector<std::vector<int>> boards;
+  if (show.count() > 0) boards = queens::first_distinct_solutions(n, show.count());
+  if (show.svg) show.svg->commit(queens::boards_svg(boards));
+  if (show.show) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& b : boards) list.push_back(b);
+    if (inv.common.json) extra["solutions"] = list;
+  }
   Report report;
   report.problem = "queens";
   report.title = std::to_string(n) + "-Queens solutions";
@@ -30,12 +108,20 @@ void report_counts(const Invocation& inv, const engine::Job& job, const engine::
   report.counts.emplace_back("rot90", to_string(c.rot90));
   report.extra = std::move(extra);
   print_report(inv, job, result, report);
+  if (show.show && !inv.common.json) {
+    for (std::size_t i = 0; i < boards.size(); ++i) {
+      inv.out << "\nsolution " << i + 1 << " (columns";
+      for (int col : boards[i]) inv.out << ' ' << col + 1;
+      inv.out << ")\n" << queens::board_text(boards[i], show.ascii);
+    }
+  }
 }
 
 }  // namespace
 
 int run_queens(const Invocation& inv) {
   const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, queens::kMaxN));
+  ShowOptions show = read_show_options(inv);
   const std::string method = choose_method(inv, {"search", "constellations"}, n >= 10 ? "constellations" : "search");
   const std::string fingerprint =
       "pcount/" + std::string(version()) + " queens n=" + std::to_string(n) + " method=" + method;
@@ -49,7 +135,7 @@ int run_queens(const Invocation& inv) {
     nlohmann::ordered_json extra = nlohmann::ordered_json::object();
     extra["canonical"] = queens::canonical_constellations(n).size();
     extra["group"] = group;
-    report_counts(inv, job, result, n, method, queens::constellation_counts(n, result.totals), std::move(extra));
+    report_counts(inv, job, result, n, method, queens::constellation_counts(n, result.totals), std::move(extra), show);
     return 0;
   }
   if (inv.has("group")) throw InvalidArgument("--group", "applies only to --method constellations");
@@ -57,7 +143,8 @@ int run_queens(const Invocation& inv) {
       queens::auto_search_depth(n, 16 * static_cast<std::size_t>(inv.common.threads)));
   const engine::Job job = queens::make_search_job(n, depth, fingerprint);
   const engine::RunResult result = run_job(inv, job);
-  report_counts(inv, job, result, n, method, queens::search_counts(n, result.totals), nlohmann::ordered_json::object());
+  report_counts(inv, job, result, n, method, queens::search_counts(n, result.totals), nlohmann::ordered_json::object(),
+                show);
   return 0;
 }
 
