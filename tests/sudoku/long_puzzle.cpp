@@ -1,0 +1,51 @@
+// Slow puzzle counts (ctest label `long`): the ALGORITHMS.md §2a per-class
+// check puzzle, 6,696,000 solutions, by both kernels and several splits.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pcount/engine/runner.hpp"
+#include "pcount/sudoku/puzzle.hpp"
+#include "pcount/sudoku/solver.hpp"
+
+namespace pcount::sudoku {
+namespace {
+
+const std::string kBandAndColumn =
+    "1234567894567891237891234562........5........8........3........6........9........";
+
+TEST(PuzzleLong, BandAndFirstColumnHas6696000Solutions) {
+  const Puzzle p = parse_puzzle(kBandAndColumn);
+  for (int depth : {-1, 0, 3, 6}) {
+    for (int threads : {1, 2}) {
+      CountJobOptions o;
+      o.split_depth = depth;
+      o.kernel = Kernel::fast9;
+      engine::RunOptions ro;
+      ro.threads = threads;
+      EXPECT_EQ(engine::run(make_count_job(p, o), ro).totals.counts[0], 6'696'000u)
+          << "depth " << depth << " threads " << threads;
+    }
+  }
+  EXPECT_EQ(solve(p, 0, Kernel::fast9).solutions, 6'696'000u);
+}
+
+TEST(PuzzleLong, GeneralKernelAgreesOn6696000) {
+  CountJobOptions o;
+  o.kernel = Kernel::general;
+  engine::RunOptions ro;
+  ro.threads = 2;
+  EXPECT_EQ(engine::run(make_count_job(parse_puzzle(kBandAndColumn), o), ro).totals.counts[0], 6'696'000u);
+}
+
+TEST(PuzzleLong, EmptySixBySixHas28200960) {
+  // 2×3 boxes: all 28,200,960 grids (seed 001; ALGORITHMS.md §2). About
+  // 40 s of CPU with the general kernel.
+  engine::RunOptions ro;
+  ro.threads = 2;
+  EXPECT_EQ(engine::run(make_count_job(parse_puzzle(std::string(36, '.'), Shape{2, 3})), ro).totals.counts[0],
+            28'200'960u);
+}
+
+}  // namespace
+}  // namespace pcount::sudoku

@@ -1,0 +1,194 @@
+// count --puzzle / --puzzle-file: output, JSON, exit status and every bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "pcount/sudoku/puzzle.hpp"
+#include "support/run_command.hpp"
+
+namespace pcount::test {
+namespace {
+
+const std::string kSeed003 = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const std::string kSeed003Solution =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+const std::string kEscargot = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+const std::string kContradiction = "12345678.........9" + std::string(63, '.');
+const std::string kSeed003Open = kSeed003.substr(0, 63) + std::string(18, '.');  // 240 solutions
+
+/// A temporary file holding `text`, removed at scope exit.
+struct TempFile {
+  std::string path;
+  explicit TempFile(const std::string& text) {
+    char tmpl[] = "/tmp/pcount-puzzles-XXXXXX";
+    const int fd = mkstemp(tmpl);
+    close(fd);
+    path = tmpl;
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+};
+
+nlohmann::json json_of(const CommandResult& r) { return nlohmann::json::parse(r.out); }
+
+TEST(PuzzleCli, OnePuzzlePrintsCountAndGrid) {
+  const CommandResult r = run_count({"--puzzle", kSeed003, "--threads", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("solutions     1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("first solution:\n5 3 4 | 6 7 8 | 9 1 2\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 4 5 | 2 8 6 | 1 7 9\n"), std::string::npos) << r.out;
+}
+
+TEST(PuzzleCli, JsonHoldsCountAndSolution) {
+  const CommandResult r = run_count({"--puzzle", kEscargot, "--json", "--threads", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(is_one_line(r.out));
+  const auto j = json_of(r);
+  EXPECT_EQ(j["problem"], "puzzle");
+  EXPECT_EQ(j["counts"]["solutions"], "1");
+  EXPECT_EQ(j["limit_reached"], false);
+  const auto p = sudoku::parse_puzzle(kEscargot);
+  const auto s = sudoku::parse_puzzle(j["solution"].get<std::string>());
+  EXPECT_TRUE(sudoku::is_solution(p, s.cells));
+}
+
+TEST(PuzzleCli, CountsAgreeForThreadsSplitDepthsAndMethods) {
+  for (const std::string threads : {"1", "2", "4"})
+    for (const std::string depth : {"0", "1", "3", "6"})
+      for (const std::string method : {"fast9", "general"}) {
+        const CommandResult r = run_count(
+            {"--puzzle", kSeed003Open, "--json", "--threads", threads, "--split-depth", depth, "--method", method});
+        ASSERT_EQ(r.status, 0) << r.err;
+        const auto j = json_of(r);
+        EXPECT_EQ(j["counts"]["solutions"], "240") << threads << " " << depth << " " << method;
+        EXPECT_EQ(j["split_depth"], std::stoi(depth));
+      }
+}
+
+TEST(PuzzleCli, OtherBoxShapesLimitAndNoSolution) {
+  const CommandResult four = run_count({"--puzzle", std::string(16, '.'), "--box", "2x2", "--json"});
+  ASSERT_EQ(four.status, 0) << four.err;
+  EXPECT_EQ(json_of(four)["counts"]["solutions"], "288");
+  EXPECT_EQ(json_of(four)["params"]["box"], "2x2");
+  const CommandResult six = run_count({"--puzzle", "123456456" + std::string(27, '0'), "--box", "2x3", "--json"});
+  ASSERT_EQ(six.status, 0) << six.err;
+  EXPECT_EQ(json_of(six)["counts"]["solutions"], "6528");
+
+  const CommandResult lim = run_count({"--puzzle", std::string(81, '.'), "--limit", "25", "--json"});
+  ASSERT_EQ(lim.status, 0) << lim.err;
+  EXPECT_EQ(json_of(lim)["counts"]["solutions"], "25");
+  EXPECT_EQ(json_of(lim)["limit_reached"], true);
+
+  const CommandResult none = run_count({"--puzzle", kContradiction});
+  ASSERT_EQ(none.status, 0) << none.err;
+  EXPECT_NE(none.out.find("solutions     0\n"), std::string::npos) << none.out;
+  EXPECT_EQ(none.out.find("first solution"), std::string::npos);
+  const CommandResult none_json = run_count({"--puzzle", kContradiction, "--json"});
+  EXPECT_EQ(json_of(none_json)["counts"]["solutions"], "0");
+  EXPECT_TRUE(json_of(none_json)["solution"].is_null());
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::string names;
+};
+
+TEST(PuzzleCli, BadInputIsOneLineOnStderrAndExit2) {
+  std::string repeat = kSeed003;
+  repeat[8] = '5';
+  const TempFile empty_ok("");
+  const std::vector<BadCase> cases = {
+      {{"--puzzle", kSeed003.substr(0, 80)}, "--puzzle: expected 81 cells"},
+      {{"--puzzle", kSeed003 + "12"}, "got 83"},
+      {{"--puzzle", "x" + kSeed003.substr(1)}, "--puzzle: row 1, column 1: bad character 'x'"},
+      {{"--puzzle", repeat}, "--puzzle: row 1, column 9: digit 5 repeats in row 1"},
+      {{"--puzzle", std::string(81, '.'), "--box", "5x4"}, "--box"},
+      {{"--puzzle", std::string(81, '.'), "--box", "3"}, "--box"},
+      {{"--puzzle", std::string(81, '.'), "--box", "0x3"}, "--box"},
+      {{"--puzzle", std::string(16, '.'), "--box", "2x2", "--method", "fast9"}, "--method"},
+      {{"--puzzle", std::string(81, '.'), "--method", "dancing"}, "--method"},
+      {{"--puzzle", std::string(81, '.'), "--limit", "-1"}, "--limit"},
+      {{"--puzzle", std::string(81, '.'), "--limit", "many"}, "--limit"},
+      {{"--puzzle"}, "--puzzle"},
+      {{"--queens", "8", "--limit", "2"}, "--limit"},
+      {{"--queens", "8", "--box", "2x2"}, "--box"},
+      {{"--puzzle-file", "/nonexistent/puzzles.txt"}, "--puzzle-file: cannot open"},
+      {{"--puzzle", kSeed003, "--puzzle-file", empty_ok.path}, "give one problem at a time"},
+  };
+  for (const auto& c : cases) {
+    const CommandResult r = run_count(c.args);
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    EXPECT_EQ(r.status, 2) << shown;
+    EXPECT_EQ(r.out, "") << shown;
+    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << shown << "-> " << r.err;
+    EXPECT_EQ(r.err.rfind("count: ", 0), 0u) << shown << "-> " << r.err;
+  }
+}
+
+TEST(PuzzleCli, FileWithABadLineInTheMiddle) {
+  std::string repeat = kSeed003;
+  repeat[9 * 8] = '5';  // column 1 repeats the 5 of row 1
+  const TempFile file("# three good puzzles, one bad, one short\n" + kSeed003 + "\n\n" + kEscargot + "\n" + repeat +
+                      "\n  " + kContradiction + "  \n" + kSeed003.substr(5) + "\n" + kSeed003Open + "\n");
+  for (const std::string threads : {"1", "2", "4"}) {
+    const CommandResult r = run_count({"--puzzle-file", file.path, "--threads", threads});
+    EXPECT_EQ(r.status, 1) << r.err;
+    std::istringstream out(r.out);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(out, l);) lines.push_back(l);
+    ASSERT_EQ(lines.size(), 4u) << r.out;
+    EXPECT_EQ(lines[0], "2 1 " + kSeed003Solution);
+    EXPECT_EQ(lines[1].substr(0, 4), "4 1 ");
+    EXPECT_EQ(lines[2], "6 0 -");
+    EXPECT_EQ(lines[3].substr(0, 5), "8 2+ ");
+    EXPECT_NE(r.err.find("count: --puzzle-file: line 5: row 9, column 1: digit 5 repeats in column 1"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("count: --puzzle-file: line 7: expected 81 cells"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("puzzles: 4 solved (2 unique, 1 without solution, 1 with several), 2 bad lines"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("puzzles/s"), std::string::npos);
+  }
+  // --quiet drops the summary; the bad lines are still reported.
+  const CommandResult q = run_count({"--puzzle-file", file.path, "--quiet", "--limit", "0"});
+  EXPECT_EQ(q.status, 1);
+  EXPECT_EQ(q.err.find("puzzles:"), std::string::npos);
+  EXPECT_NE(q.out.find("8 240 "), std::string::npos) << q.out;
+}
+
+TEST(PuzzleCli, FileFromStdinAsJsonLines) {
+  const TempFile file(kSeed003 + "\n" + kContradiction + "\n" + std::string(16, '.') + "\n");
+  const CommandResult r = run_count({"--puzzle-file", "-", "--json", "--limit", "1000", "-q"}, file.path);
+  EXPECT_EQ(r.status, 1);  // the 16-cell line is not a 9×9 puzzle
+  std::istringstream out(r.out);
+  std::vector<nlohmann::json> rows;
+  for (std::string l; std::getline(out, l);) rows.push_back(nlohmann::json::parse(l));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["line"], 1);
+  EXPECT_EQ(rows[0]["solutions"], "1");
+  EXPECT_EQ(rows[0]["solution"], kSeed003Solution);
+  EXPECT_EQ(rows[0]["limit_reached"], false);
+  EXPECT_EQ(rows[1]["line"], 2);
+  EXPECT_EQ(rows[1]["solutions"], "0");
+  EXPECT_TRUE(rows[1]["solution"].is_null());
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("line 3: expected 81 cells"), std::string::npos) << r.err;
+
+  const TempFile small(std::string(16, '.') + "\n1...............\n");
+  const CommandResult s = run_count({"--puzzle-file", small.path, "--box", "2x2", "--limit", "0", "-q"});
+  EXPECT_EQ(s.status, 0) << s.err;
+  EXPECT_NE(s.out.find("1 288 "), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("2 72 "), std::string::npos) << s.out;
+}
+
+}  // namespace
+}  // namespace pcount::test

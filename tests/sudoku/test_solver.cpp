@@ -1,0 +1,232 @@
+// Sudoku puzzle solvers: known unique solutions checked against the rules,
+// known counts, both kernels against each other, engine jobs for every
+// thread count and split depth.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "pcount/engine/runner.hpp"
+#include "pcount/sudoku/puzzle.hpp"
+#include "pcount/sudoku/solver.hpp"
+
+namespace pcount::sudoku {
+namespace {
+
+const std::string kSeed003 = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const std::string kEscargot = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
+// Row 1 needs a 9 in column 9, but column 9 has a 9 in row 2: no solution,
+// although no clue repeats.
+const std::string kContradiction = "12345678.........9" + std::string(63, '.');
+// Seed 003 with the clues of its last two rows removed: 240 solutions.
+const std::string kSeed003Open = kSeed003.substr(0, 63) + std::string(18, '.');
+
+/// Checks `grid` cell by cell against the rules and the clues, independently
+/// of the library's own checker.
+void expect_valid_solution(const std::string& puzzle, const std::vector<std::uint8_t>& grid) {
+  ASSERT_EQ(grid.size(), 81u);
+  for (int i = 0; i < 81; ++i) {
+    const int v = grid[static_cast<std::size_t>(i)];
+    ASSERT_GE(v, 1) << "cell " << i;
+    ASSERT_LE(v, 9) << "cell " << i;
+    if (puzzle[static_cast<std::size_t>(i)] != '.') {
+      EXPECT_EQ(v, puzzle[static_cast<std::size_t>(i)] - '0') << "clue at cell " << i;
+    }
+    const int r = i / 9, c = i % 9;
+    for (int j = 0; j < 81; ++j) {
+      if (j == i) continue;
+      const int r2 = j / 9, c2 = j % 9;
+      const bool peer = r == r2 || c == c2 || (r / 3 == r2 / 3 && c / 3 == c2 / 3);
+      if (peer) {
+        EXPECT_NE(grid[static_cast<std::size_t>(j)], v) << "cells " << i << " and " << j;
+      }
+    }
+  }
+}
+
+TEST(PuzzleSolver, Seed003IsUniqueAndSolvedByTheRules) {
+  for (Kernel k : {Kernel::fast9, Kernel::general}) {
+    const SolveResult r = solve(parse_puzzle(kSeed003), 0, k);
+    EXPECT_EQ(r.solutions, 1u) << kernel_name(k);
+    EXPECT_FALSE(r.limit_reached);
+    expect_valid_solution(kSeed003, r.first);
+    EXPECT_EQ(to_line(r.first), "534678912672195348198342567859761423426853791713924856961537284287419635345286179");
+  }
+}
+
+TEST(PuzzleSolver, AiEscargotIsUniqueAndSolvedByTheRules) {
+  for (Kernel k : {Kernel::fast9, Kernel::general}) {
+    const SolveResult r = solve(parse_puzzle(kEscargot), 0, k);
+    EXPECT_EQ(r.solutions, 1u) << kernel_name(k);
+    expect_valid_solution(kEscargot, r.first);
+    EXPECT_GT(r.nodes, 0u);  // needs search: singles alone do not finish it
+  }
+}
+
+TEST(PuzzleSolver, EmptyFourByFourHas288) {
+  const SolveResult r = solve(parse_puzzle(std::string(16, '.'), Shape{2, 2}));
+  EXPECT_EQ(r.solutions, 288u);
+  EXPECT_TRUE(is_solution(parse_puzzle(std::string(16, '.'), Shape{2, 2}), r.first));
+  EXPECT_THROW((void)solve(parse_puzzle(std::string(16, '.'), Shape{2, 2}), 0, Kernel::fast9), InvalidArgument);
+}
+
+TEST(PuzzleSolver, ContradictionHasNoSolution) {
+  for (Kernel k : {Kernel::fast9, Kernel::general}) {
+    const SolveResult r = solve(parse_puzzle(kContradiction), 0, k);
+    EXPECT_EQ(r.solutions, 0u) << kernel_name(k);
+    EXPECT_TRUE(r.first.empty());
+  }
+}
+
+TEST(PuzzleSolver, KernelsAgreeOnAPuzzleWithSeveralSolutions) {
+  const Puzzle p = parse_puzzle(kSeed003Open);
+  const SolveResult fast = solve(p, 0, Kernel::fast9);
+  const SolveResult general = solve(p, 0, Kernel::general);
+  EXPECT_EQ(fast.solutions, 240u);  // counted by both kernels; see also the job tests
+  EXPECT_EQ(fast.solutions, general.solutions);
+  EXPECT_TRUE(is_solution(p, fast.first));
+  EXPECT_TRUE(is_solution(p, general.first));
+  // Counting with a limit stops there.
+  const SolveResult two = solve(p, 2, Kernel::fast9);
+  EXPECT_EQ(two.solutions, 2u);
+  EXPECT_TRUE(two.limit_reached);
+  const SolveResult all = solve(p, fast.solutions, Kernel::general);
+  EXPECT_EQ(all.solutions, fast.solutions);
+  EXPECT_TRUE(all.limit_reached);  // reached exactly: the count is "at least"
+}
+
+TEST(PuzzleSolver, LimitOnAnEmptyGrid) {
+  for (Kernel k : {Kernel::fast9, Kernel::general}) {
+    const SolveResult r = solve(parse_puzzle(std::string(81, '.')), 1000, k);
+    EXPECT_EQ(r.solutions, 1000u);
+    EXPECT_TRUE(r.limit_reached);
+    EXPECT_TRUE(is_solution(parse_puzzle(std::string(81, '.')), r.first));
+  }
+}
+
+TEST(PuzzleSolver, OtherShapes) {
+  // 2×3 boxes: a 6×6 with the first row and the rest of box 1 fixed as in
+  // seed 001 has 6528 completions (ALGORITHMS.md §2).
+  const std::string p6 = "123456" "456" + std::string(27, '.');
+  EXPECT_EQ(solve(parse_puzzle(p6, Shape{2, 3})).solutions, 6528u);
+  // 3×2 boxes: a puzzle and its transpose (2×3 boxes) have equally many
+  // solutions.
+  const std::string p6t = "123456" "34" + std::string(28, '.');
+  const Puzzle q = parse_puzzle(p6t, Shape{3, 2});
+  std::string transposed(36, '.');
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c) transposed[static_cast<std::size_t>(c * 6 + r)] = p6t[static_cast<std::size_t>(r * 6 + c)];
+  const SolveResult rq = solve(q);
+  EXPECT_GT(rq.solutions, 1u);
+  EXPECT_EQ(rq.solutions, solve(parse_puzzle(transposed, Shape{2, 3})).solutions);
+  EXPECT_TRUE(is_solution(q, rq.first));
+  // 16×16 (4×4 boxes): an empty grid has a first solution found quickly.
+  const Puzzle big = parse_puzzle(std::string(256, '.'), Shape{4, 4});
+  const SolveResult rb = solve(big, 1);
+  EXPECT_EQ(rb.solutions, 1u);
+  EXPECT_TRUE(is_solution(big, rb.first));
+  // 1×1.
+  EXPECT_EQ(solve(parse_puzzle(".", Shape{1, 1})).solutions, 1u);
+}
+
+TEST(PuzzleSolver, SharedDataSetsAgreeBetweenKernels) {
+  // The first puzzles of each reference set: the kernels agree on the count
+  // (limit 2) and give valid solutions.
+  for (const char* name : {"puzzles2_17_clue", "puzzles5_forum_hardest_1905_11+", "puzzles7_serg_benchmark"}) {
+    std::ifstream in(std::string(PCOUNT_SHARED_DIR) + "/data/sudoku/" + name);
+    ASSERT_TRUE(in) << name;
+    std::string line;
+    int n = 0;
+    while (n < 60 && std::getline(in, line)) {
+      if (line.empty() || line[0] == '#') continue;
+      ++n;
+      const Puzzle p = parse_puzzle(line);
+      const SolveResult a = solve(p, 2, Kernel::fast9);
+      const SolveResult b = solve(p, 2, Kernel::general);
+      EXPECT_EQ(a.solutions, b.solutions) << line;
+      EXPECT_GE(a.solutions, 1u) << line;
+      EXPECT_TRUE(is_solution(p, a.first)) << line;
+      EXPECT_TRUE(is_solution(p, b.first)) << line;
+      if (a.solutions == 1) {
+        EXPECT_EQ(a.first, b.first) << line;
+      }
+    }
+    EXPECT_EQ(n, 60) << name;
+  }
+}
+
+TEST(PuzzleJob, SameCountForEveryThreadCountAndSplitDepth) {
+  for (const auto& [text, shape] : std::vector<std::pair<std::string, Shape>>{
+           {kSeed003Open, Shape{3, 3}}, {std::string(16, '.'), Shape{2, 2}}, {"123456" "456" + std::string(27, '.'), Shape{2, 3}}}) {
+    const Puzzle p = parse_puzzle(text, shape);
+    const std::uint64_t expected = solve(p).solutions;
+    for (int depth : {-1, 0, 1, 2, 3, 5}) {
+      for (int threads : {1, 2, 4}) {
+        CountJobOptions o;
+        o.split_depth = depth;
+        const engine::Job job = make_count_job(p, o);
+        engine::RunOptions ro;
+        ro.threads = threads;
+        const engine::RunResult r = engine::run(job, ro);
+        EXPECT_EQ(r.totals.counts[0], expected) << text << " depth " << depth << " threads " << threads;
+        if (depth >= 0) {
+          EXPECT_EQ(job.split_depth, depth);
+        }
+      }
+    }
+  }
+}
+
+TEST(PuzzleJob, KernelsGiveTheSameTasks) {
+  const Puzzle p = parse_puzzle(kSeed003Open);
+  for (int depth : {1, 2, 3}) {
+    CountJobOptions a, b;
+    a.split_depth = b.split_depth = depth;
+    a.kernel = Kernel::fast9;
+    b.kernel = Kernel::general;
+    engine::RunOptions ro;
+    ro.record_tasks = true;
+    ro.threads = 2;
+    const engine::RunResult ra = engine::run(make_count_job(p, a), ro);
+    const engine::RunResult rb = engine::run(make_count_job(p, b), ro);
+    EXPECT_EQ(ra.totals.counts[0], rb.totals.counts[0]);
+    EXPECT_GT(ra.tasks_total, 1u);
+  }
+}
+
+TEST(PuzzleJob, LimitStopsAtLeastThere) {
+  const Puzzle p = parse_puzzle(std::string(81, '.'));
+  for (int threads : {1, 2, 4}) {
+    CountJobOptions o;
+    o.limit = 500;
+    o.split_depth = 3;
+    engine::RunOptions ro;
+    ro.threads = threads;
+    const engine::RunResult r = engine::run(make_count_job(p, o), ro);
+    EXPECT_GE(r.totals.counts[0], 500u);
+  }
+  // A limit above the true count changes nothing.
+  const Puzzle q = parse_puzzle(kSeed003Open);
+  const std::uint64_t exact = solve(q).solutions;
+  CountJobOptions o;
+  o.limit = exact + 1;
+  o.split_depth = 2;
+  EXPECT_EQ(engine::run(make_count_job(q, o)).totals.counts[0], exact);
+  // Contradiction: no tasks find anything.
+  EXPECT_EQ(engine::run(make_count_job(parse_puzzle(kContradiction))).totals.counts[0], 0u);
+}
+
+TEST(PuzzleJob, FingerprintNamesPuzzleLimitAndSplit) {
+  CountJobOptions o;
+  o.split_depth = 2;
+  o.limit = 7;
+  const engine::Job job = make_count_job(parse_puzzle(kSeed003), o);
+  EXPECT_NE(job.fingerprint.find(kSeed003), std::string::npos);
+  EXPECT_NE(job.fingerprint.find("limit=7"), std::string::npos);
+  EXPECT_NE(job.fingerprint.find("split=2"), std::string::npos);
+  EXPECT_EQ(job.counter_names, std::vector<std::string>{"solutions"});
+}
+
+}  // namespace
+}  // namespace pcount::sudoku
