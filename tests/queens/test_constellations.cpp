@@ -39,6 +39,8 @@ TEST(QueensConstellations, KnownValuesOneToFifteen) {
   for (int n = 1; n <= 15; ++n) EXPECT_EQ(run_constellations(n, 1, 2), known(n)) << "n=" << n;
 }
 
+TEST(QueensConstellations, KnownValuesSixteen) { EXPECT_EQ(run_constellations(16, 4, 2), known(16)); }
+
 TEST(QueensConstellations, AgreeWithSearchUpToFourteen) {
   for (int n = 1; n <= 14; ++n) {
     const engine::Job job = make_search_job(n, 2, "test");
