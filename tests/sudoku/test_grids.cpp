@@ -1,0 +1,148 @@
+// Sudoku grid counts: the reduced-grid search, the 1-factorisation kernel,
+// the 3x3 band tables and the two-column bands, with known values and
+// cross-checks between methods.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "pcount/engine/bigint.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/tree.hpp"
+#include "pcount/sudoku/bands.hpp"
+#include "pcount/sudoku/grids.hpp"
+
+namespace pcount::sudoku {
+namespace {
+
+u128 search_reduced(BoxShape shape, int depth, int threads) {
+  auto tree = std::make_shared<const GridSearchTree>(shape);
+  const engine::Job job = engine::make_tree_job(tree, depth, "test", {"reduced"});
+  engine::RunOptions options;
+  options.threads = threads;
+  return engine::run(job, options).totals.counts[0];
+}
+
+BigInt bands_total(const BandCount& bands, int threads) {
+  engine::RunOptions options;
+  options.threads = threads;
+  return bands.total(engine::run(bands.job("test"), options).totals);
+}
+
+std::shared_ptr<const BandCount> bands_for(BoxShape s) {
+  if (s.rows == 3 && s.cols == 3) return make_bands_3x3(2);
+  return make_bands_two_column(s.rows == 2 ? s.cols : s.rows, 2);
+}
+
+TEST(SudokuGrids, MultiplierIsNFactorialTimesCFactorialTimesRMinusOneFactorial) {
+  EXPECT_EQ(reduced_multiplier({2, 3}), BigInt(720 * 6));     // seed 001: 6! · 3!
+  EXPECT_EQ(reduced_multiplier({3, 2}), BigInt(720 * 2 * 2));
+  EXPECT_EQ(reduced_multiplier({3, 3}), BigInt(362880) * 6 * 2);
+  EXPECT_THROW((void)reduced_multiplier({0, 3}), std::invalid_argument);
+}
+
+TEST(SudokuGrids, SearchGivesKnownReducedCountsAndTotals) {
+  // 2x3: 6528 reduced grids with row 1 of box 0 = 4 5 6 (seed 001).
+  EXPECT_EQ(search_reduced({2, 2}, 3, 2), 6u);
+  EXPECT_EQ(search_reduced({2, 3}, 3, 2), 6528u);
+  EXPECT_EQ(search_reduced({3, 2}, 3, 2), 9792u);
+  for (BoxShape s : {BoxShape{2, 2}, BoxShape{2, 3}, BoxShape{3, 2}})
+    EXPECT_EQ(to_string(to_big(search_reduced(s, 2, 2)) * reduced_multiplier(s)), known_grid_count(s)) << s.name();
+}
+
+TEST(SudokuGrids, SearchIsTheSameForEveryThreadCountAndSplitDepth) {
+  for (BoxShape s : {BoxShape{2, 2}, BoxShape{2, 3}, BoxShape{3, 2}}) {
+    const u128 expected = search_reduced(s, 0, 1);
+    for (int threads : {1, 2, 3, 4})
+      for (int depth : {0, 1, 2, 3, 4, 40})
+        EXPECT_EQ(search_reduced(s, depth, threads), expected) << s.name() << " t=" << threads << " d=" << depth;
+  }
+}
+
+TEST(SudokuGrids, SearchTreeRootAndOrderConditions) {
+  const GridSearchTree tree({2, 3});
+  const auto root = tree.root();
+  EXPECT_EQ(root.pos, 6);
+  // Cell (1,0) must hold the smallest digit of the rest of box 0 (digit 3).
+  EXPECT_EQ(tree.candidates(root), 1u << 3);
+  const auto kids = tree.children(root);
+  ASSERT_EQ(kids.size(), 1u);
+  // Cell (1,1): greater than 3 and not in box 0's row 0 → digits 4, 5.
+  EXPECT_EQ(tree.candidates(kids[0]), (1u << 4) | (1u << 5));
+  EXPECT_THROW(GridSearchTree({3, 4}), std::invalid_argument);
+  EXPECT_THROW(GridSearchTree({1, 4}), std::invalid_argument);
+}
+
+TEST(SudokuGrids, OrderedOneFactorisationsOfCompleteGraphsAreLatinSquares) {
+  // K_{n,n}: ordered 1-factorisations = Latin squares L(n) (OEIS A002860).
+  const std::vector<std::uint64_t> latin = {1, 2, 12, 576, 161280, 812851200};
+  for (int n = 1; n <= 6; ++n) {
+    std::vector<std::uint32_t> adj(static_cast<std::size_t>(n), (1u << n) - 1u);
+    EXPECT_EQ(ordered_one_factorisations(adj, n), latin[static_cast<std::size_t>(n - 1)]) << n;
+  }
+  // A 6-cycle plus a 4-cycle (2-regular): each cycle splits 2 ways, 2^cycles = 4.
+  const std::vector<std::uint32_t> two_cycles = {0b00011, 0b00110, 0b00101, 0b11000, 0b11000};
+  EXPECT_EQ(ordered_one_factorisations(two_cycles, 2), 4u);
+  const std::vector<std::uint32_t> irregular = {0b011, 0b011, 0b110};
+  EXPECT_THROW((void)ordered_one_factorisations(irregular, 2), std::invalid_argument);
+  const std::vector<std::uint32_t> wrong_degree = {0b011, 0b101, 0b111};
+  EXPECT_THROW((void)ordered_one_factorisations(wrong_degree, 2), std::invalid_argument);
+}
+
+TEST(SudokuGrids, ThreeByThreeTablesHave44ClassesAndTheKnownBandTotal) {
+  const Bands3x3Tables t = bands_3x3_tables();
+  ASSERT_EQ(t.shapes.size(), 280u);
+  EXPECT_EQ(t.classes, 44u);
+  ASSERT_EQ(t.b_fixed_box1.size(), 280u * 280u);
+  // Every B computed directly (not from its class) matches the table, and
+  // Σ_σ B(σ) = 6³·280·Σ_{x,y} B(P*, x, y) = 9!·56·6⁶.
+  const auto& p1 = t.shapes[t.box1_shape];
+  u128 sum = 0;
+  std::vector<std::uint32_t> class_b(t.classes, 0);
+  for (std::size_t x = 0; x < 280; ++x)
+    for (std::size_t y = 0; y < 280; ++y) {
+      const auto& a = t.shapes[x];
+      const auto& b = t.shapes[y];
+      const u128 direct = band_count_3x3({p1[0], p1[1], p1[2], a[0], a[1], a[2], b[0], b[1], b[2]});
+      const std::size_t i = x * 280 + y;
+      ASSERT_EQ(direct, t.b_fixed_box1[i]) << x << "," << y;
+      sum += direct;
+      auto& cb = class_b[t.class_of[i]];
+      if (cb == 0) cb = t.b_fixed_box1[i];
+      EXPECT_EQ(cb, t.b_fixed_box1[i]);
+    }
+  EXPECT_EQ(to_string(sum * 216 * 280), "948109639680");
+}
+
+TEST(SudokuGrids, BandsGiveKnownTotalsForEveryThreadCount) {
+  for (BoxShape s : {BoxShape{2, 2}, BoxShape{2, 3}, BoxShape{3, 2}, BoxShape{2, 4}, BoxShape{4, 2}, BoxShape{3, 3}}) {
+    const auto bands = bands_for(s);
+    for (int threads : {1, 2, 4}) EXPECT_EQ(to_string(bands_total(*bands, threads)), known_grid_count(s)) << s.name();
+  }
+}
+
+TEST(SudokuGrids, TwoColumnClassCounts) {
+  EXPECT_EQ(make_bands_two_column(2, 1)->class_count(), 2u);
+  EXPECT_EQ(make_bands_two_column(3, 1)->class_count(), 4u);
+  EXPECT_EQ(make_bands_two_column(4, 2)->class_count(), 26u);  // shared/ALGORITHMS.md §2b
+  EXPECT_THROW((void)make_bands_two_column(1, 1), std::invalid_argument);
+  EXPECT_THROW((void)make_bands_two_column(6, 1), std::invalid_argument);
+}
+
+TEST(SudokuGrids, BandsAndSearchAgree) {
+  for (BoxShape s : {BoxShape{2, 2}, BoxShape{2, 3}, BoxShape{3, 2}}) {
+    const BigInt by_search = to_big(search_reduced(s, 3, 2)) * reduced_multiplier(s);
+    EXPECT_EQ(bands_total(*bands_for(s), 2), by_search) << s.name();
+  }
+}
+
+TEST(SudokuGrids, ThreeByThreeTotalIsAMultipleOfTheReducedMultiplier) {
+  const BigInt total = bands_total(*make_bands_3x3(), 2);
+  EXPECT_EQ(total % reduced_multiplier({3, 3}), 0);
+  // Felgenhauer & Jarvis 2005: 9!·72²·2⁷·27,704,267,971.
+  EXPECT_EQ(total, factorial(9) * 72 * 72 * 128 * BigInt(27704267971ULL));
+}
+
+}  // namespace
+}  // namespace pcount::sudoku
