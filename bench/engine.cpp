@@ -6,13 +6,16 @@
 //                             each (one unit ≈ 1.4 ns here): how small a task may be
 //                             before the scheduler dominates, and the
 //                             speedup over threads when it does not.
+//   BM_SkewedTasks/E/threads  63 small tasks and one 32x larger task last in id
+//                             order, without (E=0) or with (E=1) Job::estimate:
+//                             what largest-first scheduling buys.
 //   BM_Reduction/threads      4096 tasks filling all 8 counters with values
 //                             near 2^100: the cost of the checked 128-bit
 //                             merge path.
 //   BM_TreeSplit/depth        building a depth-split job (expand + make_tree_job)
 //                             of a toy tree; single-threaded by construction.
 //
-// Every benchmark takes the thread count as its last argument; engine::run
+// Every benchmark but BM_TreeSplit takes the thread count as its last argument; engine::run
 // puts the tasks in a tbb::task_arena of exactly that size. Times are real
 // (wall) times; counters are rates per wall second. Each benchmark checks
 // the reduced totals after the loop and reports an error if they are wrong.
@@ -121,6 +124,50 @@ void BM_GrainTasks(benchmark::State& state) {
 BENCHMARK(BM_GrainTasks)
     ->ArgNames({"units", "threads"})
     ->ArgsProduct({{100, 10'000, 100'000}, {1, 2, 4}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+/// 63 small tasks of 20'000 units and, last in id order, one task 32 times
+/// larger: the work of one thread for half the run. Without estimates the
+/// large task may start last and finish alone; with Job::estimate the runner
+/// starts it first (largest-first). Ideal time on p ≥ 2 free cores: the
+/// large task alone, 32/95 of the one-thread time.
+void BM_SkewedTasks(benchmark::State& state) {
+  constexpr std::size_t kTasks = 64;
+  constexpr std::int64_t kSmall = 20'000;
+  const bool with_estimate = state.range(0) != 0;
+  RunOptions options;
+  options.threads = static_cast<int>(state.range(1));
+  auto units = [](std::size_t id) { return id + 1 == kTasks ? 32 * kSmall : kSmall; };
+  Job job;
+  job.fingerprint = "bench skewed";
+  job.counter_names = {"tasks", "low_bits"};
+  job.task_count = kTasks;
+  job.run_task = [units](std::size_t id, Tally& out) {
+    out.add(0, 1);
+    out.add(1, busy_work(id, units(id)) & 0xFF);
+  };
+  if (with_estimate) job.estimate = [units](std::size_t id) { return static_cast<double>(units(id)); };
+  u128 want_bits = 0;
+  for (std::size_t id = 0; id < kTasks; ++id) want_bits += busy_work(id, units(id)) & 0xFF;
+
+  RunResult last;
+  for (auto _ : state) {
+    last = pcount::engine::run(job, options);
+    benchmark::DoNotOptimize(last.totals);
+  }
+  if (last.totals.counts[0] != kTasks || last.totals.counts[1] != want_bits) {
+    state.SkipWithError("wrong totals");
+    return;
+  }
+  state.counters["tasks_per_s"] =
+      benchmark::Counter(static_cast<double>(kTasks) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["threads"] = static_cast<double>(options.threads);
+}
+BENCHMARK(BM_SkewedTasks)
+    ->ArgNames({"estimate", "threads"})
+    ->ArgsProduct({{0, 1}, {1, 2, 4}})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
