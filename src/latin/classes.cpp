@@ -366,6 +366,9 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
     }
     tally.add(0, sum);
   };
+  out.table_classes = plan->lower.size();
+  out.table_degree = plan->mode == Mode::SquareOdd ? degree : degree - 1;
+  out.table_ambiguous = plan->lower.ambiguous();
   out.table_seconds = seconds_since(t0);
   return out;
 }

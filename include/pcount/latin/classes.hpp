@@ -102,6 +102,9 @@ struct ClassJob {
   std::size_t classes = 0;       ///< classes the tasks run over
   int class_degree = 0;          ///< their degree
   double table_seconds = 0.0;    ///< time spent listing classes and building tables
+  std::size_t table_classes = 0;    ///< classes in the lookup table (0: no lookups)
+  int table_degree = 0;             ///< their degree
+  std::size_t table_ambiguous = 0;  ///< of those, looked up by canonical form (shared invariant)
 };
 
 /// Builds the job: lists the classes (cache or genbg) and builds the lookup
