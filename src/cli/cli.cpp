@@ -1,4 +1,5 @@
 #include "cli/cli.hpp"
+#include "cli/batch.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -11,6 +12,7 @@
 
 #include <unistd.h>
 
+#include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace pcount::cli {
@@ -29,12 +31,29 @@ po::options_description common_options() {
        "worker threads, T ≥ 1 (may exceed the core count); default: all hardware threads")
       ("split-depth", po::value<std::string>()->value_name("D"),
        "tree depth at which a search is split into tasks, D ≥ 0; default: the shallowest depth "
-       "giving at least 16 tasks per thread")
+       "giving enough tasks (see each problem)")
       ("method", po::value<std::string>()->value_name("M"),
        "counting method (per problem; see below); default: the fastest that applies")
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
+  return d;
+}
+
+/// Options of batch runs (docs/hpc.md), understood with every problem.
+po::options_description batch_options() {
+  po::options_description d("Batch options (checkpoint, shards, profiles)");
+  d.add_options()
+      ("checkpoint", po::value<std::string>()->value_name("FILE"),
+       "record every finished task in FILE; rerunning the same command resumes from it")
+      ("stop-file", po::value<std::string>()->value_name("PATH"),
+       "stop like SIGTERM (finish running tasks, exit 143) once PATH exists")
+      ("shard", po::value<std::string>()->value_name("I/K"),
+       "run only the tasks with id ≡ I (mod K); print partial counts; see count merge")
+      ("out", po::value<std::string>()->value_name("FILE"),
+       "write the (shard's) result as JSON to FILE, for count merge")
+      ("profile", po::value<std::string>()->value_name("FILE"),
+       "write each task's id, wall seconds, nodes and counts to FILE (CSV)");
   return d;
 }
 
@@ -54,7 +73,7 @@ Parsed build_options() {
       p.problems.add_options()(name.c_str(), po::value<std::string>()->value_name(std::string(e.value_name)),
                                std::string(e.help).c_str());
   }
-  p.all.add(p.problems).add(common_options());
+  p.all.add(p.problems).add(common_options()).add(batch_options());
   for (const ProblemEntry& e : cli::problems()) {
     if (!e.add_options) continue;
     po::options_description own("Options of " + dashed(e.option));
@@ -100,6 +119,21 @@ Common read_common(const po::variables_map& vm) {
   c.json = vm.count("json") > 0;
   c.quiet = vm.count("quiet") > 0;
   c.progress = vm.count("progress") > 0;
+  auto file = [&vm](const char* name) -> std::string {
+    if (!vm.count(name)) return {};
+    const std::string v = vm[name].as<std::string>();
+    if (v.empty()) throw InvalidArgument(std::string("--") + name, "expected a file name, got an empty value");
+    return v;
+  };
+  c.checkpoint = file("checkpoint");
+  c.stop_file = file("stop-file");
+  c.out_file = file("out");
+  c.profile = file("profile");
+  if (vm.count("shard")) {
+    const engine::Shard shard = engine::parse_shard(vm["shard"].as<std::string>());
+    c.shard_index = shard.index;
+    c.shard_count = shard.count;
+  }
   return c;
 }
 
@@ -165,12 +199,6 @@ std::string choose_method(const Invocation& inv, const std::vector<std::string>&
   throw InvalidArgument("--method", "'" + inv.common.method + "' does not apply here; allowed: " + list);
 }
 
-engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
-  engine::RunOptions options;
-  options.threads = inv.common.threads;
-  return engine::run(job, options);
-}
-
 void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
                   const Report& report) {
   if (inv.common.json) {
@@ -187,6 +215,7 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
     j["threads"] = result.threads;
     j["tasks"] = result.tasks_total;
     j["tasks_run"] = result.tasks_run;
+    j["tasks_resumed"] = result.tasks_resumed;
     if (job.split_depth >= 0) j["split_depth"] = job.split_depth; else j["split_depth"] = nullptr;
     j["wall_seconds"] = result.wall_seconds;
     j["nodes"] = result.totals.nodes ? nlohmann::ordered_json(to_string(result.totals.nodes)) : nullptr;
@@ -205,7 +234,8 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
     line(key, value.is_string() ? value.get<std::string>() : value.dump());
   line("threads", std::to_string(result.threads));
   line("tasks", std::to_string(result.tasks_total) +
-                    (job.split_depth >= 0 ? " (split depth " + std::to_string(job.split_depth) + ")" : ""));
+                    (job.split_depth >= 0 ? " (split depth " + std::to_string(job.split_depth) + ")" : "") +
+                    (result.tasks_resumed ? ", " + std::to_string(result.tasks_resumed) + " from earlier runs" : ""));
   if (result.totals.nodes) line("nodes", to_string(result.totals.nodes));
   std::ostringstream wall;
   wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
@@ -220,6 +250,8 @@ int run_and_report(const Invocation& inv, const engine::Job& job, Report report)
 }
 
 int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  if (argc >= 2 && std::string_view(argv[1]) == "merge") return merge_main(argc - 1, argv + 1, out, err);
+  remember_command(argc, argv);
   try {
     Parsed p = build_options();
     po::variables_map vm;
@@ -250,6 +282,8 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
         throw InvalidArgument(dashed(name), "does not apply to " + dashed(problem.option));
     Invocation inv{vm, read_common(vm), out, err};
     return problem.run(inv);
+  } catch (const EarlyExit& e) {
+    return e.status;
   } catch (const InvalidArgument& e) {
     err << "count: " << (e.argument().empty() ? "" : e.argument() + ": ") << e.what() << '\n';
     return 2;

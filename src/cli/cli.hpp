@@ -2,6 +2,7 @@
 // The `count` program's internals: the problem table, shared option parsing,
 // running a job and printing its report. Not a public header.
 
+#include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -29,6 +30,22 @@ struct Common {
   bool json = false;               ///< --json
   bool quiet = false;              ///< --quiet
   bool progress = false;           ///< --progress
+  // Batch options (docs/hpc.md); handled entirely inside run_job.
+  std::string checkpoint;          ///< --checkpoint FILE, empty = none
+  std::string stop_file;           ///< --stop-file PATH, empty = none
+  std::size_t shard_index = 0;     ///< --shard I/K: I
+  std::size_t shard_count = 1;     ///< --shard I/K: K (1 = the whole job)
+  std::string out_file;            ///< --out FILE (shard result JSON), empty = none
+  std::string profile;             ///< --profile FILE (per-task CSV), empty = none
+};
+
+/// Thrown by run_job when the program must stop without a problem report:
+/// an interrupted run (status 130 for SIGINT, 143 for SIGTERM or the stop
+/// file; what was done is already on stderr) or a finished shard of K > 1
+/// (its partial counts are on stdout and in --out; status 0). cli::main
+/// catches it and returns `status`. Problems must let it pass.
+struct EarlyExit {
+  int status = 0;
 };
 
 /// One call of the program with one problem chosen.
@@ -82,9 +99,49 @@ struct ProblemEntry {
 /// The program's version string.
 [[nodiscard]] std::string_view version();
 
-/// Runs a job with the invocation's thread limit (and, as they are added,
-/// checkpoints, shards, progress). Throws what the engine throws.
+/// Runs a job with the invocation's thread limit, checkpoint (resume),
+/// shard, progress display, profile, stop file, SIGINT/SIGTERM handling and,
+/// in count-mpi, across MPI ranks (docs/hpc.md). Returns only complete
+/// totals: an interrupted run or a shard of K > 1 throws EarlyExit instead.
+/// Throws InvalidArgument("--checkpoint") for a foreign or damaged checkpoint,
+/// and what the engine throws.
 [[nodiscard]] engine::RunResult run_job(const Invocation& inv, const engine::Job& job);
+
+/// The `min_tasks` to pass to engine::auto_split_depth for an automatic
+/// split depth: max(1024, 16 × threads). It does not depend on --threads up
+/// to 64 threads, so a checkpoint resumed (or shards merged, or an MPI job
+/// run) with another --threads still has the same split and fingerprint.
+[[nodiscard]] std::size_t auto_split_min_tasks(const Invocation& inv);
+
+/// `count merge [--json] [--raw] FILE...` (argv[0] = "merge"): checks and adds
+/// shard result files, then prints the problem's report as a single run
+/// would (or, with --raw, the raw counters). Returns the exit status:
+/// 0, 1 for a problem with the files (one line on stderr), 2 for bad usage.
+int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+/// A distributed runner (count-mpi installs one before calling main): how
+/// run_job hands out tasks across processes and adds up the results.
+struct Distributed {
+  virtual ~Distributed() = default;
+  /// This process's rank (0 prints) and the number of processes.
+  [[nodiscard]] virtual int rank() const = 0;
+  [[nodiscard]] virtual int size() const = 0;
+  /// Starts a run over `slots` schedule positions: checks every rank has the
+  /// same fingerprint (throws otherwise) and resets the shared counter.
+  virtual void begin(const std::string& fingerprint, std::size_t slots) = 0;
+  /// Claims the next schedule position (thread-safe); ≥ slots when none left.
+  [[nodiscard]] virtual std::size_t claim() = 0;
+  /// Positions claimed so far by all ranks (for the progress display).
+  [[nodiscard]] virtual std::size_t claimed() = 0;
+  /// Sums `local` (the tasks this rank ran) over all ranks; every rank gets
+  /// the sum. `interrupted` becomes true if any rank was interrupted.
+  virtual void reduce(engine::Tally& local, std::size_t& tasks_run, bool& interrupted) = 0;
+  /// Gathers all ranks' finished task records on rank 0 (others get theirs).
+  virtual void gather(std::vector<engine::TaskRecord>& tasks) = 0;
+};
+
+/// Installs (or, with nullptr, removes) the distributed runner used by run_job.
+void set_distributed(Distributed* d);
 
 /// Prints the report: a readable block, or one JSON object with --json.
 void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,

@@ -53,49 +53,101 @@ RunResult run(const Job& job, const RunOptions& options) {
   result.tasks_total = job.task_count;
   result.threads = threads;
   const std::vector<std::size_t> order = schedule(job, options);
-  result.tasks_run = order.size();
   if (options.record_tasks) result.tasks.resize(order.size());
 
   // Allow more workers than cores when asked for; the arena sets the limit.
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   tbb::task_arena arena(threads);
   tbb::enumerable_thread_specific<Tally> partial;
+  std::vector<char> finished(options.record_tasks ? order.size() : 0, 0);
   std::atomic<bool> failed{false};
+  std::atomic<bool> cancelled{false};
+  std::atomic<std::size_t> done{0};
   std::exception_ptr error;
   std::mutex error_mutex;
 
+  // Runs the task at position `slot` of the schedule; false = stop taking tasks.
+  auto run_slot = [&](std::size_t slot) -> bool {
+    if (failed.load(std::memory_order_relaxed)) return false;
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+      cancelled.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    const std::size_t id = order[slot];
+    try {
+      Tally tally;
+      const auto t0 = Clock::now();
+      job.run_task(id, tally);
+      const double secs = seconds_since(t0);
+      partial.local().merge(tally);
+      if (options.record_tasks) {
+        result.tasks[slot] = TaskRecord{id, tally, secs};
+        finished[slot] = 1;
+      }
+      done.fetch_add(1, std::memory_order_relaxed);
+      if (options.on_task_done) options.on_task_done(id, tally, secs);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    return true;
+  };
+
   const auto start = Clock::now();
   arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, order.size(), 1),
-        [&](const tbb::blocked_range<std::size_t>& range) {
-          for (std::size_t slot = range.begin(); slot != range.end(); ++slot) {
-            if (failed.load(std::memory_order_relaxed)) return;
-            const std::size_t id = order[slot];
-            try {
-              Tally tally;
-              const auto t0 = Clock::now();
-              job.run_task(id, tally);
-              const double secs = seconds_since(t0);
-              partial.local().merge(tally);
-              if (options.record_tasks) result.tasks[slot] = TaskRecord{id, tally, secs};
-              if (options.on_task_done) options.on_task_done(id, tally, secs);
-            } catch (...) {
-              std::lock_guard lock(error_mutex);
-              if (!error) error = std::current_exception();
-              failed.store(true, std::memory_order_relaxed);
+    if (options.claim) {
+      // One loop per worker, each claiming positions until none is left.
+      tbb::parallel_for(
+          tbb::blocked_range<int>(0, threads, 1),
+          [&](const tbb::blocked_range<int>& workers) {
+            for (int w = workers.begin(); w != workers.end(); ++w) {
+              for (;;) {
+                if (failed.load(std::memory_order_relaxed)) break;
+                if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+                  cancelled.store(true, std::memory_order_relaxed);
+                  break;
+                }
+                std::size_t slot = 0;
+                try {
+                  slot = options.claim();
+                } catch (...) {
+                  std::lock_guard lock(error_mutex);
+                  if (!error) error = std::current_exception();
+                  failed.store(true, std::memory_order_relaxed);
+                  break;
+                }
+                if (slot >= order.size() || !run_slot(slot)) break;
+              }
             }
-          }
-        },
-        tbb::simple_partitioner());
+          },
+          tbb::simple_partitioner());
+    } else {
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, order.size(), 1),
+          [&](const tbb::blocked_range<std::size_t>& range) {
+            for (std::size_t slot = range.begin(); slot != range.end(); ++slot)
+              if (!run_slot(slot)) return;
+          },
+          tbb::simple_partitioner());
+    }
   });
   result.wall_seconds = seconds_since(start);
   if (error) std::rethrow_exception(error);
 
+  result.tasks_run = done.load();
+  result.interrupted = cancelled.load();
   for (const Tally& t : partial) result.totals.merge(t);
-  if (options.record_tasks)
+  if (options.record_tasks) {
+    std::vector<TaskRecord> kept;
+    kept.reserve(result.tasks_run);
+    for (std::size_t slot = 0; slot < order.size(); ++slot)
+      if (finished[slot]) kept.push_back(std::move(result.tasks[slot]));
+    result.tasks = std::move(kept);
     std::sort(result.tasks.begin(), result.tasks.end(),
               [](const TaskRecord& a, const TaskRecord& b) { return a.id < b.id; });
+  }
   return result;
 }
 

@@ -2,6 +2,7 @@
 /// @file
 /// Runs a Job's tasks on oneTBB work-stealing workers and reduces the counts.
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <vector>
@@ -22,6 +23,16 @@ struct RunOptions {
   std::function<void(std::size_t id, const Tally& counts, double seconds)> on_task_done;
   /// Keep every task's counts and time in RunResult::tasks.
   bool record_tasks = false;
+  /// Cancellation flag, checked before each task starts (never inside one).
+  /// Once it reads true no new task starts, running tasks finish, and the
+  /// result has `interrupted` set. Null = never cancelled.
+  const std::atomic<bool>* cancel = nullptr;
+  /// Dynamic hand-out across processes (MPI): when set, every worker thread
+  /// repeatedly calls claim(); it returns the next position in the schedule
+  /// (0, 1, 2, ... over the included tasks, possibly skipping positions taken
+  /// by other processes) or a value ≥ the number of included tasks when none
+  /// is left. Must be thread-safe. Unset = all tasks run in this process.
+  std::function<std::size_t()> claim;
 };
 
 /// One finished task (kept when RunOptions::record_tasks is set).
@@ -35,7 +46,9 @@ struct TaskRecord {
 struct RunResult {
   Tally totals;                  ///< sum over the tasks that ran
   std::size_t tasks_total = 0;   ///< Job::task_count
-  std::size_t tasks_run = 0;     ///< tasks that ran in this call
+  std::size_t tasks_run = 0;     ///< tasks that ran (and finished) in this call
+  std::size_t tasks_resumed = 0; ///< tasks whose counts came from a checkpoint or shard files (set by callers)
+  bool interrupted = false;      ///< cancelled: totals cover only the finished tasks
   int threads = 0;               ///< thread limit actually used
   double wall_seconds = 0.0;     ///< wall time of the parallel phase
   std::vector<TaskRecord> tasks; ///< by id, when record_tasks was set
@@ -47,7 +60,9 @@ struct RunResult {
 /// Runs the job: tasks under tbb::parallel_for (one task per item, largest
 /// estimate first when Job::estimate is set) inside a task_arena of
 /// `options.threads` workers; per-thread 128-bit tallies are reduced at the
-/// end. Throws InvalidArgument("--threads") for threads < 0, CountOverflow
+/// end. With `options.claim`, positions in that order are claimed one at a
+/// time instead. With `options.cancel`, stops early (RunResult::interrupted).
+/// Throws InvalidArgument("--threads") for threads < 0, CountOverflow
 /// on overflow, and rethrows the first exception a task throws.
 [[nodiscard]] RunResult run(const Job& job, const RunOptions& options = {});
 

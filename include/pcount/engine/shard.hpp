@@ -1,0 +1,93 @@
+#pragma once
+/// @file
+/// Shards for job arrays: shard I of K runs the tasks with id ≡ I (mod K) and
+/// writes a result file; `count merge` checks that the files belong to one
+/// job and cover every task exactly once, and adds them up.
+///
+/// Result file (JSON object, one per shard):
+///
+///     {"format": "pcount-shard", "format_version": 1, "version": "0.1.0",
+///      "fingerprint": "...", "counter_names": ["all"], "task_count": 1234,
+///      "shard": {"index": 2, "count": 7}, "command": ["--queens", "14"],
+///      "threads": 2, "wall_seconds": 1.5, "tasks_run": 176, "tasks_resumed": 0,
+///      "totals": {"all": "52228", "nodes": "..."},
+///      "tasks": [[id, seconds, "nodes", "count0", ...], ...]}
+///
+/// Counts are decimal strings (they may exceed 2^64).
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/task.hpp"
+
+namespace pcount::engine {
+
+/// Which tasks a shard runs: ids with id % count == index.
+struct Shard {
+  std::size_t index = 0;  ///< 0 ≤ index < count
+  std::size_t count = 1;  ///< K ≥ 1
+  /// Whether task `id` belongs to this shard.
+  [[nodiscard]] bool includes(std::size_t id) const { return id % count == index; }
+  /// Number of the job's `task_count` tasks in this shard.
+  [[nodiscard]] std::size_t size(std::size_t task_count) const {
+    return task_count / count + (index < task_count % count ? 1 : 0);
+  }
+};
+
+/// Parses "I/K" with 0 ≤ I < K ≤ 1,000,000; throws InvalidArgument("--shard").
+[[nodiscard]] Shard parse_shard(const std::string& text);
+
+/// The content of one shard result file.
+struct ShardResult {
+  std::string version;                     ///< program version that wrote it
+  std::string fingerprint;                 ///< Job::fingerprint
+  std::vector<std::string> counter_names;  ///< Job::counter_names
+  std::size_t task_count = 0;              ///< Job::task_count
+  Shard shard;                             ///< which tasks
+  std::vector<std::string> command;        ///< the problem's arguments, to rebuild its report
+  int threads = 0;                         ///< threads used
+  double wall_seconds = 0.0;               ///< wall time of the run
+  std::size_t tasks_run = 0;               ///< tasks computed by the run that wrote the file
+  std::size_t tasks_resumed = 0;           ///< tasks taken from a checkpoint
+  Tally totals;                            ///< sum of `tasks`
+  std::vector<TaskRecord> tasks;           ///< every task of the shard, by id
+};
+
+/// The JSON object of a result (see the file comment).
+[[nodiscard]] nlohmann::ordered_json to_json(const ShardResult& result);
+
+/// Reads a result from JSON; `source` names it in errors. Throws
+/// std::runtime_error("<source>: ...") for a missing field, a wrong type,
+/// a task outside the shard or totals that differ from the sum of the tasks.
+[[nodiscard]] ShardResult shard_from_json(const nlohmann::json& j, const std::string& source);
+
+/// Writes the file atomically (FILE.tmp, fsync, rename); throws std::runtime_error.
+void write_shard_file(const std::string& path, const ShardResult& result);
+
+/// Reads and checks a file; throws std::runtime_error("<path>: ...").
+[[nodiscard]] ShardResult read_shard_file(const std::string& path);
+
+/// All shards added up.
+struct MergeResult {
+  std::string fingerprint;
+  std::vector<std::string> counter_names;
+  std::vector<std::string> command;  ///< of the first file
+  std::size_t task_count = 0;
+  std::size_t shard_count = 0;  ///< K
+  Tally totals;                 ///< over all tasks
+  double task_seconds = 0.0;    ///< sum of the task times (CPU work)
+  double wall_seconds = 0.0;    ///< longest shard run
+};
+
+/// Checks and adds the shards: same fingerprint, version, counters, task
+/// count and K; every index 0..K-1 exactly once. Throws std::runtime_error
+/// with one line naming the problem: "missing shards 2, 5 of 7", "shard 3/7
+/// given twice: a.json, b.json", "different jobs: ...". `names` are the
+/// file names, parallel to `shards`.
+[[nodiscard]] MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vector<std::string>& names);
+
+}  // namespace pcount::engine

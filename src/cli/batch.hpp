@@ -1,0 +1,23 @@
+#pragma once
+// Internals shared by run_job (src/cli/run_job.cpp), count merge
+// (src/cli/merge.cpp) and cli::main. Not a public header.
+#include <string>
+#include <vector>
+
+#include "pcount/engine/runner.hpp"
+
+namespace pcount::cli {
+
+/// Keeps the program's arguments (argv[1..]) for shard result files.
+void remember_command(int argc, const char* const* argv);
+
+/// The remembered arguments without the batch and output options (--shard,
+/// --out, --checkpoint, --stop-file, --profile, --progress, --quiet, --json):
+/// what rebuilds the same job for `count merge`.
+[[nodiscard]] std::vector<std::string> problem_command();
+
+/// Makes the next run_job return `result` instead of running, after checking
+/// that the job's fingerprint is `fingerprint` (count merge); nullptr clears.
+void set_replay(const engine::RunResult* result, const std::string& fingerprint);
+
+}  // namespace pcount::cli

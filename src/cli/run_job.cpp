@@ -1,0 +1,393 @@
+// run_job: one job run with everything a batch run needs — checkpoint and
+// resume, shards and result files, profiles, progress, stop file, SIGINT and
+// SIGTERM, and (count-mpi) MPI ranks. See docs/hpc.md.
+
+// GCC 12 reports a false -Wrestrict inside inlined std::string concatenation
+// (GCC bug 105329); the code is correct, so the warning is off for this file.
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+#include "cli/batch.hpp"
+#include "cli/cli.hpp"
+#include "pcount/engine/checkpoint.hpp"
+#include "pcount/engine/shard.hpp"
+#include "pcount/engine/u128.hpp"
+
+namespace pcount::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> g_command;             // argv[1..] of this program
+const engine::RunResult* g_replay = nullptr;    // count merge: the merged result
+std::string g_replay_fingerprint;
+Distributed* g_distributed = nullptr;           // count-mpi
+
+// Set from the signal handler (lock-free atomics are async-signal-safe).
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_signal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+extern "C" void on_stop_signal(int sig) {
+  g_stop_signal.store(sig);
+  g_stop.store(true);
+}
+
+/// Installs the SIGINT/SIGTERM handlers for the lifetime of the object; a
+/// second signal gets the default action (SA_RESETHAND), i.e. kills at once.
+class SignalGuard {
+public:
+  SignalGuard() {
+    g_stop.store(false);
+    g_stop_signal.store(0);
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~SignalGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  SignalGuard(const SignalGuard&) = delete;
+  SignalGuard& operator=(const SignalGuard&) = delete;
+
+private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+std::string clock_text(double seconds) {
+  if (!(seconds >= 0) || seconds > 1e9) return "?";
+  const auto s = static_cast<long long>(seconds + 0.5);
+  char buf[48];
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+  return buf;
+}
+
+/// A thread that watches the stop file and draws the progress line.
+class Monitor {
+public:
+  Monitor(const Invocation& inv, std::size_t total, std::size_t resumed, const std::atomic<std::size_t>& done,
+          bool show)
+      : inv_(inv), total_(total), resumed_(resumed), done_(done), show_(show), tty_(isatty(2) != 0),
+        start_(Clock::now()) {
+    if (!show_ && inv_.common.stop_file.empty()) return;
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~Monitor() { stop(); }
+  Monitor(const Monitor&) = delete;
+  Monitor& operator=(const Monitor&) = delete;
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopped_) return;
+      stopped_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    if (show_) {
+      draw(true);
+      inv_.err << '\n' << std::flush;
+    }
+  }
+  /// Whether the stop file was seen.
+  [[nodiscard]] bool saw_stop_file() const { return saw_stop_file_.load(); }
+
+private:
+  void loop() {
+    auto last_draw = Clock::now() - std::chrono::hours(1);
+    const auto period = tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(2000);
+    for (;;) {
+      if (!inv_.common.stop_file.empty() && access(inv_.common.stop_file.c_str(), F_OK) == 0 && !g_stop.load()) {
+        saw_stop_file_.store(true);
+        g_stop.store(true);
+      }
+      if (show_ && Clock::now() - last_draw >= period) {
+        draw(false);
+        last_draw = Clock::now();
+      }
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stopped_; })) return;
+    }
+  }
+
+  void draw(bool final) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    std::size_t done_now = done_.load();
+    if (g_distributed) done_now = std::min(g_distributed->claimed(), total_ - std::min(total_, resumed_));
+    const std::size_t done = std::min(total_, resumed_ + done_now);
+    const double rate = elapsed > 0 ? static_cast<double>(done_now) / elapsed : 0.0;
+    const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : -1.0;
+    std::ostringstream line;
+    line << "count: " << done << "/" << total_ << " tasks";
+    if (total_ > 0) line << " (" << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(done) / static_cast<double>(total_) << "%)";
+    line << std::fixed << std::setprecision(1) << "  " << rate << " tasks/s  elapsed " << clock_text(elapsed);
+    if (!final) line << "  ETA " << clock_text(eta);
+    std::string text = line.str();
+    if (tty_) {
+      text.resize(std::max<std::size_t>(text.size(), 78), ' ');
+      inv_.err << '\r' << text << std::flush;
+    } else if (!final) {
+      inv_.err << text << '\n' << std::flush;
+    } else {
+      inv_.err << text << std::flush;
+    }
+  }
+
+  const Invocation& inv_;
+  std::size_t total_;
+  std::size_t resumed_;
+  const std::atomic<std::size_t>& done_;
+  bool show_;
+  bool tty_;
+  Clock::time_point start_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopped_ = false;
+  std::atomic<bool> saw_stop_file_{false};
+  std::thread thread_;
+};
+
+void write_profile(const std::string& path, const engine::Job& job, const std::vector<engine::TaskRecord>& tasks,
+                   const std::vector<char>& resumed) {
+  std::ofstream f(path, std::ios::trunc);
+  if (!f) throw std::runtime_error("--profile: " + path + ": cannot create");
+  f << "id,seconds,nodes";
+  for (const auto& name : job.counter_names) f << ',' << name;
+  f << ",resumed\n";
+  char secs[32];
+  for (const auto& t : tasks) {
+    std::snprintf(secs, sizeof secs, "%.6f", t.seconds);
+    f << t.id << ',' << secs << ',' << to_string(t.counts.nodes);
+    for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.counts[i]);
+    f << ',' << (resumed[t.id] ? 1 : 0) << '\n';
+  }
+  f.flush();
+  if (!f) throw std::runtime_error("--profile: " + path + ": write failed");
+}
+
+std::string shard_text(const Common& c) { return std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count); }
+
+}  // namespace
+
+void remember_command(int argc, const char* const* argv) {
+  g_command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
+}
+
+std::vector<std::string> problem_command() {
+  static const std::vector<std::string> with_value = {"--checkpoint", "--stop-file", "--shard", "--out", "--profile"};
+  static const std::vector<std::string> flags = {"--progress", "--quiet", "-q", "--json"};
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < g_command.size(); ++i) {
+    const std::string& a = g_command[i];
+    const std::string name = a.substr(0, a.find('='));
+    if (std::find(flags.begin(), flags.end(), a) != flags.end()) continue;
+    if (std::find(with_value.begin(), with_value.end(), name) != with_value.end()) {
+      if (name == a) ++i;  // "--opt value": skip the value too
+      continue;
+    }
+    kept.push_back(a);
+  }
+  return kept;
+}
+
+void set_replay(const engine::RunResult* result, const std::string& fingerprint) {
+  g_replay = result;
+  g_replay_fingerprint = fingerprint;
+}
+
+void set_distributed(Distributed* d) { g_distributed = d; }
+
+std::size_t auto_split_min_tasks(const Invocation& inv) {
+  return std::max<std::size_t>(1024, 16 * static_cast<std::size_t>(std::max(1, inv.common.threads)));
+}
+
+engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
+  if (g_replay) {  // count merge: the shards' sum instead of a run
+    if (job.fingerprint != g_replay_fingerprint)
+      throw InternalError("the merged shards are for '" + g_replay_fingerprint + "' but their command now gives '" +
+                          job.fingerprint + "' (another program version?)");
+    engine::RunResult r = *g_replay;
+    r.threads = inv.common.threads;
+    return r;
+  }
+  const Common& c = inv.common;
+  const engine::Shard shard{c.shard_index, c.shard_count};
+  const bool rank0 = !g_distributed || g_distributed->rank() == 0;
+  const std::size_t counters = job.counter_names.size();
+
+  // Checkpoint: load what earlier runs finished. Under MPI every rank reads
+  // the same file; only rank 0 appends to it (the others send their records
+  // to rank 0 at the end, see below) — each rank r > 0 logs to FILE.rank<r>.
+  std::unique_ptr<engine::CheckpointLog> log;
+  std::vector<char> resumed(job.task_count, 0);
+  engine::Tally resumed_totals;
+  std::vector<engine::TaskRecord> resumed_tasks;
+  if (!c.checkpoint.empty()) {
+    // PCOUNT_CHECKPOINT_SECONDS: flush period (default 1 s; tests use less).
+    double flush_seconds = 1.0;
+    if (const char* env = std::getenv("PCOUNT_CHECKPOINT_SECONDS")) {
+      char* end = nullptr;
+      const double v = std::strtod(env, &end);
+      if (end != env && v > 0 && v <= 3600) flush_seconds = v;
+    }
+    log = std::make_unique<engine::CheckpointLog>(c.checkpoint, job, flush_seconds);
+    if (!log->warning().empty() && rank0) inv.err << "count: warning: --checkpoint: " << c.checkpoint << ": " << log->warning() << '\n';
+    for (const engine::TaskRecord& t : log->resumed()) {
+      if (!shard.includes(t.id)) continue;
+      resumed[t.id] = 1;
+      resumed_totals.merge(t.counts);
+      resumed_tasks.push_back(t);
+    }
+  }
+  const std::size_t shard_tasks = shard.size(job.task_count);
+
+  engine::RunOptions options;
+  options.threads = c.threads;
+  options.include = [&](std::size_t id) { return shard.includes(id) && !resumed[id]; };
+  options.record_tasks = !c.out_file.empty() || !c.profile.empty();
+  options.cancel = &g_stop;
+  std::atomic<std::size_t> done{0};
+  options.on_task_done = [&](std::size_t id, const engine::Tally& counts, double seconds) {
+    if (log) log->record(engine::TaskRecord{id, counts, seconds});
+    done.fetch_add(1, std::memory_order_relaxed);
+  };
+  if (g_distributed) {
+    g_distributed->begin(job.fingerprint, shard_tasks - resumed_tasks.size());
+    options.claim = [] { return g_distributed->claim(); };
+  }
+
+  const bool show = rank0 && !c.quiet && (c.progress || isatty(2) != 0);
+  SignalGuard signals;
+  engine::RunResult result;
+  {
+    Monitor monitor(inv, shard_tasks, resumed_tasks.size(), done, show);
+    try {
+      result = engine::run(job, options);
+    } catch (...) {
+      monitor.stop();
+      if (log) log->close();  // keep what finished before the error
+      throw;
+    }
+    monitor.stop();
+    if (log) log->close();
+    if (monitor.saw_stop_file()) g_stop_signal.store(SIGTERM);
+  }
+  if (g_distributed) {
+    g_distributed->reduce(result.totals, result.tasks_run, result.interrupted);
+    if (options.record_tasks) g_distributed->gather(result.tasks);
+  }
+  result.totals.merge(resumed_totals);
+  result.tasks_resumed = resumed_tasks.size();
+
+  // All tasks of this shard, by id: the resumed ones and the ones run now.
+  std::vector<engine::TaskRecord> all_tasks;
+  if (options.record_tasks && rank0) {
+    all_tasks = resumed_tasks;
+    all_tasks.insert(all_tasks.end(), result.tasks.begin(), result.tasks.end());
+    std::sort(all_tasks.begin(), all_tasks.end(),
+              [](const engine::TaskRecord& a, const engine::TaskRecord& b) { return a.id < b.id; });
+  }
+  if (!c.profile.empty() && rank0) write_profile(c.profile, job, all_tasks, resumed);
+
+  if (result.interrupted) {
+    const int sig = g_stop_signal.load();
+    const int status = sig == SIGINT ? 130 : 143;
+    if (rank0) {
+      const std::string why = sig == SIGINT ? "SIGINT" : sig == SIGTERM && c.stop_file.empty() ? "SIGTERM"
+                              : sig == SIGTERM ? "SIGTERM or the stop file" : "a stop request";
+      inv.err << "count: stopped by " << why << " after " << result.tasks_run + result.tasks_resumed << " of "
+              << shard_tasks << " tasks" << (c.shard_count > 1 ? " of shard " + shard_text(c) : "") << " ("
+              << result.tasks_resumed << " from the checkpoint); "
+              << (c.checkpoint.empty() ? "no --checkpoint, so this work is lost"
+                                       : "rerun the same command to resume from " + c.checkpoint)
+              << '\n';
+    }
+    throw EarlyExit{status};
+  }
+
+  if (!c.out_file.empty() && rank0) {
+    engine::ShardResult r;
+    r.version = std::string(version());
+    r.fingerprint = job.fingerprint;
+    r.counter_names = job.counter_names;
+    r.task_count = job.task_count;
+    r.shard = shard;
+    r.command = problem_command();
+    r.threads = result.threads;
+    r.wall_seconds = result.wall_seconds;
+    r.tasks_run = result.tasks_run;
+    r.tasks_resumed = result.tasks_resumed;
+    r.totals = result.totals;
+    r.tasks = all_tasks;
+    if (r.tasks.size() != shard_tasks)
+      throw InternalError("shard result has " + std::to_string(r.tasks.size()) + " of " +
+                          std::to_string(shard_tasks) + " tasks");
+    engine::write_shard_file(c.out_file, r);
+  }
+  if (c.shard_count > 1) {
+    // A shard's counts are partial: no problem report (derived figures and
+    // self-checks need the whole job). count merge prints that.
+    if (rank0) {
+      if (c.json) {
+        nlohmann::ordered_json j;
+        j["program"] = "pcount";
+        j["version"] = std::string(version());
+        j["fingerprint"] = job.fingerprint;
+        j["shard"] = {{"index", shard.index}, {"count", shard.count}};
+        nlohmann::ordered_json partial = nlohmann::ordered_json::object();
+        for (std::size_t i = 0; i < counters; ++i) partial[job.counter_names[i]] = to_string(result.totals.counts[i]);
+        j["partial_counts"] = partial;
+        j["tasks"] = shard_tasks;
+        j["tasks_total"] = job.task_count;
+        j["tasks_run"] = result.tasks_run;
+        j["tasks_resumed"] = result.tasks_resumed;
+        j["wall_seconds"] = result.wall_seconds;
+        j["out"] = c.out_file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.out_file);
+        inv.out << j.dump() << '\n';
+      } else {
+        std::ostringstream s;
+        auto line = [&s](const std::string& key, const std::string& value) {
+          s << std::left << std::setw(14) << key << value << '\n';
+        };
+        line("job", job.fingerprint);
+        line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
+        for (std::size_t i = 0; i < counters; ++i) line(job.counter_names[i], to_string(result.totals.counts[i]));
+        line("tasks", std::to_string(shard_tasks) + " of " + std::to_string(job.task_count));
+        std::ostringstream wall;
+        wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
+        line("wall", wall.str());
+        if (!c.out_file.empty()) line("out", c.out_file);
+        inv.out << s.str();
+      }
+    }
+    throw EarlyExit{0};
+  }
+  if (!rank0) throw EarlyExit{0};  // only rank 0 prints the report
+  return result;
+}
+
+}  // namespace pcount::cli

@@ -1,0 +1,229 @@
+// GCC 12 reports a false -Wrestrict inside inlined std::string concatenation
+// (GCC bug 105329); the code is correct, so the warning is off for this file.
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include "pcount/engine/checkpoint.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/u128.hpp"
+
+namespace pcount::engine {
+
+namespace {
+
+constexpr const char* kMagic = "# pcount checkpoint 1";
+
+std::string hex8(std::uint32_t v) {
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", v);
+  return buf;
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ",") + n;
+  return s;
+}
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw InvalidArgument("--checkpoint", path + ": " + why);
+}
+
+std::vector<std::string> split_spaces(const std::string& line) {
+  std::vector<std::string> parts;
+  std::istringstream in(line);
+  std::string w;
+  while (in >> w) parts.push_back(w);
+  return parts;
+}
+
+/// Writes all of `data` to `fd`; false on error.
+bool write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::uint32_t fnv1a(std::string_view text) {
+  std::uint32_t h = 2166136261u;
+  for (char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 16777619u;
+  }
+  return h;
+}
+
+std::string checkpoint_header(const Job& job) {
+  return std::string(kMagic) + "\nversion " + PCOUNT_VERSION + "\nfingerprint " + job.fingerprint + "\ntasks " +
+         std::to_string(job.task_count) + "\ncounters " + join_names(job.counter_names) + "\n";
+}
+
+std::string checkpoint_line(const TaskRecord& task, std::size_t counters) {
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.6f", task.seconds);
+  std::string body = std::to_string(task.id) + " " + secs + " " + to_string(task.counts.nodes);
+  for (std::size_t i = 0; i < counters; ++i) body += " " + to_string(task.counts.counts[i]);
+  return body + " " + hex8(fnv1a(body)) + "\n";
+}
+
+CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seconds)
+    : path_(std::move(path)), counters_(job.counter_names.size()), flush_seconds_(flush_seconds) {
+  if (path_.empty()) refuse(path_, "empty file name");
+  const std::string header = checkpoint_header(job);
+  std::ifstream in(path_, std::ios::binary);
+  if (in) {
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    if (text.compare(0, header.size(), header) != 0) {
+      // Say what differs, in one line.
+      std::istringstream lines(text);
+      std::string line;
+      std::string found;
+      while (std::getline(lines, line))
+        if (line.rfind("fingerprint ", 0) == 0) found = line.substr(12);
+      if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
+      if (found != job.fingerprint)
+        refuse(path_, "written by another job ('" + found + "'); this job is '" + job.fingerprint +
+                          "' (same command, --method and --split-depth needed; or use another file)");
+      refuse(path_, "header differs from this job (program version, task count or counters); use another file");
+    }
+    std::map<std::size_t, TaskRecord> seen;
+    std::size_t pos = header.size();
+    std::size_t line_no = static_cast<std::size_t>(std::count(header.begin(), header.end(), '\n'));
+    std::size_t valid = pos;
+    while (pos < text.size()) {
+      const std::size_t nl = text.find('\n', pos);
+      ++line_no;
+      if (nl == std::string::npos) {
+        warning_ = "ignored a truncated last line (" + std::to_string(text.size() - pos) +
+                   " bytes; that task runs again)";
+        break;
+      }
+      const std::string line = text.substr(pos, nl - pos);
+      const std::string where = "line " + std::to_string(line_no) + " is damaged";
+      const std::size_t last_space = line.rfind(' ');
+      if (last_space == std::string::npos) refuse(path_, where);
+      const std::string body = line.substr(0, last_space);
+      if (line.substr(last_space + 1) != hex8(fnv1a(body))) refuse(path_, where + " (checksum)");
+      const auto parts = split_spaces(body);
+      if (parts.size() != 3 + counters_) refuse(path_, where + " (field count)");
+      TaskRecord rec;
+      try {
+        const u128 id = parse_u128(parts[0]);
+        if (id >= job.task_count) refuse(path_, where + " (task id out of range)");
+        rec.id = static_cast<std::size_t>(id);
+        rec.seconds = std::stod(parts[1]);
+        rec.counts.nodes = parse_u128(parts[2]);
+        for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
+      } catch (const InvalidArgument&) {
+        throw;
+      } catch (const std::exception&) {
+        refuse(path_, where + " (bad number)");
+      }
+      auto [it, inserted] = seen.emplace(rec.id, rec);
+      if (!inserted && it->second.counts != rec.counts)
+        refuse(path_, where + " (task " + std::to_string(rec.id) + " recorded twice with different counts)");
+      pos = nl + 1;
+      valid = pos;
+    }
+    for (auto& [id, rec] : seen) resumed_.push_back(rec);
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0) refuse(path_, std::string("cannot open for appending: ") + std::strerror(errno));
+    if (valid < text.size() && ::ftruncate(fd_, static_cast<off_t>(valid)) != 0)
+      refuse(path_, std::string("cannot cut off the truncated line: ") + std::strerror(errno));
+  } else {
+    const std::string tmp = path_ + ".tmp";
+    const int tfd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (tfd < 0) refuse(path_, std::string("cannot create: ") + std::strerror(errno));
+    const bool ok = write_all(tfd, header) && ::fsync(tfd) == 0;
+    ::close(tfd);
+    if (!ok || ::rename(tmp.c_str(), path_.c_str()) != 0) {
+      ::unlink(tmp.c_str());
+      refuse(path_, std::string("cannot write: ") + std::strerror(errno));
+    }
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0) refuse(path_, std::string("cannot open for appending: ") + std::strerror(errno));
+  }
+  writer_ = std::thread([this] { writer_loop(); });
+}
+
+CheckpointLog::~CheckpointLog() {
+  try {
+    close();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): destructor must not throw; close() reports
+  }
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void CheckpointLog::record(const TaskRecord& task) {
+  std::string line = checkpoint_line(task, counters_);
+  std::lock_guard lock(buffer_mutex_);
+  buffer_ += line;
+}
+
+void CheckpointLog::write_out() {
+  std::lock_guard wlock(write_mutex_);
+  std::string data;
+  {
+    std::lock_guard lock(buffer_mutex_);
+    data.swap(buffer_);
+  }
+  if (data.empty() || fd_ < 0) return;
+  if (!write_all(fd_, data) || ::fsync(fd_) != 0) {
+    std::lock_guard lock(buffer_mutex_);
+    if (error_.empty()) error_ = path_ + ": write failed: " + std::strerror(errno);
+  }
+}
+
+void CheckpointLog::writer_loop() {
+  const auto period = std::chrono::duration<double>(flush_seconds_);
+  for (;;) {
+    {
+      std::unique_lock lock(buffer_mutex_);
+      wake_.wait_for(lock, period, [this] { return stop_; });
+      if (stop_) return;
+    }
+    write_out();
+  }
+}
+
+void CheckpointLog::flush() {
+  write_out();
+  std::lock_guard lock(buffer_mutex_);
+  if (!error_.empty()) throw std::runtime_error("--checkpoint: " + error_);
+}
+
+void CheckpointLog::close() {
+  {
+    std::lock_guard lock(buffer_mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (writer_.joinable()) writer_.join();
+  flush();
+}
+
+}  // namespace pcount::engine

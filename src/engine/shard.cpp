@@ -1,0 +1,212 @@
+// GCC 12 reports a false -Wrestrict inside inlined std::string concatenation
+// (GCC bug 105329); the code is correct, so the warning is off for this file.
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include "pcount/engine/shard.hpp"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/u128.hpp"
+
+namespace pcount::engine {
+
+namespace {
+
+bool parse_size(std::string_view text, std::size_t& out) {
+  if (text.empty()) return false;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+[[noreturn]] void bad(const std::string& source, const std::string& why) {
+  throw std::runtime_error(source + ": " + why);
+}
+
+std::string list_indices(const std::vector<std::size_t>& v) {
+  std::string s;
+  for (std::size_t i : v) s += (s.empty() ? "" : ", ") + std::to_string(i);
+  return s;
+}
+
+}  // namespace
+
+Shard parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  Shard s;
+  if (slash == std::string::npos || !parse_size(std::string_view(text).substr(0, slash), s.index) ||
+      !parse_size(std::string_view(text).substr(slash + 1), s.count) || s.count < 1 || s.count > 1'000'000 ||
+      s.index >= s.count)
+    throw InvalidArgument("--shard", "expected I/K with 0 ≤ I < K ≤ 1000000 (e.g. 0/4), got '" + text + "'");
+  return s;
+}
+
+nlohmann::ordered_json to_json(const ShardResult& r) {
+  nlohmann::ordered_json j;
+  j["format"] = "pcount-shard";
+  j["format_version"] = 1;
+  j["version"] = r.version;
+  j["fingerprint"] = r.fingerprint;
+  j["counter_names"] = r.counter_names;
+  j["task_count"] = r.task_count;
+  j["shard"] = {{"index", r.shard.index}, {"count", r.shard.count}};
+  j["command"] = r.command;
+  j["threads"] = r.threads;
+  j["wall_seconds"] = r.wall_seconds;
+  j["tasks_run"] = r.tasks_run;
+  j["tasks_resumed"] = r.tasks_resumed;
+  nlohmann::ordered_json totals = nlohmann::ordered_json::object();
+  for (std::size_t i = 0; i < r.counter_names.size(); ++i) totals[r.counter_names[i]] = to_string(r.totals.counts[i]);
+  totals["nodes"] = to_string(r.totals.nodes);
+  j["totals"] = totals;
+  nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+  for (const TaskRecord& t : r.tasks) {
+    nlohmann::ordered_json row = nlohmann::ordered_json::array({t.id, t.seconds, to_string(t.counts.nodes)});
+    for (std::size_t i = 0; i < r.counter_names.size(); ++i) row.push_back(to_string(t.counts.counts[i]));
+    tasks.push_back(std::move(row));
+  }
+  j["tasks"] = std::move(tasks);
+  return j;
+}
+
+ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) {
+  ShardResult r;
+  try {
+    if (!j.is_object() || j.value("format", "") != "pcount-shard") bad(source, "not a pcount shard result file");
+    if (j.at("format_version").get<int>() != 1) bad(source, "unknown format_version");
+    r.version = j.at("version").get<std::string>();
+    r.fingerprint = j.at("fingerprint").get<std::string>();
+    r.counter_names = j.at("counter_names").get<std::vector<std::string>>();
+    if (r.counter_names.size() > kMaxCounters) bad(source, "too many counters");
+    r.task_count = j.at("task_count").get<std::size_t>();
+    r.shard.index = j.at("shard").at("index").get<std::size_t>();
+    r.shard.count = j.at("shard").at("count").get<std::size_t>();
+    if (r.shard.count < 1 || r.shard.index >= r.shard.count) bad(source, "bad shard index");
+    r.command = j.at("command").get<std::vector<std::string>>();
+    r.threads = j.at("threads").get<int>();
+    r.wall_seconds = j.at("wall_seconds").get<double>();
+    r.tasks_run = j.at("tasks_run").get<std::size_t>();
+    r.tasks_resumed = j.at("tasks_resumed").get<std::size_t>();
+    const auto& totals = j.at("totals");
+    for (std::size_t i = 0; i < r.counter_names.size(); ++i)
+      r.totals.counts[i] = parse_u128(totals.at(r.counter_names[i]).get<std::string>());
+    r.totals.nodes = parse_u128(totals.at("nodes").get<std::string>());
+    Tally sum;
+    std::size_t expected_next = r.shard.index;
+    for (const auto& row : j.at("tasks")) {
+      if (!row.is_array() || row.size() != 3 + r.counter_names.size()) bad(source, "a task row has the wrong length");
+      TaskRecord t;
+      t.id = row.at(0).get<std::size_t>();
+      if (t.id != expected_next || t.id >= r.task_count)
+        bad(source, "task " + std::to_string(t.id) + " is out of order or not in shard " +
+                        std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count));
+      expected_next += r.shard.count;
+      t.seconds = row.at(1).get<double>();
+      t.counts.nodes = parse_u128(row.at(2).get<std::string>());
+      for (std::size_t i = 0; i < r.counter_names.size(); ++i)
+        t.counts.counts[i] = parse_u128(row.at(3 + i).get<std::string>());
+      sum.merge(t.counts);
+      r.tasks.push_back(std::move(t));
+    }
+    if (r.tasks.size() != r.shard.size(r.task_count))
+      bad(source, "has " + std::to_string(r.tasks.size()) + " of the shard's " +
+                      std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
+    if (!(sum == r.totals)) bad(source, "totals differ from the sum of the tasks (damaged file)");
+  } catch (const nlohmann::json::exception& e) {
+    bad(source, std::string("malformed result file (") + e.what() + ")");
+  } catch (const std::invalid_argument& e) {
+    bad(source, std::string("bad count (") + e.what() + ")");
+  } catch (const CountOverflow& e) {
+    bad(source, std::string("bad count (") + e.what() + ")");
+  }
+  return r;
+}
+
+void write_shard_file(const std::string& path, const ShardResult& result) {
+  const std::string text = to_json(result).dump() + "\n";
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("--out: " + path + ": cannot create: " + std::strerror(errno));
+  std::size_t done = 0;
+  bool ok = true;
+  while (ok && done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n >= 0;
+    if (ok) done += static_cast<std::size_t>(n);
+  }
+  ok = ok && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("--out: " + path + ": cannot write: " + why);
+  }
+}
+
+ShardResult read_shard_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error(path + ": not valid JSON (truncated or damaged)");
+  return shard_from_json(j, path);
+}
+
+MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vector<std::string>& names) {
+  if (shards.empty()) throw std::runtime_error("no shard files given");
+  const ShardResult& first = shards.front();
+  MergeResult m;
+  m.fingerprint = first.fingerprint;
+  m.counter_names = first.counter_names;
+  m.command = first.command;
+  m.task_count = first.task_count;
+  m.shard_count = first.shard.count;
+  std::map<std::size_t, std::size_t> by_index;  // shard index → position in `shards`
+  std::vector<std::string> dupes;
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    const ShardResult& s = shards[i];
+    const std::string& name = i < names.size() ? names[i] : std::to_string(i);
+    if (s.fingerprint != first.fingerprint || s.version != first.version)
+      throw std::runtime_error("different jobs: " + names.front() + " is '" + first.fingerprint + "' (" +
+                               first.version + "), " + name + " is '" + s.fingerprint + "' (" + s.version + ")");
+    if (s.counter_names != first.counter_names || s.task_count != first.task_count)
+      throw std::runtime_error("different jobs: " + names.front() + " and " + name +
+                               " differ in counters or task count");
+    if (s.shard.count != first.shard.count)
+      throw std::runtime_error("different shard counts: " + names.front() + " is one of " +
+                               std::to_string(first.shard.count) + ", " + name + " one of " +
+                               std::to_string(s.shard.count));
+    auto [it, inserted] = by_index.emplace(s.shard.index, i);
+    if (!inserted)
+      dupes.push_back("shard " + std::to_string(s.shard.index) + "/" + std::to_string(s.shard.count) +
+                      " given twice: " + names[it->second] + ", " + name);
+  }
+  std::vector<std::size_t> missing;
+  for (std::size_t k = 0; k < m.shard_count; ++k)
+    if (!by_index.count(k)) missing.push_back(k);
+  std::string problem;
+  if (!dupes.empty()) problem = dupes.front() + (dupes.size() > 1 ? " (and " + std::to_string(dupes.size() - 1) + " more)" : "");
+  if (!missing.empty())
+    problem += (problem.empty() ? "" : "; ") + std::string("missing shard") + (missing.size() > 1 ? "s " : " ") +
+               list_indices(missing) + " of " + std::to_string(m.shard_count) + " (rerun with --shard I/" +
+               std::to_string(m.shard_count) + ")";
+  if (!problem.empty()) throw std::runtime_error(problem);
+  for (const auto& [index, pos] : by_index) {
+    const ShardResult& s = shards[pos];
+    m.totals.merge(s.totals);
+    for (const TaskRecord& t : s.tasks) m.task_seconds += t.seconds;
+    m.wall_seconds = std::max(m.wall_seconds, s.wall_seconds);
+  }
+  return m;
+}
+
+}  // namespace pcount::engine

@@ -1,0 +1,316 @@
+// Batch runs through the `count` program: checkpoint and resume after
+// SIGKILL / SIGTERM / stop file, foreign and damaged checkpoints, shards and
+// count merge, profiles. Uses the queens problem (Q(N), OEIS A000170).
+// GCC 12: false -Wrestrict in inlined std::string concatenation (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support/run_command.hpp"
+
+namespace pcount::test {
+namespace {
+
+std::string temp_path(const std::string& stem) {
+  return "/tmp/pcount-hpc-" + stem + "-" + std::to_string(::getpid());
+}
+
+std::size_t count_lines(const std::string& text) {
+  std::size_t n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+/// Starts `count args...` (stdout/stderr to /dev/null); returns its pid.
+pid_t start_count(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{PCOUNT_COUNT_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargs;
+  for (auto& a : argv) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  EXPECT_EQ(posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+/// Exit status (or 128 + signal) of a started process.
+int wait_status(pid_t pid) {
+  int w = 0;
+  waitpid(pid, &w, 0);
+  return WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
+}
+
+nlohmann::json run_json(const std::vector<std::string>& args) {
+  std::vector<std::string> a = args;
+  a.emplace_back("--json");
+  const CommandResult r = run_count(a);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(is_one_line(r.out)) << r.out;
+  return nlohmann::json::parse(r.out);
+}
+
+class Hpc : public ::testing::Test {
+protected:
+  // Flush the checkpoint every 20 ms so that short runs leave records behind.
+  void SetUp() override { setenv("PCOUNT_CHECKPOINT_SECONDS", "0.02", 1); }
+  void TearDown() override {
+    unsetenv("PCOUNT_CHECKPOINT_SECONDS");
+    for (const auto& f : files_) std::remove(f.c_str());
+  }
+  std::string file(const std::string& stem) {
+    files_.push_back(temp_path(stem));
+    std::remove(files_.back().c_str());
+    return files_.back();
+  }
+  std::vector<std::string> files_;
+};
+
+// Q(14) = 365596 in 1364 tasks (split depth 3), about a second on one thread.
+const std::vector<std::string> kJob = {"--queens", "14", "--method", "search", "--threads", "1", "--split-depth", "3"};
+const std::string kQ14 = "365596";
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+/// Kills a checkpointed run with `sig` at a random moment, resumes it, and
+/// checks the exact total; returns the killed run's status.
+int kill_and_resume(Hpc& t, const std::string& ck, int sig, double full_seconds, std::mt19937& rng) {
+  std::uniform_real_distribution<double> when(0.1 * full_seconds, 0.9 * full_seconds);
+  const pid_t pid = start_count(with(kJob, {"--checkpoint", ck}));
+  std::this_thread::sleep_for(std::chrono::duration<double>(when(rng)));
+  kill(pid, sig);
+  const int status = wait_status(pid);
+  const std::size_t records = count_lines(slurp(ck)) >= 5 ? count_lines(slurp(ck)) - 5 : 0;
+  const CommandResult r = run_count(with(kJob, {"--checkpoint", ck, "--json"}));
+  EXPECT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["counts"]["all"], kQ14);
+  EXPECT_EQ(j["tasks_resumed"].get<std::size_t>(), records);  // every flushed record was used
+  EXPECT_EQ(j["tasks_resumed"].get<std::size_t>() + j["tasks_run"].get<std::size_t>(), j["tasks"].get<std::size_t>());
+  (void)t;
+  return status;
+}
+
+double timed_reference_seconds() {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto j = run_json(kJob);
+  EXPECT_EQ(j["counts"]["all"], kQ14);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+TEST_F(Hpc, ResumeAfterSigkillGivesTheExactTotal) {
+  const double full = timed_reference_seconds();
+  std::mt19937 rng(std::random_device{}());
+  for (int round = 0; round < 2; ++round) {
+    const std::string ck = file("kill" + std::to_string(round));
+    const int status = kill_and_resume(*this, ck, SIGKILL, full, rng);
+    EXPECT_TRUE(status == 128 + SIGKILL || status == 0) << status;  // 0: it finished before the kill
+  }
+}
+
+TEST_F(Hpc, SigtermStopsWith143AndResumes) {
+  const double full = timed_reference_seconds();
+  std::mt19937 rng(std::random_device{}());
+  const std::string ck = file("term");
+  const int status = kill_and_resume(*this, ck, SIGTERM, full, rng);
+  EXPECT_TRUE(status == 143 || status == 0) << status;
+}
+
+TEST_F(Hpc, InterruptedRunPrintsNoTotal) {
+  // The stop file exists from the start: no task runs, nothing on stdout.
+  const std::string stop = file("stop");
+  std::ofstream(stop) << "";
+  const std::string ck = file("stopck");
+  const CommandResult r = run_count(with(kJob, {"--checkpoint", ck, "--stop-file", stop}));
+  EXPECT_EQ(r.status, 143);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("stopped by"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rerun the same command"), std::string::npos) << r.err;
+  std::remove(stop.c_str());
+  EXPECT_EQ(run_json(with(kJob, {"--checkpoint", ck}))["counts"]["all"], kQ14);
+}
+
+TEST_F(Hpc, ForeignDamagedAndTruncatedCheckpoints) {
+  const std::string ck = file("foreign");
+  const auto small = std::vector<std::string>{"--queens", "10", "--method", "search", "--split-depth", "2"};
+  EXPECT_EQ(run_json(with(small, {"--checkpoint", ck}))["counts"]["all"], "724");
+  // Another job: refused, one line, exit 2, nothing on stdout.
+  for (const auto& other : {std::vector<std::string>{"--queens", "11", "--method", "search", "--split-depth", "2"},
+                            std::vector<std::string>{"--queens", "10", "--method", "search", "--split-depth", "3"},
+                            std::vector<std::string>{"--queens", "10"}}) {
+    const CommandResult r = run_count(with(other, {"--checkpoint", ck}));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(is_one_line(r.err)) << r.err;
+    EXPECT_EQ(r.err.rfind("count: --checkpoint: ", 0), 0u) << r.err;
+  }
+  const std::string good = slurp(ck);
+  // Truncated last line: a warning, the task runs again, same total.
+  std::ofstream(ck, std::ios::trunc) << good.substr(0, good.size() - 4);
+  CommandResult r = run_count(with(small, {"--checkpoint", ck}));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("724"), std::string::npos);
+  EXPECT_NE(r.err.find("warning"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(ck), good.substr(0, good.rfind('\n', good.size() - 2) + 1) +
+                           good.substr(good.rfind('\n', good.size() - 2) + 1));  // rewritten whole
+  // A damaged record: refused.
+  std::string bad = good;
+  bad[bad.find("\n", bad.find("counters")) + 1] = 'x';
+  std::ofstream(ck, std::ios::trunc) << bad;
+  r = run_count(with(small, {"--checkpoint", ck}));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("damaged"), std::string::npos) << r.err;
+}
+
+TEST_F(Hpc, ShardsMergeToTheSingleRunTotal) {
+  for (const auto& job : {std::vector<std::string>{"--queens", "11", "--method", "search", "--split-depth", "2", "--threads", "2"},
+                          std::vector<std::string>{"--queens", "11", "--threads", "2"}})
+  for (int k : {1, 2, 3, 7}) {
+    const auto single = run_json(job);
+    EXPECT_EQ(single["counts"]["all"], "2680");
+    std::vector<std::string> merge_args{"merge"};
+    for (int i = 0; i < k; ++i) {
+      const std::string out = file("shard" + std::to_string(k) + "-" + std::to_string(i));
+      const std::string shard = std::to_string(i) + "/" + std::to_string(k);
+      const CommandResult r = run_count(with(job, {"--shard", shard, "--out", out}));
+      EXPECT_EQ(r.status, 0) << r.err;
+      if (k > 1) {
+        EXPECT_NE(r.out.find("partial"), std::string::npos) << r.out;
+      }
+      merge_args.push_back(out);
+    }
+    const CommandResult text = run_count(merge_args);
+    EXPECT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("2680"), std::string::npos) << text.out;
+    merge_args.emplace_back("--json");
+    const auto j = nlohmann::json::parse(run_count(merge_args).out);
+    EXPECT_EQ(j["counts"]["all"], "2680") << k;
+    EXPECT_EQ(j["problem"], "queens");
+    EXPECT_EQ(j["counts"], single["counts"]);  // derived counts too (U = 341 for N = 11)
+    EXPECT_EQ(j["tasks"], single["tasks"]);
+    EXPECT_EQ(j["nodes"], single["nodes"]);
+    merge_args.emplace_back("--raw");
+    const auto raw = nlohmann::json::parse(run_count(merge_args).out);
+    EXPECT_EQ(raw["counts"]["all"], "2680");
+  }
+}
+
+TEST_F(Hpc, MissingDuplicatedAndForeignShardsExit1) {
+  const auto job = std::vector<std::string>{"--queens", "9", "--method", "search", "--split-depth", "2"};
+  std::vector<std::string> outs;
+  for (int i = 0; i < 5; ++i) {
+    outs.push_back(file("m" + std::to_string(i)));
+    EXPECT_EQ(run_count(with(job, {"--shard", std::to_string(i) + "/5", "--out", outs.back()})).status, 0);
+  }
+  CommandResult r = run_count({"merge", outs[0], outs[2], outs[4]});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("missing shards 1, 3 of 5"), std::string::npos) << r.err;
+  r = run_count({"merge", outs[0], outs[1], outs[2], outs[3], outs[4], outs[1]});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("shard 1/5 given twice"), std::string::npos) << r.err;
+  const std::string other = file("other");
+  EXPECT_EQ(run_count({"--queens", "8", "--method", "search", "--split-depth", "2", "--shard", "1/5", "--out", other}).status, 0);
+  r = run_count({"merge", outs[0], other, outs[2], outs[3], outs[4]});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("different jobs"), std::string::npos) << r.err;
+  std::ofstream(other, std::ios::trunc) << "{\"format\": \"pcount-shard\"";
+  r = run_count({"merge", outs[0], other});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  r = run_count({"merge"});
+  EXPECT_EQ(r.status, 2);
+  r = run_count({"merge", "/nonexistent/pcount-shard.json"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+}
+
+TEST_F(Hpc, ShardsResumeFromCheckpointsToo) {
+  const auto job = std::vector<std::string>{"--queens", "10", "--method", "search", "--split-depth", "2"};
+  const std::string ck = file("shardck");
+  const std::string out0 = file("sc0");
+  const std::string out1 = file("sc1");
+  EXPECT_EQ(run_count(with(job, {"--shard", "0/2", "--checkpoint", ck, "--out", out0})).status, 0);
+  // The same shard again resumes every task from the checkpoint.
+  const CommandResult again = run_count(with(job, {"--shard", "0/2", "--checkpoint", ck, "--out", out0, "--json"}));
+  EXPECT_EQ(nlohmann::json::parse(again.out)["tasks_run"], 0);
+  EXPECT_EQ(run_count(with(job, {"--shard", "1/2", "--out", out1})).status, 0);
+  const auto j = nlohmann::json::parse(run_count({"merge", "--json", out0, out1}).out);
+  EXPECT_EQ(j["counts"]["all"], "724");
+}
+
+TEST_F(Hpc, ProfileHasOneRowPerTask) {
+  const std::string csv = file("profile");
+  const auto j = run_json({"--queens", "9", "--method", "search", "--split-depth", "2", "--profile", csv});
+  const std::string text = slurp(csv);
+  EXPECT_EQ(text.rfind("id,seconds,nodes,all,", 0), 0u) << text;
+  EXPECT_EQ(count_lines(text), j["tasks"].get<std::size_t>() + 1);
+  // The per-task counts add up to Q(9) = 352.
+  std::istringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  const std::size_t columns = static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+  unsigned long long sum = 0;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    std::string cell;
+    while (std::getline(ls, cell, ',')) f.push_back(cell);
+    ASSERT_EQ(f.size(), columns) << line;
+    sum += std::stoull(f[3]);
+  }
+  EXPECT_EQ(sum, 352u);
+}
+
+TEST_F(Hpc, BadBatchOptionsAreOneLineExit2) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--queens", "8", "--shard", "3/3"},
+           {"--queens", "8", "--shard", "x"},
+           {"--queens", "8", "--shard", "1/0"},
+           {"--queens", "8", "--checkpoint", ""},
+           {"--queens", "8", "--checkpoint", "/nonexistent-dir/ck"},
+           {"--queens", "8", "--out", ""},
+           {"merge", "--frob", "x"}}) {
+    const CommandResult r = run_count(args);
+    EXPECT_EQ(r.status, 2) << args[2];
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  }
+}
+
+TEST_F(Hpc, ProgressGoesToStderrAndQuietSilencesIt) {
+  const CommandResult shown = run_count({"--queens", "9", "--progress"});
+  EXPECT_EQ(shown.status, 0);
+  EXPECT_NE(shown.err.find("tasks"), std::string::npos);
+  EXPECT_EQ(shown.err.back(), '\n');
+  EXPECT_NE(shown.out.find("352"), std::string::npos);
+  const CommandResult quiet = run_count({"--queens", "9", "--progress", "--quiet"});
+  EXPECT_EQ(quiet.err, "");
+}
+
+}  // namespace
+}  // namespace pcount::test
