@@ -106,6 +106,32 @@ bool Fast9Kernel::propagate(State& s, Work& w) {
   u32* f = s.f.data();
   for (;;) {
     if ((s.solved[0] & s.solved[1] & s.solved[2]) == kBandFull) return true;  // placements are consistent
+    if (w.bands) {
+      // Naked singles: cells with one candidate digit; empty cells fail.
+      const u32 bands = w.bands;
+      w.bands = 0;
+      for (int b = 0; b < 3; ++b) {
+        if (!((bands >> b) & 1u)) continue;
+        const u32* fb = f + 9 * b;
+        u32 ones = 0, twos = 0;
+        for (int d = 0; d < 9; ++d) {
+          twos |= ones & fb[d];
+          ones |= fb[d];
+        }
+        if (ones != kBandFull) return false;
+        u32 single = ones & ~twos & ~s.solved[static_cast<std::size_t>(b)];
+        while (single) {
+          const int p = std::countr_zero(single);
+          single &= single - 1;
+          const u32 bit = 1u << p;
+          int d = 0;
+          while (d < 9 && !(fb[d] & bit)) ++d;
+          if (d == 9) return false;  // emptied by a placement just made
+          place(s, d, b, p, w);
+        }
+      }
+      continue;
+    }
     if (w.dirty) {
       // Boards (band, digit) that changed: locked candidates within the band
       // (rows × boxes permutation), then hidden singles in its rows.
@@ -130,32 +156,6 @@ bool Fast9Kernel::propagate(State& s, Work& w) {
           if (row == 0) return false;
           if ((row & (row - 1)) == 0 && !((s.solved[static_cast<std::size_t>(b)] >> (9 * r)) & row))
             place(s, d, b, 9 * r + std::countr_zero(row), w);
-        }
-      }
-      continue;
-    }
-    if (w.bands) {
-      // Naked singles: cells with one candidate digit; empty cells fail.
-      const u32 bands = w.bands;
-      w.bands = 0;
-      for (int b = 0; b < 3; ++b) {
-        if (!((bands >> b) & 1u)) continue;
-        const u32* fb = f + 9 * b;
-        u32 ones = 0, twos = 0;
-        for (int d = 0; d < 9; ++d) {
-          twos |= ones & fb[d];
-          ones |= fb[d];
-        }
-        if (ones != kBandFull) return false;
-        u32 single = ones & ~twos & ~s.solved[static_cast<std::size_t>(b)];
-        while (single) {
-          const int p = std::countr_zero(single);
-          single &= single - 1;
-          const u32 bit = 1u << p;
-          int d = 0;
-          while (d < 9 && !(fb[d] & bit)) ++d;
-          if (d == 9) return false;  // emptied by a placement just made
-          place(s, d, b, p, w);
         }
       }
       continue;
