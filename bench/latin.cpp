@@ -1,0 +1,76 @@
+// Reduced Latin squares, both methods.
+//
+//   BM_LatinSearch7/threads    R(7) = 16942080 by tree search (cycle-type second
+//                              row, closed-form last two rows), split at depth 3.
+//   BM_LatinClasses8/threads   R(8) = 535281401856 by bipartite-graph classes:
+//                              building the job (class lists from the disk
+//                              cache, DFS/peel tables) plus the run.
+//   BM_LatinClasses9/threads   R(9) = 377597570964258816, same method (seconds
+//                              per iteration: run with --benchmark_filter).
+//
+// The thread count is the benchmark argument; engine::run uses a task_arena
+// of that size. Real (wall) time; counters are per wall second. Each
+// benchmark checks the count after the loop (SkipWithError when wrong).
+// Class lists are cached under $TMPDIR/pcount-bench-latin.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/tree.hpp"
+#include "pcount/latin/classes.hpp"
+#include "pcount/latin/search.hpp"
+
+namespace {
+
+using pcount::u128;
+namespace engine = pcount::engine;
+namespace latin = pcount::latin;
+
+void BM_LatinSearch7(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  auto tree = std::make_shared<const latin::LatinTree>(7, 7);
+  const engine::Job job = engine::make_tree_job(tree, 3, "bench latin 7", {"reduced"});
+  engine::RunOptions options;
+  options.threads = threads;
+  engine::RunResult result;
+  for (auto _ : state) {
+    result = engine::run(job, options);
+    benchmark::DoNotOptimize(result.totals.counts[0]);
+  }
+  if (pcount::to_string(result.totals.counts[0]) != "16942080") state.SkipWithError("wrong R(7)");
+  state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(result.totals.nodes),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_LatinSearch7)->Arg(1)->Arg(2)->Arg(4)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void classes(benchmark::State& state, int n, const char* expected) {
+  const int threads = static_cast<int>(state.range(0));
+  const latin::CacheOptions cache{std::filesystem::temp_directory_path() / "pcount-bench-latin", "--cache-dir"};
+  (void)latin::make_class_job(n, n, cache, threads);  // fill the cache outside the timing
+  engine::RunOptions options;
+  options.threads = threads;
+  u128 reduced = 0;
+  std::size_t count = 0;
+  for (auto _ : state) {
+    const latin::ClassJob cj = latin::make_class_job(n, n, cache, threads);
+    reduced = latin::reduced_from_all(n, n, engine::run(cj.job, options).totals.counts[0]);
+    count = cj.classes;
+    benchmark::DoNotOptimize(reduced);
+  }
+  if (pcount::to_string(reduced) != expected) state.SkipWithError("wrong count");
+  state.counters["classes/s"] =
+      benchmark::Counter(static_cast<double>(count), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_LatinClasses8(benchmark::State& state) { classes(state, 8, "535281401856"); }
+BENCHMARK(BM_LatinClasses8)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_LatinClasses9(benchmark::State& state) { classes(state, 9, "377597570964258816"); }
+BENCHMARK(BM_LatinClasses9)->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
