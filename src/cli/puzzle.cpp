@@ -88,7 +88,7 @@ int run_puzzle(const Invocation& inv) {
   options.limit = limit;
   options.kernel = kernel;
   options.split_depth = inv.common.split_depth.value_or(-1);
-  options.min_tasks = 16 * static_cast<std::size_t>(inv.common.threads);
+  options.min_tasks = 64 * static_cast<std::size_t>(inv.common.threads);  // subtrees vary a lot in size
   options.fingerprint_prefix = "pcount/" + std::string(version());
   const engine::Job job = sudoku::make_count_job(puzzle, options);
   const engine::RunResult result = run_job(inv, job);

@@ -1,0 +1,91 @@
+// Sudoku puzzle solving and counting (issue 6 §1 targets).
+//
+// BM_PuzzleSet/<set>/<threads>: every puzzle of a reference set
+// (../shared/data/sudoku), first solution with uniqueness check (limit 2),
+// in parallel across puzzles inside a task_arena of <threads>; counter
+// puzzles/s. The answer is checked after the loop: every puzzle of these sets
+// has exactly one solution, and each returned grid must solve its puzzle.
+// BM_CountPuzzle/<threads>: all 6,696,000 solutions of the ALGORITHMS.md §2a
+// check puzzle through engine::run; counter solutions/s.
+#include <benchmark/benchmark.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <tbb/task_arena.h>
+
+#include "pcount/engine/runner.hpp"
+#include "pcount/sudoku/puzzle.hpp"
+#include "pcount/sudoku/solver.hpp"
+
+namespace {
+
+using pcount::sudoku::Puzzle;
+using pcount::sudoku::SolveResult;
+
+const char* const kSets[] = {"puzzles2_17_clue", "puzzles5_forum_hardest_1905_11+", "puzzles3_magictour_top1465",
+                             "puzzles6_forum_hardest_1106"};
+
+const std::vector<Puzzle>& load(const std::string& name) {
+  static std::vector<std::vector<Puzzle>> cache(std::size(kSets));
+  std::size_t k = 0;
+  while (kSets[k] != name) ++k;
+  if (cache[k].empty()) {
+    std::ifstream in(std::string(PCOUNT_SHARED_DIR) + "/data/sudoku/" + name);
+    std::string line;
+    while (std::getline(in, line))
+      if (!line.empty() && line[0] != '#') cache[k].push_back(pcount::sudoku::parse_puzzle(line));
+  }
+  return cache[k];
+}
+
+void BM_PuzzleSet(benchmark::State& state) {
+  const std::string name = kSets[state.range(0)];
+  const int threads = static_cast<int>(state.range(1));
+  const std::vector<Puzzle>& puzzles = load(name);
+  if (puzzles.empty()) {
+    state.SkipWithError(("cannot read " + name).c_str());
+    return;
+  }
+  std::vector<SolveResult> results(puzzles.size());
+  tbb::task_arena arena(threads);
+  for (auto _ : state) {
+    arena.execute([&] { pcount::sudoku::solve_many(puzzles, results, 2); });
+    benchmark::DoNotOptimize(results.data());
+  }
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < puzzles.size(); ++i)
+    if (results[i].solutions != 1 || results[i].limit_reached || !pcount::sudoku::is_solution(puzzles[i], results[i].first))
+      ++bad;
+  if (bad) state.SkipWithError((std::to_string(bad) + " puzzles not uniquely solved").c_str());
+  state.SetLabel(name);
+  state.counters["puzzles/s"] = benchmark::Counter(static_cast<double>(puzzles.size()) * static_cast<double>(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
+}
+
+void BM_CountPuzzle(benchmark::State& state) {
+  const Puzzle p = pcount::sudoku::parse_puzzle(
+      "1234567894567891237891234562........5........8........3........6........9........");
+  pcount::sudoku::CountJobOptions options;
+  options.min_tasks = 64 * static_cast<std::size_t>(state.range(0));
+  const pcount::engine::Job job = pcount::sudoku::make_count_job(p, options);
+  pcount::engine::RunOptions run;
+  run.threads = static_cast<int>(state.range(0));
+  pcount::u128 count = 0;
+  for (auto _ : state) count = pcount::engine::run(job, run).totals.counts[0];
+  if (count != 6'696'000u) state.SkipWithError("wrong count");
+  state.counters["solutions/s"] =
+      benchmark::Counter(6'696'000.0 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK(BM_PuzzleSet)
+    ->ArgsProduct({{0, 1, 2, 3}, {1, 2}})
+    ->ArgNames({"set", "threads"})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CountPuzzle)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
