@@ -129,6 +129,8 @@ int run_puzzle_file(const Invocation& inv) {
   const sudoku::Kernel kernel = read_kernel(inv);
   if (kernel == sudoku::Kernel::fast9 && !(shape == sudoku::Shape{3, 3}))
     throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");
   std::ifstream file;
   std::istream* in = &std::cin;

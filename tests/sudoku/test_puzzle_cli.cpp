@@ -120,6 +120,9 @@ TEST(PuzzleCli, BadInputIsOneLineOnStderrAndExit2) {
       {{"--queens", "8", "--box", "2x2"}, "--box"},
       {{"--puzzle-file", "/nonexistent/puzzles.txt"}, "--puzzle-file: cannot open"},
       {{"--puzzle", kSeed003, "--puzzle-file", empty_ok.path}, "give one problem at a time"},
+      {{"--puzzle-file", empty_ok.path, "--split-depth", "2"}, "--split-depth: does not apply"},
+      {{"--puzzle-file", empty_ok.path, "--limit", "x"}, "--limit"},
+      {{"--puzzle-file", empty_ok.path, "--box", "4x5"}, "--box"},
   };
   for (const auto& c : cases) {
     const CommandResult r = run_count(c.args);
