@@ -1,0 +1,101 @@
+#pragma once
+/// @file
+/// Kirkman's 15 schoolgirls (Kirkman 1850): 15 girls walk out in 5 rows of
+/// 3 on 7 days so that every two girls walk in the same row exactly once — a
+/// resolvable Steiner triple system STS(15), i.e. a Kirkman triple system.
+///
+/// Girls are 0..14 (printed A..O). Day 1 is fixed as ABC DEF GHI JKL MNO and
+/// the other days are unordered. Known values (ALGORITHMS.md §4): 132,192
+/// possible second days; 2,021,760 solutions; 7 solutions up to isomorphism
+/// (Cole 1922), from 4 of the 80 STS(15).
+///
+/// Counting method: every solution contains 6 further days, so
+/// 6·N = Σ over second days D of c(D), with c(D) = the number of ways to
+/// complete {day 1, D} (remaining days unordered: each is listed with the
+/// row of girl A that holds the lowest girl not yet paired with A). c is
+/// constant on the orbits of the 933,120 girl permutations that fix day 1
+/// (S3 wr S5: permute inside rows, permute rows), so the sum runs over one
+/// representative per orbit, weighted by the orbit's size.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pcount/engine/task.hpp"
+
+namespace pcount::games::kirkman {
+
+inline constexpr int kGirls = 15;
+inline constexpr int kDays = 7;
+inline constexpr int kRows = 5;
+
+/// One day: its 5 rows as 15-bit masks of girls, in increasing order of
+/// the rows' lowest girl.
+using Day = std::array<std::uint16_t, kRows>;
+/// A full schedule: day 1 first.
+using Schedule = std::array<Day, kDays>;
+
+/// ABC DEF GHI JKL MNO.
+[[nodiscard]] Day first_day();
+
+/// Every day whose rows share no pair with day 1 (132,192 of them), in the
+/// search's deterministic order.
+[[nodiscard]] std::vector<Day> second_days();
+
+/// An orbit of second days under the permutations fixing day 1.
+struct SecondDayOrbit {
+  Day representative;  ///< the orbit's first member in second_days() order
+  std::uint64_t size;  ///< number of second days in the orbit
+};
+
+/// The orbits of second_days() under S3 wr S5 (order 933,120), found by
+/// union–find over its four generators, ordered by representative. Throws
+/// InternalError if the sizes do not add up to 132,192 or an orbit size does
+/// not divide the group order.
+[[nodiscard]] std::vector<SecondDayOrbit> second_day_orbits();
+
+/// Counters of make_count_job.
+enum Counter : std::size_t {
+  kWeightedCompletions = 0,  ///< Σ orbit size × completions = 6 × solutions
+  kCompletions = 1,          ///< completions of the representatives alone
+};
+
+/// The count as an engine job: one second day per orbit (2 orbits, of
+/// 38,880 and 93,312 days), weighted by the orbit's size; about 5.5 million
+/// search nodes (a plain search from day 1 would need some 10,000 times
+/// more). Each representative's completion search is split after
+/// `split_depth` further rows (0 ≤ split_depth ≤ 10); every frontier node is
+/// one task. Nodes = search nodes below the split. Throws
+/// InvalidArgument("--split-depth") for another depth.
+[[nodiscard]] engine::Job make_count_job(int split_depth);
+
+/// c(D): the number of ways to complete {day 1, `second`} to a solution
+/// (remaining days unordered). Throws InvalidArgument if `second` is not one
+/// of second_days(). Used to check that c is constant on each orbit.
+[[nodiscard]] std::uint64_t completions(const Day& second);
+
+/// The number of solutions from the job's totals (weighted / 6); throws
+/// InternalError when the weighted sum is not a multiple of 6.
+[[nodiscard]] u128 solutions(const engine::Tally& totals);
+
+/// The first solution in search order (day 1 fixed), or nullopt if none.
+[[nodiscard]] std::optional<Schedule> find_solution();
+
+/// True when the schedule has 7 days of 5 disjoint rows of 3 covering all
+/// girls and every pair of girls shares exactly one row.
+[[nodiscard]] bool is_solution(const Schedule& schedule);
+
+/// "ABC DEF GHI JKL MNO"-style text of one day.
+[[nodiscard]] std::string format(const Day& day);
+
+/// Isomorphism classes of all solutions (stretch goal of issue 6 §3): every
+/// completion of every orbit representative is put in canonical form with
+/// nauty (girls, rows and days as a 3-coloured graph). Returns the number
+/// of distinct schedules up to isomorphism (7, Cole 1922) and of distinct
+/// underlying triple systems (4) in `systems`.
+[[nodiscard]] std::size_t isomorphism_classes(std::size_t& systems);
+
+}  // namespace pcount::games::kirkman

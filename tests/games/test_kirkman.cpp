@@ -1,0 +1,123 @@
+// Kirkman's 15 schoolgirls: second days, their orbits, the 2,021,760 count
+// for several splits and thread counts, --find, and the CLI.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/games/kirkman.hpp"
+#include "support/run_command.hpp"
+
+namespace pcount::games::kirkman {
+namespace {
+
+u128 count(int depth, int threads) {
+  engine::RunOptions o;
+  o.threads = threads;
+  return solutions(engine::run(make_count_job(depth), o).totals);
+}
+
+TEST(Kirkman, SecondDaysAreAll132192DaysOrthogonalToDayOne) {
+  EXPECT_EQ(format(first_day()), "ABC DEF GHI JKL MNO");
+  const std::vector<Day> days = second_days();
+  ASSERT_EQ(days.size(), 132192u);
+  std::set<Day> distinct(days.begin(), days.end());
+  EXPECT_EQ(distinct.size(), days.size());
+  const Day one = first_day();
+  for (const Day& d : days) {
+    unsigned covered = 0;
+    for (std::uint16_t t : d) {
+      ASSERT_EQ(__builtin_popcount(t), 3);
+      covered |= t;
+      for (std::uint16_t u : one) ASSERT_LE(__builtin_popcount(static_cast<unsigned>(t & u)), 1);
+    }
+    ASSERT_EQ(covered, 0x7FFFu);
+  }
+}
+
+TEST(Kirkman, TwoOrbitsOfSecondDays) {
+  const auto orbits = second_day_orbits();
+  ASSERT_EQ(orbits.size(), 2u);
+  std::vector<std::uint64_t> sizes{orbits[0].size, orbits[1].size};
+  std::sort(sizes.begin(), sizes.end());
+  EXPECT_EQ(sizes, (std::vector<std::uint64_t>{38880, 93312}));
+  EXPECT_EQ(format(orbits[0].representative), "ADG BEH CJM FKN ILO");
+}
+
+TEST(Kirkman, CountIs2021760ForEverySplitAndThreadCount) {
+  EXPECT_EQ(count(2, 1), 2021760u);
+  EXPECT_EQ(count(0, 2), 2021760u);
+  EXPECT_EQ(count(4, 4), 2021760u);
+  engine::Tally bad;
+  bad.counts[kWeightedCompletions] = 7;
+  EXPECT_THROW((void)solutions(bad), InternalError);
+  EXPECT_THROW((void)make_count_job(-1), InvalidArgument);
+  EXPECT_THROW((void)completions(first_day()), InvalidArgument);
+  EXPECT_THROW((void)make_count_job(11), InvalidArgument);
+}
+
+TEST(Kirkman, FindGivesAValidScheduleStartingWithDayOne) {
+  const auto s = find_solution();
+  ASSERT_TRUE(s.has_value());
+  EXPECT_TRUE(is_solution(*s));
+  EXPECT_EQ((*s)[0], first_day());
+  Schedule broken = *s;
+  std::swap(broken[1][0], broken[2][0]);  // rows moved between days: girls repeat in a day
+  EXPECT_FALSE(is_solution(broken));
+  Schedule twice = *s;
+  twice[2] = twice[1];  // a day repeated: pairs meet twice
+  EXPECT_FALSE(is_solution(twice));
+}
+
+TEST(KirkmanCli, CountFindAndBadInput) {
+  using test::run_count;
+  const auto r = run_count({"--kirkman", "--json", "--threads", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["problem"], "kirkman");
+  EXPECT_EQ(j["counts"]["solutions"], "2021760");
+  EXPECT_EQ(j["method"], "orbits");
+
+  const auto f = run_count({"--kirkman", "--find", "--json"});
+  ASSERT_EQ(f.status, 0) << f.err;
+  const auto k = nlohmann::json::parse(f.out);
+  ASSERT_EQ(k["days"].size(), 7u);
+  EXPECT_EQ(k["days"][0], "ABC DEF GHI JKL MNO");
+  std::set<std::pair<char, char>> pairs;
+  for (const auto& day : k["days"]) {
+    const std::string d = day.get<std::string>();
+    ASSERT_EQ(d.size(), 19u);
+    for (std::size_t r0 = 0; r0 < 19; r0 += 4)
+      for (std::size_t a = r0; a < r0 + 3; ++a)
+        for (std::size_t b = a + 1; b < r0 + 3; ++b) pairs.emplace(std::min(d[a], d[b]), std::max(d[a], d[b]));
+  }
+  EXPECT_EQ(pairs.size(), 105u);  // all C(15, 2) pairs, each once (7 × 5 × 3 = 105 row pairs)
+
+  const auto text = run_count({"--kirkman", "--find"});
+  ASSERT_EQ(text.status, 0);
+  EXPECT_NE(text.out.find("day 7"), std::string::npos);
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--queens", "8", "--find"}, "--find"},
+      {{"--kirkman", "--split-depth", "11"}, "--split-depth"},
+      {{"--kirkman", "--method", "magic"}, "--method"},
+      {{"--kirkman", "--find", "--method", "orbits"}, "--method"},
+      {{"--kirkman", "--find", "--split-depth", "2"}, "--split-depth"},
+      {{"--kirkman", "--misere"}, "--misere"},
+      {{"--kirkman", "3"}, "unexpected argument"},
+  };
+  for (const auto& [args, names] : cases) {
+    const auto b = run_count(args);
+    EXPECT_EQ(b.status, 2) << names;
+    EXPECT_EQ(b.out, "") << names;
+    EXPECT_TRUE(test::is_one_line(b.err)) << b.err;
+    EXPECT_NE(b.err.find(names), std::string::npos) << b.err;
+  }
+}
+
+}  // namespace
+}  // namespace pcount::games::kirkman
