@@ -67,9 +67,10 @@ inline unsigned column_set(u32 m) { return (m | (m >> 9) | (m >> 18)) & 0x1FF; }
 
 }  // namespace
 
-Fast9Kernel::Fast9Kernel(const Puzzle& puzzle) : puzzle_(puzzle) {
+Fast9Kernel::Fast9Kernel(const Puzzle& puzzle) {
   if (!(puzzle.shape == Shape{3, 3}) || puzzle.cells.size() != 81)
     throw InvalidArgument("--box", "the 9×9 kernel needs 3x3 boxes");
+  for (std::size_t i = 0; i < 81; ++i) clues_[i] = puzzle.cells[i];
 }
 
 void Fast9Kernel::place(State& s, int d, int b, int p, Work& w) {
@@ -204,7 +205,7 @@ bool Fast9Kernel::start(State& s) const {
   s.f.fill(kBandFull);
   Work w{(1u << 27) - 1, 0x1FF, 7};
   for (int i = 0; i < 81; ++i) {
-    const int v = puzzle_.cells[static_cast<std::size_t>(i)];
+    const int v = clues_[static_cast<std::size_t>(i)];
     if (v == 0) continue;
     const int b = i / 27, p = i % 27;
     if (!(s.f[static_cast<std::size_t>(9 * b + v - 1)] & (1u << p))) return false;

@@ -112,7 +112,7 @@ private:
   static void place(State& s, int d, int b, int p, Work& w);
   [[nodiscard]] static bool propagate(State& s, Work& w);
 
-  Puzzle puzzle_;
+  std::array<std::uint8_t, 81> clues_{};  ///< the puzzle's cells (no heap copy per solve)
 };
 
 }  // namespace pcount::sudoku::detail
