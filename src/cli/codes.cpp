@@ -12,8 +12,8 @@ namespace codes = games::codes;
 
 void add_codes_options(po::options_description& d) {
   d.add_options()("strategy", po::value<std::string>()->value_name("S"),
-                  "guessing strategy: first-consistent (default for --bulls-and-cows) or knuth (minimax, "
-                  "default for --mastermind)");
+                  "guessing strategy of --bulls-and-cows and --mastermind: first-consistent (default for "
+                  "bulls and cows) or knuth (minimax; default for Mastermind)");
 }
 
 namespace {
