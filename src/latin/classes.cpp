@@ -327,13 +327,25 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   }
 
   const std::size_t count = plan->classes.size();
+  // The task ids index this class list: its hash goes into the fingerprint,
+  // so a checkpoint or shard from a different list (another nauty version,
+  // another order) is refused instead of mixed in.
+  std::uint64_t list_hash = 0xcbf29ce484222325ull;  // FNV-1a over the keys and multiplicities
+  for (std::size_t i = 0; i < count; ++i) {
+    const u128 key = plan->classes[i].key;
+    const std::uint64_t words[3] = {static_cast<std::uint64_t>(key), static_cast<std::uint64_t>(key >> 64),
+                                    plan->times.empty() ? 1u : plan->times[i]};
+    for (std::uint64_t w : words)
+      for (int byte = 0; byte < 8; ++byte) list_hash = (list_hash ^ ((w >> (8 * byte)) & 0xffu)) * 0x100000001b3ull;
+  }
   const std::size_t slice = std::max<std::size_t>(1, (count + 4095) / 4096);
   ClassJob out;
   out.classes = count;
   out.class_degree = degree;
   out.job.fingerprint = "pcount/" + std::string(PCOUNT_VERSION) + " latin n=" + std::to_string(n) +
                         " rows=" + std::to_string(k) + " method=classes degree=" + std::to_string(degree) +
-                        " classes=" + std::to_string(count) + " slice=" + std::to_string(slice);
+                        " classes=" + std::to_string(count) + " slice=" + std::to_string(slice) +
+                        " list=" + hex128(list_hash).substr(16);
   out.job.counter_names = {"all"};
   out.job.task_count = (count + slice - 1) / slice;
   out.job.split_depth = -1;
