@@ -1,5 +1,6 @@
 // count --kirkman [--find]: Kirkman's 15 schoolgirls.
 #include <chrono>
+#include <cstdio>
 #include <string>
 
 #include "cli/problems.hpp"
@@ -10,7 +11,8 @@ namespace pcount::cli {
 namespace kirkman = games::kirkman;
 
 void add_kirkman_options(po::options_description& d) {
-  d.add_options()("find", "print one solution instead of counting");
+  d.add_options()("find", "print one solution instead of counting")(
+      "classes", "count the solutions up to isomorphism (nauty canonical forms) instead");
 }
 
 namespace {
@@ -42,13 +44,42 @@ int find_one(const Invocation& inv) {
   return 0;
 }
 
+int classes(const Invocation& inv) {
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t systems = 0;
+  const std::size_t kts = kirkman::isomorphism_classes(systems);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (inv.common.json) {
+    nlohmann::ordered_json j;
+    j["program"] = "pcount";
+    j["version"] = std::string(version());
+    j["problem"] = "kirkman";
+    j["title"] = "Kirkman's 15 schoolgirls up to isomorphism";
+    j["method"] = "nauty";
+    j["counts"] = {{"classes", std::to_string(kts)}, {"triple_systems", std::to_string(systems)}};
+    j["wall_seconds"] = seconds;
+    inv.out << j.dump() << '\n';
+    return 0;
+  }
+  char wall[32];
+  std::snprintf(wall, sizeof wall, "%.3f s", seconds);
+  inv.out << "problem       Kirkman's 15 schoolgirls up to isomorphism\n"
+          << "classes       " << kts << '\n'
+          << "triple_systems " << systems << '\n'
+          << "method        nauty canonical forms of the orbit representatives' completions\n"
+          << "wall          " << wall << '\n';
+  return 0;
+}
+
 }  // namespace
 
 int run_kirkman(const Invocation& inv) {
-  if (inv.has("find")) {
-    if (inv.common.split_depth) throw InvalidArgument("--split-depth", "does not apply to --kirkman --find");
-    if (!inv.common.method.empty()) throw InvalidArgument("--method", "does not apply to --kirkman --find");
-    return find_one(inv);
+  if (inv.has("find") || inv.has("classes")) {
+    const std::string mode = inv.has("find") ? "--find" : "--classes";
+    if (inv.has("find") && inv.has("classes")) throw InvalidArgument("--find, --classes", "give one of them");
+    if (inv.common.split_depth) throw InvalidArgument("--split-depth", "does not apply to --kirkman " + mode);
+    if (!inv.common.method.empty()) throw InvalidArgument("--method", "does not apply to --kirkman " + mode);
+    return inv.has("find") ? find_one(inv) : classes(inv);
   }
   const std::string method = choose_method(inv, {"orbits"}, "orbits");
   int depth = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <string>
 
 #include "pcount/engine/errors.hpp"
@@ -17,7 +18,7 @@ constexpr std::uint64_t kGroupOrder = 933120;  // 6^5 · 5!
 constexpr std::size_t kSecondDays = 132192;
 
 int low(unsigned m) { return __builtin_ctz(m); }
-std::uint16_t bit(int g) { return static_cast<std::uint16_t>(1u << g); }
+std::uint16_t girl_bit(int g) { return static_cast<std::uint16_t>(1u << g); }
 
 /// A partial schedule: complete days plus the rows of the current day.
 struct State {
@@ -30,10 +31,10 @@ struct State {
 
 State place(const State& s, int g, int a, int b) {
   State c = s;
-  const auto t = static_cast<std::uint16_t>(bit(g) | bit(a) | bit(b));
-  c.used[static_cast<std::size_t>(g)] |= static_cast<std::uint16_t>(bit(a) | bit(b));
-  c.used[static_cast<std::size_t>(a)] |= static_cast<std::uint16_t>(bit(g) | bit(b));
-  c.used[static_cast<std::size_t>(b)] |= static_cast<std::uint16_t>(bit(g) | bit(a));
+  const auto t = static_cast<std::uint16_t>(girl_bit(g) | girl_bit(a) | girl_bit(b));
+  c.used[static_cast<std::size_t>(g)] |= static_cast<std::uint16_t>(girl_bit(a) | girl_bit(b));
+  c.used[static_cast<std::size_t>(a)] |= static_cast<std::uint16_t>(girl_bit(g) | girl_bit(b));
+  c.used[static_cast<std::size_t>(b)] |= static_cast<std::uint16_t>(girl_bit(g) | girl_bit(a));
   c.row[static_cast<std::size_t>(c.days * kRows + c.rows)] = t;
   c.placed = static_cast<std::uint16_t>(c.placed | t);
   if (++c.rows == kRows) {
@@ -50,9 +51,9 @@ State place(const State& s, int g, int a, int b) {
 template <class F>
 void for_each_row(const State& s, bool canonical, F&& f) {
   const int g = low(~s.placed & kAll);
-  unsigned free = kAll & ~static_cast<unsigned>(s.placed | s.used[static_cast<std::size_t>(g)] | bit(g));
+  unsigned free = kAll & ~static_cast<unsigned>(s.placed | s.used[static_cast<std::size_t>(g)] | girl_bit(g));
   if (canonical && s.rows == 0 && free) free &= 0u - free;  // only the lowest as a
-  const unsigned open = kAll & ~static_cast<unsigned>(s.placed | bit(g));
+  const unsigned open = kAll & ~static_cast<unsigned>(s.placed | girl_bit(g));
   while (free) {
     const int a = low(free);
     free &= free - 1;
@@ -83,7 +84,7 @@ void for_each_next_row(const State& s, F&& f) {
   int best_n = kGirls;
   for (unsigned m = open; m; m &= m - 1) {
     const int h = low(m);
-    const unsigned avail = open & ~static_cast<unsigned>(s.used[static_cast<std::size_t>(h)] | bit(h));
+    const unsigned avail = open & ~static_cast<unsigned>(s.used[static_cast<std::size_t>(h)] | girl_bit(h));
     const int n = __builtin_popcount(avail);
     if (n < 2) return;
     if (n < best_n) {
@@ -114,7 +115,7 @@ struct Search {
     if (s.days == kDays - 1 && s.rows == 0) {
       // Every girl has two partners left; they must be partners of each other.
       for (int g = 0; g < kGirls; ++g) {
-        const unsigned left = kAll & ~static_cast<unsigned>(s.used[static_cast<std::size_t>(g)] | bit(g));
+        const unsigned left = kAll & ~static_cast<unsigned>(s.used[static_cast<std::size_t>(g)] | girl_bit(g));
         const int a = low(left);
         const int b = low(left & (left - 1));
         if (s.used[static_cast<std::size_t>(a)] >> b & 1u) return 0;
@@ -128,7 +129,7 @@ struct Search {
       const int a = low(left);
       left &= left - 1;
       const int b = low(left);
-      if ((s.used[static_cast<std::size_t>(g)] & (bit(a) | bit(b))) || (s.used[static_cast<std::size_t>(a)] >> b & 1u))
+      if ((s.used[static_cast<std::size_t>(g)] & (girl_bit(a) | girl_bit(b))) || (s.used[static_cast<std::size_t>(a)] >> b & 1u))
         return 0;
       return count(place(s, g, a, b));
     }
@@ -369,6 +370,80 @@ std::string format(const Day& day) {
     for (unsigned m = t; m; m &= m - 1) s += static_cast<char>('A' + low(m));
   }
   return s;
+}
+
+}  // namespace pcount::games::kirkman
+
+// ---------------------------------------------------------------------------
+// Isomorphism classes (nauty). Kept at the end of the file: nauty.h defines
+// short macros (TRUE, MAX, ...).
+#include <nauty.h>
+
+namespace pcount::games::kirkman {
+
+namespace {
+
+/// Every completion of `s` to 7 days, as schedules (no shortcuts).
+void collect(const State& s, std::vector<Schedule>& out) {
+  if (s.days == kDays) {
+    Schedule sch{};
+    for (int d = 0; d < kDays; ++d) sch[static_cast<std::size_t>(d)] = day_of(s, d);
+    out.push_back(sch);
+    return;
+  }
+  for_each_next_row(s, [&](int g, int a, int b) { collect(place(s, g, a, b), out); });
+}
+
+/// Canonical form (nauty) of the girls–rows(–days) incidence graph with
+/// colour classes {girls | rows | days}; without days it is the triple system.
+std::vector<setword> canonical_form(const Schedule& sch, bool with_days) {
+  const int rows = kDays * kRows;
+  const int n = kGirls + rows + (with_days ? kDays : 0);
+  const int m = SETWORDSNEEDED(n);
+  std::vector<setword> g(static_cast<std::size_t>(m) * static_cast<std::size_t>(n));
+  std::vector<setword> canon(g.size());
+  EMPTYGRAPH(g.data(), m, n);
+  // Rows sorted so that the triple system does not depend on day order.
+  std::vector<std::uint16_t> all;
+  for (const Day& d : sch)
+    for (std::uint16_t t : d) all.push_back(t);
+  for (int r = 0; r < rows; ++r) {
+    const int v = kGirls + r;
+    for (unsigned t = all[static_cast<std::size_t>(r)]; t; t &= t - 1) ADDONEEDGE(g.data(), low(t), v, m);
+    if (with_days) ADDONEEDGE(g.data(), v, kGirls + rows + r / kRows, m);
+  }
+  std::vector<int> lab(static_cast<std::size_t>(n)), ptn(static_cast<std::size_t>(n)), orbits(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    lab[static_cast<std::size_t>(i)] = i;
+    ptn[static_cast<std::size_t>(i)] = 1;
+  }
+  ptn[kGirls - 1] = 0;
+  ptn[static_cast<std::size_t>(kGirls + rows - 1)] = 0;
+  ptn[static_cast<std::size_t>(n - 1)] = 0;
+  DEFAULTOPTIONS_GRAPH(options);
+  options.getcanon = TRUE;
+  options.defaultptn = FALSE;
+  statsblk stats;
+  densenauty(g.data(), lab.data(), ptn.data(), orbits.data(), &options, &stats, m, n, canon.data());
+  return canon;
+}
+
+}  // namespace
+
+std::size_t isomorphism_classes(std::size_t& systems) {
+  // Every solution is isomorphic to one containing day 1 and an orbit
+  // representative as another day, so the representatives' completions
+  // meet every class.
+  std::vector<Schedule> all;
+  for (const auto& o : second_day_orbits()) collect(with_second_day(o.representative), all);
+  std::set<std::vector<setword>> kts, sts;
+  for (const Schedule& s : all) {
+    if (!is_solution(s)) throw InternalError("kirkman: a completion is not a valid schedule");
+    kts.insert(canonical_form(s, true));
+    sts.insert(canonical_form(s, false));
+  }
+  systems = sts.size();
+  return kts.size();
 }
 
 }  // namespace pcount::games::kirkman

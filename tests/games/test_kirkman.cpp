@@ -72,6 +72,12 @@ TEST(Kirkman, FindGivesAValidScheduleStartingWithDayOne) {
   EXPECT_FALSE(is_solution(twice));
 }
 
+TEST(Kirkman, SevenIsomorphismClassesFromFourTripleSystems) {
+  std::size_t systems = 0;
+  EXPECT_EQ(isomorphism_classes(systems), 7u);  // Cole 1922
+  EXPECT_EQ(systems, 4u);
+}
+
 TEST(KirkmanCli, CountFindAndBadInput) {
   using test::run_count;
   const auto r = run_count({"--kirkman", "--json", "--threads", "2"});
@@ -97,6 +103,12 @@ TEST(KirkmanCli, CountFindAndBadInput) {
   }
   EXPECT_EQ(pairs.size(), 105u);  // all C(15, 2) pairs, each once (7 × 5 × 3 = 105 row pairs)
 
+  const auto c = run_count({"--kirkman", "--classes", "--json"});
+  ASSERT_EQ(c.status, 0) << c.err;
+  const auto cj = nlohmann::json::parse(c.out);
+  EXPECT_EQ(cj["counts"]["classes"], "7");
+  EXPECT_EQ(cj["counts"]["triple_systems"], "4");
+
   const auto text = run_count({"--kirkman", "--find"});
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("day 7"), std::string::npos);
@@ -107,6 +119,9 @@ TEST(KirkmanCli, CountFindAndBadInput) {
       {{"--kirkman", "--method", "magic"}, "--method"},
       {{"--kirkman", "--find", "--method", "orbits"}, "--method"},
       {{"--kirkman", "--find", "--split-depth", "2"}, "--split-depth"},
+      {{"--kirkman", "--find", "--classes"}, "--find, --classes"},
+      {{"--kirkman", "--classes", "--method", "orbits"}, "--method"},
+      {{"--tictactoe", "--classes"}, "--classes"},
       {{"--kirkman", "--misere"}, "--misere"},
       {{"--kirkman", "3"}, "unexpected argument"},
   };

@@ -91,11 +91,15 @@ enum Counter : std::size_t {
 /// "ABC DEF GHI JKL MNO"-style text of one day.
 [[nodiscard]] std::string format(const Day& day);
 
-/// Isomorphism classes of all solutions (stretch goal of issue 6 §3): every
-/// completion of every orbit representative is put in canonical form with
-/// nauty (girls, rows and days as a 3-coloured graph). Returns the number
-/// of distinct schedules up to isomorphism (7, Cole 1922) and of distinct
-/// underlying triple systems (4) in `systems`.
+/// Isomorphism classes of all solutions. Every solution is isomorphic to one
+/// holding day 1 and an orbit representative (map any of its other days to
+/// its orbit's representative), so the 172 completions of the two
+/// representatives meet every class. Each is put in canonical form with
+/// nauty (densenauty on the girls–rows–days incidence graph, colour classes
+/// girls | rows | days). Returns the number of schedules up to isomorphism
+/// (7, Cole 1922) and stores in `systems` the number of distinct underlying
+/// triple systems (the same graph without days: 4). Throws InternalError if a
+/// completion is not a valid schedule.
 [[nodiscard]] std::size_t isomorphism_classes(std::size_t& systems);
 
 }  // namespace pcount::games::kirkman
