@@ -73,6 +73,20 @@ TEST(LatinCli, Rows) {
   EXPECT_EQ(t["counts"]["reduced"], "16942080");
 }
 
+TEST(LatinCli, ClassesResumeFromACheckpoint) {
+  // R(10) is a multi-hour job: its tasks go through the engine's checkpoint
+  // log. A finished log makes the rerun skip every task and print the same
+  // exact count.
+  const std::string log = cache_dir() + "/r8.ckpt";
+  fs::remove(log);
+  const auto first = run_json({"--latin", "8", "--checkpoint", log});
+  const auto again = run_json({"--latin", "8", "--checkpoint", log});
+  EXPECT_EQ(first["counts"]["reduced"], "535281401856");
+  EXPECT_EQ(again["counts"], first["counts"]);
+  EXPECT_EQ(again["tasks_resumed"], first["tasks"]);
+  EXPECT_EQ(again["tasks_run"], 0);
+}
+
 struct BadCase {
   std::vector<std::string> args;
   std::string names;
