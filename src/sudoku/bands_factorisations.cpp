@@ -55,12 +55,55 @@ struct Factoriser {
   u128 count(const Adjacency& adj, int k) const {
     if (k <= 1) return 1;
     if (k == 2) return static_cast<u128>(1) << (count_cycles(adj, n) - 1);
+    if (k >= 4) {
+      // Peel the 2-factor F = M(1) ∪ M(2) of the two matchings holding
+      // column 0's two smallest digits: each such F splits into that ordered
+      // pair in 2^(cycles(F)-1) ways, and any factorisation of G − F
+      // completes it (its column-0 digits are all larger).
+      Adjacency chosen{};
+      const std::uint32_t d1 = adj[0] & (0u - adj[0]);
+      const std::uint32_t rest0 = adj[0] ^ d1;
+      const std::uint32_t d2 = rest0 & (0u - rest0);
+      chosen[0] = d1 | d2;
+      u128 total = 0;
+      two_factor(adj, k, 1, d1 | d2, 0, chosen, total);
+      return total;
+    }
     Adjacency chosen{};  // chosen[c] = digit bit of the matching in column c
     u128 total = 0;
     const std::uint32_t first = adj[0] & (0u - adj[0]);  // column 0 takes its smallest digit
     chosen[0] = first;
     match(adj, k, 1, first, chosen, total);
     return total;
+  }
+
+  /// Enumerates 2-factors column by column: `once`/`twice` = digits used once/twice so far.
+  void two_factor(const Adjacency& adj, int k, int col, std::uint32_t once, std::uint32_t twice, Adjacency& chosen,
+                  u128& total) const {
+    if (col == n) {
+      Adjacency rest{};
+      for (int c = 0; c < n; ++c) {
+        const auto i = static_cast<std::size_t>(c);
+        rest[i] = adj[i] & ~chosen[i];
+      }
+      const u128 split = static_cast<u128>(1) << (count_cycles(chosen, n) - 1);
+      total = checked_add(total, checked_mul(split, count(rest, k - 2)));
+      return;
+    }
+    const auto i = static_cast<std::size_t>(col);
+    std::uint32_t first_options = adj[i] & ~twice;
+    while (first_options) {
+      const std::uint32_t a = first_options & (0u - first_options);
+      first_options ^= a;
+      std::uint32_t second_options = first_options;  // b > a
+      while (second_options) {
+        const std::uint32_t b = second_options & (0u - second_options);
+        second_options ^= b;
+        const std::uint32_t ab = a | b;
+        chosen[i] = ab;
+        two_factor(adj, k, col + 1, once ^ (ab & ~twice), twice | (once & ab), chosen, total);
+      }
+    }
   }
 
   void match(const Adjacency& adj, int k, int col, std::uint32_t used, Adjacency& chosen, u128& total) const {
