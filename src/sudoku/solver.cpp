@@ -1,7 +1,10 @@
 // Depth-first search and engine decomposition over either kernel.
 #include "pcount/sudoku/solver.hpp"
 
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -15,6 +18,83 @@
 namespace pcount::sudoku {
 
 namespace {
+
+/// Most open cells handed to the endgame counter.
+#ifndef PCOUNT_ENDGAME_CELLS
+#define PCOUNT_ENDGAME_CELLS 32
+#endif
+constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
+
+/// Endgame counter: the completions of a propagated state with few open
+/// cells. Every placement has already removed its value from its peers, so
+/// the completions are exactly the assignments of a candidate to every open
+/// cell with no two peers (same row, column or box) equal — a small graph
+/// colouring, counted by plain backtracking (fewest candidates first) without
+/// the kernel's propagation.
+struct Endgame {
+  int t = 0;                                  ///< open cells
+  std::array<std::uint64_t, kEndgameCells> adj{};  ///< peers among the open cells (bit j = cell j)
+  std::uint64_t nodes = 0;
+
+  /// Builds the peer sets of open cells `cells` (row-major indices).
+  void setup(const Shape& shape, const std::uint16_t* cells, int count) {
+    t = count;
+    const int n = shape.side();
+    std::array<std::uint64_t, 3 * kMaxSide> unit{};
+    std::array<std::array<int, 3>, kEndgameCells> of{};
+    for (int k = 0; k < t; ++k) {
+      const int r = cells[k] / n, c = cells[k] % n;
+      of[static_cast<std::size_t>(k)] = {r, n + c, 2 * n + shape.box_of(r, c)};
+      for (int u : of[static_cast<std::size_t>(k)]) unit[static_cast<std::size_t>(u)] |= std::uint64_t{1} << k;
+    }
+    for (int k = 0; k < t; ++k) {
+      const auto& u = of[static_cast<std::size_t>(k)];
+      adj[static_cast<std::size_t>(k)] =
+          (unit[static_cast<std::size_t>(u[0])] | unit[static_cast<std::size_t>(u[1])] | unit[static_cast<std::size_t>(u[2])]) &
+          ~(std::uint64_t{1} << k);
+    }
+  }
+
+  /// Completions (at most `limit`) of the open cells `rem` with candidates `m`.
+  std::uint64_t count(const std::uint16_t* m, std::uint64_t rem, std::uint64_t limit) {
+    if (!rem) return 1;
+    int best = -1, fewest = 99;
+    for (std::uint64_t r = rem; r; r &= r - 1) {
+      const int k = std::countr_zero(r);
+      const int c = std::popcount(static_cast<unsigned>(m[k]));
+      if (c < fewest) {
+        fewest = c;
+        best = k;
+        if (c <= 1) break;
+      }
+    }
+    if (fewest == 0) return 0;
+    const std::uint64_t next = rem & ~(std::uint64_t{1} << best);
+    const std::uint64_t peers = adj[static_cast<std::size_t>(best)] & next;
+    unsigned cand = m[best];
+    std::uint64_t total = 0;
+    std::array<std::uint16_t, kEndgameCells> copy;
+    while (cand) {
+      const unsigned v = cand & (0u - cand);
+      cand ^= v;
+      ++nodes;
+      std::copy(m, m + t, copy.begin());
+      bool ok = true;
+      for (std::uint64_t q = peers; q; q &= q - 1) {
+        std::uint16_t& x = copy[static_cast<std::size_t>(std::countr_zero(q))];
+        x = static_cast<std::uint16_t>(x & ~v);
+        if (!x) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) continue;
+      total += count(copy.data(), next, limit - total);
+      if (total >= limit) return total;
+    }
+    return total;
+  }
+};
 
 /// Depth-first counter over a kernel; stops at `limit` solutions.
 template <class K>
@@ -30,6 +110,18 @@ struct Search {
       if (count == 0 && first) kernel.write(s, first);
       ++count;
       return;
+    }
+    if (count > 0 || !first) {
+      // Few open cells and no solution to write: count the endgame directly.
+      std::array<std::uint16_t, kEndgameCells> cells, masks;
+      const int t = kernel.open_cells(s, cells.data(), masks.data(), kEndgameCells);
+      if (t <= kEndgameCells) {
+        Endgame e;
+        e.setup(kernel.shape(), cells.data(), t);
+        count += e.count(masks.data(), t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
+        nodes += e.nodes;
+        return;
+      }
     }
     const detail::Branch br = kernel.choose(s);
     std::uint32_t cand = br.candidates;

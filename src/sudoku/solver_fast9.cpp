@@ -256,6 +256,26 @@ Branch Fast9Kernel::choose(const State& s) const {
   return br;
 }
 
+int Fast9Kernel::open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) const {
+  const int open = 81 - std::popcount(s.solved[0]) - std::popcount(s.solved[1]) - std::popcount(s.solved[2]);
+  if (open > max) return open;
+  int k = 0;
+  for (int b = 0; b < 3; ++b) {
+    u32 rest = kBandFull & ~s.solved[static_cast<std::size_t>(b)];
+    const u32* fb = s.f.data() + 9 * b;
+    while (rest) {
+      const int p = std::countr_zero(rest);
+      rest &= rest - 1;
+      unsigned m = 0;
+      for (int d = 0; d < 9; ++d) m |= ((fb[d] >> p) & 1u) << d;
+      cells[k] = static_cast<std::uint16_t>(27 * b + p);  // = 9·row + column
+      masks[k] = static_cast<std::uint16_t>(m);
+      ++k;
+    }
+  }
+  return k;
+}
+
 void Fast9Kernel::write(const State& s, std::uint8_t* cells) const {
   for (int b = 0; b < 3; ++b)
     for (int p = 0; p < 27; ++p) {

@@ -111,6 +111,18 @@ Branch GeneralKernel::choose(const State& s) const {
   return best;
 }
 
+int GeneralKernel::open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) const {
+  if (s.open > max) return s.open;
+  int k = 0;
+  for (int i = 0; i < cells_; ++i) {
+    if (is_placed(s, i)) continue;
+    cells[k] = static_cast<std::uint16_t>(i);
+    masks[k] = s.cand[static_cast<std::size_t>(i)];
+    ++k;
+  }
+  return k;
+}
+
 void GeneralKernel::write(const State& s, std::uint8_t* cells) const {
   for (int i = 0; i < cells_; ++i)
     cells[i] = static_cast<std::uint8_t>(std::countr_zero(static_cast<unsigned>(s.cand[static_cast<std::size_t>(i)])) + 1);

@@ -14,7 +14,11 @@
 ///   (minimum remaining values) and its candidate set;
 /// - `bool assign(State&, cell, v)`: places value v+1 (0-based v) in the cell
 ///   and propagates; false on a contradiction;
-/// - `void write(const State&, std::uint8_t* cells)`: values 1..N, row-major.
+/// - `void write(const State&, std::uint8_t* cells)`: values 1..N, row-major;
+/// - `int open_cells(const State&, cells, masks, max)`: the number of cells
+///   without a final value; when it is at most `max`, their row-major indices
+///   and candidate sets (bit v = value v+1) are written to `cells`/`masks`;
+/// - `const Shape& shape()`: the box shape.
 /// Propagation (both kernels): naked singles (a cell with one candidate) and
 /// hidden singles (a value with one place in a row, column or box) to a
 /// fixpoint; a cell with no candidate or a unit missing a value is a
@@ -57,6 +61,8 @@ public:
     return propagate(s);
   }
   void write(const State& s, std::uint8_t* cells) const;
+  [[nodiscard]] int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) const;
+  [[nodiscard]] const Shape& shape() const { return puzzle_.shape; }
 
 private:
   [[nodiscard]] bool propagate(State& s) const;
@@ -99,6 +105,11 @@ public:
     return propagate(s, w);
   }
   void write(const State& s, std::uint8_t* cells) const;
+  [[nodiscard]] int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) const;
+  [[nodiscard]] static const Shape& shape() {
+    static constexpr Shape kShape{3, 3};
+    return kShape;
+  }
 
   static constexpr std::uint32_t kBandFull = (1u << 27) - 1;
 
