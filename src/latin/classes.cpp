@@ -135,15 +135,28 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
     }
     return classes;
   }
-  const std::vector<std::string> lines = genbg_regular(n, d);
+  // Large lists: genbg's own res/mod split into a fixed number of disjoint
+  // slices, run concurrently (the result is sorted by key, so the split
+  // does not change it).
+  const int mod = n >= 10 ? 16 : 1;
+  std::vector<std::vector<std::string>> slices(static_cast<std::size_t>(mod));
+  tbb::parallel_for(0, mod, [&](int res) { slices[static_cast<std::size_t>(res)] = genbg_regular(n, d, res, mod); });
+  std::vector<std::string> lines;
+  for (auto& slice : slices)
+    for (auto& line : slice) lines.push_back(std::move(line));
   classes.resize(lines.size());
-  for (std::size_t i = 0; i < lines.size(); ++i) {
+  tbb::parallel_for(std::size_t{0}, lines.size(), [&](std::size_t i) {
     const BipGraph g = from_graph6(lines[i], n);
-    if (g.regular_degree() != d) throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
+    if (g.regular_degree() != d)
+      throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
     const Canonical can = canonical(g);
     classes[i] = GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms};
-  }
+  });
   return classes;
+}
+
+void sort_by_key(std::vector<GraphClass>& classes) {
+  std::sort(classes.begin(), classes.end(), [](const GraphClass& a, const GraphClass& b) { return a.key < b.key; });
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -197,12 +210,18 @@ std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache)
   if (cache.dir) {
     ensure_writable_dir(*cache.dir, cache.option);
     const auto file = cache_file(*cache.dir, n, d);
-    if (auto cached = read_cache(file, n, d)) return std::move(*cached);
+    if (auto cached = read_cache(file, n, d)) {
+      sort_by_key(*cached);  // files written before lists were sorted
+      return std::move(*cached);
+    }
     auto classes = generate_classes(n, d, cache);
+    sort_by_key(classes);
     write_cache(file, n, d, classes, cache.option);
     return classes;
   }
-  return generate_classes(n, d, cache);
+  auto classes = generate_classes(n, d, cache);
+  sort_by_key(classes);
+  return classes;
 }
 
 FactorTable::FactorTable(const std::vector<GraphClass>& classes, std::vector<u128> values) {
@@ -297,6 +316,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   auto plan = std::make_shared<Plan>();
   plan->n = n;
   int degree = k;
+  arena.execute([&] {
   if (!square && k <= b) {
     plan->mode = Mode::RectDfs;
     plan->classes = regular_classes(n, k, cache);
@@ -325,6 +345,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
       plan->times.push_back(all[i].key == comp_key[i] ? 1 : 2);
     }
   }
+  });  // arena
 
   const std::size_t count = plan->classes.size();
   // The task ids index this class list: its hash goes into the fingerprint,

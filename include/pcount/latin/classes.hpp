@@ -57,12 +57,14 @@ struct CacheOptions {
 void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option);
 
 /// Every class of d-regular n+n bipartite graphs (2 ≤ n ≤ kMaxClassOrder,
-/// 0 ≤ d ≤ n), in a fixed order (genbg's order for d ≤ n/2; complements of
-/// the (n-d)-regular list above). Loaded from the cache file
-/// "latin-classes-n<n>-d<d>.txt" when it is valid, otherwise generated with
-/// genbg, canonised with nauty and written atomically (temp file + rename).
-/// Throws what genbg_regular throws, and InvalidArgument(cache.option) when
-/// the cache directory cannot be written.
+/// 0 ≤ d ≤ n), sorted by canonical key (so the list does not depend on
+/// genbg's output order or on how it was split). Loaded from the cache file
+/// "latin-classes-n<n>-d<d>.txt" when it is valid; otherwise generated —
+/// d ≤ n/2 with genbg (for n ≥ 10 as 16 res/mod slices run concurrently in
+/// the current oneTBB arena), higher degrees as complements of the
+/// (n-d)-regular list — canonised with nauty and written atomically (temp
+/// file + rename). Throws what genbg_regular throws, and
+/// InvalidArgument(cache.option) when the cache directory cannot be written.
 [[nodiscard]] std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache);
 
 /// N(G) for every class of one degree, keyed for lookup.
