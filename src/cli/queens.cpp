@@ -140,7 +140,7 @@ int run_queens(const Invocation& inv) {
   }
   if (inv.has("group")) throw InvalidArgument("--group", "applies only to --method constellations");
   const int depth = inv.common.split_depth.value_or(
-      queens::auto_search_depth(n, 16 * static_cast<std::size_t>(inv.common.threads)));
+      queens::auto_search_depth(n, auto_split_min_tasks(inv)));
   const engine::Job job = queens::make_search_job(n, depth, fingerprint);
   const engine::RunResult result = run_job(inv, job);
   report_counts(inv, job, result, n, method, queens::search_counts(n, result.totals), nlohmann::ordered_json::object(),
