@@ -55,13 +55,15 @@ struct Endgame {
     }
   }
 
+  using Masks = std::array<std::uint16_t, kEndgameCells>;
+
   /// Completions (at most `limit`) of the open cells `rem` with candidates `m`.
-  std::uint64_t count(const std::uint16_t* m, std::uint64_t rem, std::uint64_t limit) {
+  std::uint64_t count(const Masks& m, std::uint64_t rem, std::uint64_t limit) {
     if (!rem) return 1;
     int best = -1, fewest = 99;
     for (std::uint64_t r = rem; r; r &= r - 1) {
       const int k = std::countr_zero(r);
-      const int c = std::popcount(static_cast<unsigned>(m[k]));
+      const int c = std::popcount(static_cast<unsigned>(m[static_cast<std::size_t>(k)]));
       if (c < fewest) {
         fewest = c;
         best = k;
@@ -70,15 +72,15 @@ struct Endgame {
     }
     if (fewest == 0) return 0;
     const std::uint64_t next = rem & ~(std::uint64_t{1} << best);
+    if (!next) return std::min<std::uint64_t>(static_cast<std::uint64_t>(fewest), limit);
     const std::uint64_t peers = adj[static_cast<std::size_t>(best)] & next;
-    unsigned cand = m[best];
+    unsigned cand = m[static_cast<std::size_t>(best)];
     std::uint64_t total = 0;
-    std::array<std::uint16_t, kEndgameCells> copy;
     while (cand) {
       const unsigned v = cand & (0u - cand);
       cand ^= v;
       ++nodes;
-      std::copy(m, m + t, copy.begin());
+      Masks copy = m;  // fixed size: a few vector moves, no call
       bool ok = true;
       for (std::uint64_t q = peers; q; q &= q - 1) {
         std::uint16_t& x = copy[static_cast<std::size_t>(std::countr_zero(q))];
@@ -89,7 +91,7 @@ struct Endgame {
         }
       }
       if (!ok) continue;
-      total += count(copy.data(), next, limit - total);
+      total += count(copy, next, limit - total);
       if (total >= limit) return total;
     }
     return total;
@@ -113,12 +115,13 @@ struct Search {
     }
     if (count > 0 || !first) {
       // Few open cells and no solution to write: count the endgame directly.
-      std::array<std::uint16_t, kEndgameCells> cells, masks;
+      std::array<std::uint16_t, kEndgameCells> cells;
+      Endgame::Masks masks{};
       const int t = kernel.open_cells(s, cells.data(), masks.data(), kEndgameCells);
       if (t <= kEndgameCells) {
         Endgame e;
         e.setup(kernel.shape(), cells.data(), t);
-        count += e.count(masks.data(), t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
+        count += e.count(masks, t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
         nodes += e.nodes;
         return;
       }
