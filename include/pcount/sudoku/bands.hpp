@@ -66,8 +66,9 @@ public:
 
 /// 9×9 (3x3 boxes) by the 44 band classes. The tables are computed at
 /// construction from first principles (shapes, B by ordered
-/// 1-factorisations, classes by union-find over symmetry generators) using
-/// up to `threads` threads (0 = all). Throws InternalError when Σ_σ B(σ) ≠
+/// 1-factorisations, classes by union-find over symmetry generators) on the
+/// calling thread (a few ms; `threads` is accepted for symmetry with
+/// make_bands_two_column and unused). Throws InternalError when Σ_σ B(σ) ≠
 /// 948,109,639,680 or the class count is not 44.
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_3x3(int threads = 0);
 
