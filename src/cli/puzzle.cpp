@@ -48,13 +48,50 @@ std::string shape_name(const sudoku::Shape& s) {
   return std::to_string(s.box_rows) + "x" + std::to_string(s.box_cols);
 }
 
-/// One puzzle of a file and what became of it.
+/// One puzzle line of a file and what became of it.
 struct LineResult {
   std::size_t line = 0;
   std::string text;
-  std::string error;  ///< non-empty for a bad line
-  sudoku::SolveResult result;
+  bool bad = false;  ///< `out` is the error message
+  int kind = 0;      ///< 0 no solution, 1 unique, 2 several (or stopped at the limit)
+  std::string out;   ///< the result line (with '\n'), or the error message
 };
+
+/// Parses, solves and formats one line (runs on a worker thread).
+void solve_line(LineResult& r, const sudoku::Shape& shape, std::uint64_t limit, sudoku::Kernel kernel, bool json) {
+  sudoku::Puzzle p;
+  try {
+    p = sudoku::parse_puzzle(r.text, shape, "--puzzle-file");
+  } catch (const InvalidArgument& e) {
+    r.bad = true;
+    r.out = e.what();
+    return;
+  }
+  const sudoku::SolveResult res = sudoku::solve(p, limit, kernel);
+  if (!res.first.empty() && !sudoku::is_solution(p, res.first))
+    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
+                        std::to_string(r.line) + ")");
+  const std::uint64_t k = res.solutions;
+  r.kind = k == 0 ? 0 : (k == 1 && !res.limit_reached) ? 1 : 2;
+  const std::string sol = res.first.empty() ? std::string() : sudoku::to_line(res.first);
+  if (json) {
+    nlohmann::ordered_json j;
+    j["line"] = r.line;
+    j["puzzle"] = sudoku::to_line(p.cells);
+    j["solutions"] = std::to_string(k);
+    j["limit_reached"] = res.limit_reached;
+    j["solution"] = sol.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(sol);
+    r.out = j.dump();
+  } else {
+    r.out = std::to_string(r.line);
+    r.out += ' ';
+    r.out += std::to_string(k);
+    if (res.limit_reached) r.out += '+';
+    r.out += ' ';
+    r.out += sol.empty() ? std::string("-") : sol;
+  }
+  r.out += '\n';
+}
 
 bool blank_or_comment(const std::string& line) {
   for (char ch : line) {
@@ -164,59 +201,28 @@ int run_puzzle_file(const Invocation& inv) {
     arena.execute([&] {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunk.size(), 16),
                         [&](const tbb::blocked_range<std::size_t>& range) {
-                          for (std::size_t i = range.begin(); i != range.end(); ++i) {
-                            LineResult& r = chunk[i];
-                            try {
-                              const sudoku::Puzzle p = sudoku::parse_puzzle(r.text, shape, "--puzzle-file");
-                              r.result = sudoku::solve(p, limit, kernel);
-                              if (!r.result.first.empty() && !sudoku::is_solution(p, r.result.first))
-                                r.error = "internal error: the solver returned a grid that breaks the rules";
-                            } catch (const InvalidArgument& e) {
-                              r.error = e.what();
-                            }
-                          }
+                          for (std::size_t i = range.begin(); i != range.end(); ++i)
+                            solve_line(chunk[i], shape, limit, kernel, inv.common.json);
                         });
     });
     std::string out;
     out.reserve(chunk.size() * (inv.common.json ? 260 : 100));
     for (const LineResult& r : chunk) {
-      if (!r.error.empty()) {
+      if (r.bad) {
         ++bad;
         if (!out.empty()) {  // keep stdout and stderr in input order on a terminal
           inv.out << out;
           out.clear();
         }
         inv.out.flush();
-        inv.err << "count: --puzzle-file: line " << r.line << ": " << r.error << '\n';
+        inv.err << "count: --puzzle-file: line " << r.line << ": " << r.out << '\n';
         continue;
       }
       ++solved;
-      const std::uint64_t k = r.result.solutions;
-      if (k == 0) ++none;
-      else if (k == 1 && !r.result.limit_reached) ++unique;
+      if (r.kind == 0) ++none;
+      else if (r.kind == 1) ++unique;
       else ++several;
-      const std::string sol = r.result.first.empty() ? std::string() : sudoku::to_line(r.result.first);
-      if (inv.common.json) {
-        nlohmann::ordered_json j;
-        j["line"] = r.line;
-        std::string clean;
-        for (char ch : r.text)
-          if (ch != ' ' && ch != '\t' && ch != '\r') clean += ch;
-        j["puzzle"] = clean;
-        j["solutions"] = std::to_string(k);
-        j["limit_reached"] = r.result.limit_reached;
-        j["solution"] = sol.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(sol);
-        out += j.dump();
-        out += '\n';
-      } else {
-        out += std::to_string(r.line);
-        out += ' ';
-        out += std::to_string(k);
-        if (r.result.limit_reached) out += '+';
-        out += ' ';
-        out += sol.empty() ? std::string("-") : sol;
-        out += '\n';
-      }
+      out += r.out;
     }
     inv.out << out;
   }
