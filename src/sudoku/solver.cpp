@@ -19,7 +19,11 @@ namespace pcount::sudoku {
 
 namespace {
 
-/// Most open cells handed to the endgame counter.
+/// Most open cells handed to the endgame counter. 32 measured best: the
+/// 6,696,000 count needs half the instructions of no endgame, while the
+/// uniqueness checks of hard puzzles stay as fast (48 or more makes them
+/// 1.5-2.4× slower: plain backtracking prunes less than propagation).
+/// Overridable at compile time for experiments.
 #ifndef PCOUNT_ENDGAME_CELLS
 #define PCOUNT_ENDGAME_CELLS 32
 #endif
