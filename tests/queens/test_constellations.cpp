@@ -59,6 +59,14 @@ TEST(QueensConstellations, SameCountsForEveryThreadCountAndGrouping) {
   }
 }
 
+TEST(QueensConstellations, EveryGroupSizeGivesTheSameCounts) {
+  const int n = 7;
+  const std::size_t count = canonical_constellations(n).size();
+  for (std::size_t group = 1; group <= count + 1; ++group)
+    for (int threads : {1, 2, 4})
+      EXPECT_EQ(run_constellations(n, group, threads), known(n)) << "group=" << group << " threads=" << threads;
+}
+
 TEST(QueensConstellations, TasksAreGroupsPlusTwoSearchesWithEstimates) {
   const std::size_t count = canonical_constellations(12).size();
   EXPECT_EQ(make_constellation_job(12, 1, "x").task_count, count + 2);
