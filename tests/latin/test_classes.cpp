@@ -150,6 +150,18 @@ TEST(LatinClasses, InvariantLookupIsExactUnderRelabelling) {
   EXPECT_THROW((void)table.at(canonical(three).key), InternalError);
 }
 
+TEST(LatinClasses, GenbgSlicesPartitionTheList) {
+  // res/mod slices are disjoint and together give the whole list.
+  auto whole = genbg_regular(8, 3);
+  std::vector<std::string> joined;
+  for (int res = 0; res < 3; ++res)
+    for (auto& line : genbg_regular(8, 3, res, 3)) joined.push_back(line);
+  std::sort(whole.begin(), whole.end());
+  std::sort(joined.begin(), joined.end());
+  EXPECT_EQ(joined, whole);
+  EXPECT_GT(whole.size(), 10u);
+}
+
 TEST(LatinClasses, MissingOrFailingGenbg) {
   EXPECT_THROW((void)run_lines("/nonexistent/nauty-genbg", {}), InvalidArgument);
   EXPECT_THROW((void)run_lines("false", {}), std::runtime_error);
