@@ -1,6 +1,7 @@
 // count --puzzle P / --puzzle-file F: solve and count sudoku puzzles.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -172,6 +173,9 @@ int run_puzzle_file(const Invocation& inv) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+      throw InvalidArgument("--puzzle-file", "'" + path + "' is a directory, not a file of puzzles");
     file.open(path);
     if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
     in = &file;

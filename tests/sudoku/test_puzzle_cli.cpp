@@ -119,6 +119,7 @@ TEST(PuzzleCli, BadInputIsOneLineOnStderrAndExit2) {
       {{"--queens", "8", "--limit", "2"}, "--limit"},
       {{"--queens", "8", "--box", "2x2"}, "--box"},
       {{"--puzzle-file", "/nonexistent/puzzles.txt"}, "--puzzle-file: cannot open"},
+      {{"--puzzle-file", "/tmp"}, "--puzzle-file: '/tmp' is a directory"},
       {{"--puzzle", kSeed003, "--puzzle-file", empty_ok.path}, "give one problem at a time"},
       {{"--puzzle-file", empty_ok.path, "--split-depth", "2"}, "--split-depth: does not apply"},
       {{"--puzzle-file", empty_ok.path, "--limit", "x"}, "--limit"},
