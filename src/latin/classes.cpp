@@ -298,7 +298,6 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
     int n = 0;
     Mode mode = Mode::RectDfs;
     std::vector<GraphClass> classes;
-    std::vector<BipGraph> partner;    // SquareEven: complement of classes[i] (or n=0 when self-complementary)
     std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
     FactorTable lower;
   };
@@ -317,34 +316,34 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   plan->n = n;
   int degree = k;
   arena.execute([&] {
-  if (!square && k <= b) {
-    plan->mode = Mode::RectDfs;
-    plan->classes = regular_classes(n, k, cache);
-  } else if (!square) {
-    plan->mode = Mode::RectPeel;
-    plan->lower = lower_table(k - 1, nullptr);
-    plan->classes = regular_classes(n, k, cache);
-  } else if (n % 2 == 1) {
-    plan->mode = Mode::SquareOdd;
-    degree = h;
-    plan->classes = regular_classes(n, h, cache);
-    plan->lower = lower_table(h, &plan->classes);
-  } else {
-    plan->mode = Mode::SquareEven;
-    degree = h;
-    plan->lower = lower_table(h - 1, nullptr);
-    const std::vector<GraphClass> all = regular_classes(n, h, cache);
-    std::vector<u128> comp_key(all.size());
-    arena.execute([&] {
-      tbb::parallel_for(std::size_t{0}, all.size(),
-                        [&](std::size_t i) { comp_key[i] = canonical(all[i].graph.complement()).key; });
-    });
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      if (all[i].key > comp_key[i]) continue;  // counted with its complement's class
-      plan->classes.push_back(all[i]);
-      plan->times.push_back(all[i].key == comp_key[i] ? 1 : 2);
+    if (!square && k <= b) {
+      plan->mode = Mode::RectDfs;
+      plan->classes = regular_classes(n, k, cache);
+    } else if (!square) {
+      plan->mode = Mode::RectPeel;
+      plan->lower = lower_table(k - 1, nullptr);
+      plan->classes = regular_classes(n, k, cache);
+    } else if (n % 2 == 1) {
+      plan->mode = Mode::SquareOdd;
+      degree = h;
+      plan->classes = regular_classes(n, h, cache);
+      plan->lower = lower_table(h, &plan->classes);
+    } else {
+      plan->mode = Mode::SquareEven;
+      degree = h;
+      plan->lower = lower_table(h - 1, nullptr);
+      const std::vector<GraphClass> all = regular_classes(n, h, cache);
+      std::vector<u128> comp_key(all.size());
+      arena.execute([&] {
+        tbb::parallel_for(std::size_t{0}, all.size(),
+                          [&](std::size_t i) { comp_key[i] = canonical(all[i].graph.complement()).key; });
+      });
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        if (all[i].key > comp_key[i]) continue;  // counted with its complement's class
+        plan->classes.push_back(all[i]);
+        plan->times.push_back(all[i].key == comp_key[i] ? 1 : 2);
+      }
     }
-  }
   });  // arena
 
   const std::size_t count = plan->classes.size();
