@@ -15,6 +15,7 @@
 //   N = binom(2C,C) · Σ_k binom(C,k)² · 2^(C-2) · Σ_M mult(M) · B(S_0, r_k, M)².
 // Each enumerated signature is reduced to the canonical form (nauty) of its
 // column–digit graph; the distinct forms are the classes, one engine task each.
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -175,14 +176,31 @@ public:
         if (e.weight == 0) e.columns = entry.columns;
         e.weight = checked_add(e.weight, entry.weight);
       }
-    for (const auto& [key, entry] : merged) classes_.push_back(entry);
+    // The class order follows nauty's canonical forms; a hash of the list
+    // goes into the fingerprint so that checkpoints and shards made with
+    // another nauty build never mix class ids.
+    std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a
+    auto mix = [&hash](u128 v) {
+      for (int i = 0; i < 16; ++i) {
+        hash ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xFFu;
+        hash *= 1099511628211ULL;
+      }
+    };
+    for (const auto& [key, entry] : merged) {
+      mix(key);
+      mix(entry.weight);
+      classes_.push_back(entry);
+    }
+    list_hash_ = hash;
   }
 
   [[nodiscard]] std::size_t class_count() const override { return classes_.size(); }
 
   [[nodiscard]] engine::Job job(std::string fingerprint) const override {
     engine::Job job;
-    job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count());
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(list_hash_));
+    job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count()) + " list=" + hex;
     job.counter_names = {"weighted B squared"};
     job.task_count = class_count();
     auto classes = std::make_shared<const std::vector<ClassEntry>>(classes_);
@@ -202,6 +220,7 @@ public:
 private:
   int c_;
   std::vector<ClassEntry> classes_;
+  std::uint64_t list_hash_ = 0;
 };
 
 }  // namespace

@@ -74,6 +74,20 @@ TEST(SudokuGridsCli, TextOutputNamesEveryCount) {
     EXPECT_NE(r.out.find(key), std::string::npos) << key << "\n" << r.out;
 }
 
+TEST(SudokuGridsCli, BandClassesSplitIntoShardsMergeToTheTotal) {
+  const std::string base = "/tmp/pcount-test-sudoku-grids-" + std::to_string(::getpid());
+  const std::string f0 = base + "-0.json", f1 = base + "-1.json";
+  ASSERT_EQ(run_count({"--sudoku", "2x4", "--shard", "0/2", "--out", f0, "--quiet"}).status, 0);
+  ASSERT_EQ(run_count({"--sudoku", "2x4", "--shard", "1/2", "--out", f1, "--quiet"}).status, 0);
+  const CommandResult merged = run_count({"merge", "--json", f0, f1});
+  ::unlink(f0.c_str());
+  ::unlink(f1.c_str());
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  const auto j = nlohmann::json::parse(merged.out);
+  EXPECT_EQ(j["counts"]["grids"], "29136487207403520");
+  EXPECT_EQ(j["counts"]["reduced"], "30109630464");
+}
+
 TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
   struct Bad {
     std::vector<std::string> args;
