@@ -225,7 +225,7 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
   }
   std::ostringstream s;
   auto line = [&s](const std::string& key, const std::string& value) {
-    s << std::left << std::setw(14) << key << value << '\n';
+    s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
   };
   line("problem", report.title);
   for (const auto& [name, value] : report.counts) line(name, value);

@@ -136,8 +136,13 @@ struct Distributed {
   /// Sums `local` (the tasks this rank ran) over all ranks; every rank gets
   /// the sum. `interrupted` becomes true if any rank was interrupted.
   virtual void reduce(engine::Tally& local, std::size_t& tasks_run, bool& interrupted) = 0;
-  /// Gathers all ranks' finished task records on rank 0 (others get theirs).
+  /// Gathers all ranks' finished task records on rank 0 (others keep theirs).
   virtual void gather(std::vector<engine::TaskRecord>& tasks) = 0;
+  /// Waits for every rank.
+  virtual void barrier() = 0;
+  /// A failure on this rank only: prints "count-mpi: rank R: <message>" on
+  /// stderr and ends every rank (MPI_Abort) so that none waits forever.
+  [[noreturn]] virtual void abort(const std::string& message, int status) = 0;
 };
 
 /// Installs (or, with nullptr, removes) the distributed runner used by run_job.

@@ -4,6 +4,7 @@
 // (GCC bug 105329); the code is correct, so the warning is off for this file.
 #pragma GCC diagnostic ignored "-Wrestrict"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -34,7 +35,7 @@ void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
   }
   std::ostringstream s;
   auto line = [&s](const std::string& key, const std::string& value) {
-    s << std::left << std::setw(14) << key << value << '\n';
+    s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
   };
   line("job", m.fingerprint);
   for (std::size_t i = 0; i < m.counter_names.size(); ++i) line(m.counter_names[i], to_string(m.totals.counts[i]));

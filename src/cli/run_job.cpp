@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -38,6 +39,7 @@ std::vector<std::string> g_command;             // argv[1..] of this program
 const engine::RunResult* g_replay = nullptr;    // count merge: the merged result
 std::string g_replay_fingerprint;
 Distributed* g_distributed = nullptr;           // count-mpi
+std::size_t g_calls = 0;                        // run_job calls in this invocation
 
 // Set from the signal handler (lock-free atomics are async-signal-safe).
 std::atomic<bool> g_stop{false};
@@ -189,12 +191,30 @@ void write_profile(const std::string& path, const engine::Job& job, const std::v
   if (!f) throw std::runtime_error("--profile: " + path + ": write failed");
 }
 
+/// FILE and every FILE.rank<r> next to it (the logs of an MPI run).
+std::vector<std::string> rank_logs(const std::string& file) {
+  std::vector<std::string> paths{file};
+  const auto slash = file.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : file.substr(0, slash + 1);
+  const std::string stem = (slash == std::string::npos ? file : file.substr(slash + 1)) + ".rank";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(stem, 0) == 0 && name.size() > stem.size() &&
+        name.find_first_not_of("0123456789", stem.size()) == std::string::npos)
+      paths.push_back(slash == std::string::npos ? name : dir + name);
+  }
+  std::sort(paths.begin() + 1, paths.end());
+  return paths;
+}
+
 std::string shard_text(const Common& c) { return std::to_string(c.shard_index) + "/" + std::to_string(c.shard_count); }
 
 }  // namespace
 
 void remember_command(int argc, const char* const* argv) {
   g_command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
+  g_calls = 0;
 }
 
 std::vector<std::string> problem_command() {
@@ -226,7 +246,8 @@ std::size_t auto_split_min_tasks(const Invocation& inv) {
 }
 
 engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
-  if (g_replay) {  // count merge: the shards' sum instead of a run
+  const std::size_t call = ++g_calls;  // 1 for the problem's first job
+  if (g_replay && call == 1) {  // count merge: the shards' sum instead of a run
     if (job.fingerprint != g_replay_fingerprint)
       throw InternalError("the merged shards are for '" + g_replay_fingerprint + "' but their command now gives '" +
                           job.fingerprint + "' (another program version?)");
@@ -234,14 +255,24 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     r.threads = inv.common.threads;
     return r;
   }
-  const Common& c = inv.common;
+  // A problem that runs further jobs after its first (e.g. tic-tac-toe: games,
+  // then positions) runs them in full: shards split the first job only, and
+  // the n-th job's checkpoint is FILE.<n>.
+  Common c = inv.common;
+  if (call > 1) {
+    c.shard_index = 0;
+    c.shard_count = 1;
+    c.out_file.clear();
+    if (!c.checkpoint.empty()) c.checkpoint += "." + std::to_string(call);
+    if (!c.profile.empty()) c.profile += "." + std::to_string(call);
+  }
   const engine::Shard shard{c.shard_index, c.shard_count};
   const bool rank0 = !g_distributed || g_distributed->rank() == 0;
   const std::size_t counters = job.counter_names.size();
 
-  // Checkpoint: load what earlier runs finished. Under MPI every rank reads
-  // the same file; only rank 0 appends to it (the others send their records
-  // to rank 0 at the end, see below) — each rank r > 0 logs to FILE.rank<r>.
+  // Checkpoint: load what earlier runs finished. Under MPI rank 0 logs to
+  // FILE and rank r > 0 to FILE.rank<r>; every rank first reads all of them
+  // (any earlier -np), then waits for the others before appending to its own.
   std::unique_ptr<engine::CheckpointLog> log;
   std::vector<char> resumed(job.task_count, 0);
   engine::Tally resumed_totals;
@@ -254,10 +285,32 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
       const double v = std::strtod(env, &end);
       if (end != env && v > 0 && v <= 3600) flush_seconds = v;
     }
-    log = std::make_unique<engine::CheckpointLog>(c.checkpoint, job, flush_seconds);
-    if (!log->warning().empty() && rank0) inv.err << "count: warning: --checkpoint: " << c.checkpoint << ": " << log->warning() << '\n';
-    for (const engine::TaskRecord& t : log->resumed()) {
-      if (!shard.includes(t.id)) continue;
+    std::vector<engine::TaskRecord> records;
+    std::vector<std::string> warnings;
+    auto take = [&](const std::string& path, std::vector<engine::TaskRecord> found, const std::string& warning) {
+      if (!warning.empty()) warnings.push_back(path + ": " + warning);
+      records.insert(records.end(), found.begin(), found.end());
+    };
+    std::string own = c.checkpoint;
+    if (g_distributed) {
+      for (const std::string& path : rank_logs(c.checkpoint)) {
+        std::string warning;
+        auto found = engine::read_checkpoint(path, job, &warning);
+        take(path, std::move(found), warning);
+      }
+      g_distributed->barrier();
+      if (g_distributed->rank() > 0) own += ".rank" + std::to_string(g_distributed->rank());
+      log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
+    } else {
+      log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
+      take(own, log->resumed(), log->warning());
+    }
+    if (rank0)
+      for (const auto& w : warnings) inv.err << "count: warning: --checkpoint: " << w << '\n';
+    std::sort(records.begin(), records.end(),
+              [](const engine::TaskRecord& a, const engine::TaskRecord& b) { return a.id < b.id; });
+    for (const engine::TaskRecord& t : records) {
+      if (!shard.includes(t.id) || resumed[t.id]) continue;  // (a task logged by two ranks counts once)
       resumed[t.id] = 1;
       resumed_totals.merge(t.counts);
       resumed_tasks.push_back(t);
@@ -287,9 +340,10 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     Monitor monitor(inv, shard_tasks, resumed_tasks.size(), done, show);
     try {
       result = engine::run(job, options);
-    } catch (...) {
+    } catch (const std::exception& e) {
       monitor.stop();
       if (log) log->close();  // keep what finished before the error
+      if (g_distributed) g_distributed->abort(e.what(), 1);  // the other ranks must not wait for this one
       throw;
     }
     monitor.stop();
@@ -371,7 +425,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
       } else {
         std::ostringstream s;
         auto line = [&s](const std::string& key, const std::string& value) {
-          s << std::left << std::setw(14) << key << value << '\n';
+          s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
         };
         line("job", job.fingerprint);
         line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
@@ -386,7 +440,6 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     }
     throw EarlyExit{0};
   }
-  if (!rank0) throw EarlyExit{0};  // only rank 0 prints the report
   return result;
 }
 

@@ -89,6 +89,100 @@ std::string checkpoint_line(const TaskRecord& task, std::size_t counters) {
   return body + " " + hex8(fnv1a(body)) + "\n";
 }
 
+namespace {
+
+struct Parsed {
+  std::vector<TaskRecord> records;
+  std::size_t valid = 0;  ///< bytes up to the end of the last complete line
+  std::size_t size = 0;
+  std::string warning;
+};
+
+/// Parses the text of a checkpoint file of `job`; throws InvalidArgument.
+Parsed parse_checkpoint(const std::string& path_, const std::string& text, const Job& job) {
+  const std::string header = checkpoint_header(job);
+  const std::size_t counters_ = job.counter_names.size();
+  Parsed out;
+  out.size = text.size();
+  if (text.compare(0, header.size(), header) != 0) {
+    // Say what differs, in one line.
+    std::istringstream lines(text);
+    std::string line;
+    std::string found;
+    while (std::getline(lines, line))
+      if (line.rfind("fingerprint ", 0) == 0) found = line.substr(12);
+    if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
+    if (found != job.fingerprint) {
+      // Only the automatic split depth differs (it may depend on --threads): say which to give.
+      const auto split_of = [](const std::string& fp) {
+        const auto at = fp.rfind(" split=");
+        return at == std::string::npos ? std::string() : fp.substr(at + 7);
+      };
+      const auto stem = [](const std::string& fp) { return fp.substr(0, fp.rfind(" split=")); };
+      if (!split_of(found).empty() && stem(found) == stem(job.fingerprint))
+        refuse(path_, "written with split depth " + split_of(found) + ", this run has " +
+                          split_of(job.fingerprint) + "; add --split-depth " + split_of(found) +
+                          " (or the same --threads) to resume");
+      refuse(path_, "written by another job ('" + found + "'); this job is '" + job.fingerprint +
+                        "' (same command, --method and --split-depth needed; or use another file)");
+    }
+    refuse(path_, "header differs from this job (program version, task count or counters); use another file");
+  }
+  std::map<std::size_t, TaskRecord> seen;
+  std::size_t pos = header.size();
+  std::size_t line_no = static_cast<std::size_t>(std::count(header.begin(), header.end(), '\n'));
+  std::size_t valid = pos;
+  while (pos < text.size()) {
+    const std::size_t nl = text.find('\n', pos);
+    ++line_no;
+    if (nl == std::string::npos) {
+      out.warning = "ignored a truncated last line (" + std::to_string(text.size() - pos) +
+                 " bytes; that task runs again)";
+      break;
+    }
+    const std::string line = text.substr(pos, nl - pos);
+    const std::string where = "line " + std::to_string(line_no) + " is damaged";
+    const std::size_t last_space = line.rfind(' ');
+    if (last_space == std::string::npos) refuse(path_, where);
+    const std::string body = line.substr(0, last_space);
+    if (line.substr(last_space + 1) != hex8(fnv1a(body))) refuse(path_, where + " (checksum)");
+    const auto parts = split_spaces(body);
+    if (parts.size() != 3 + counters_) refuse(path_, where + " (field count)");
+    TaskRecord rec;
+    try {
+      const u128 id = parse_u128(parts[0]);
+      if (id >= job.task_count) refuse(path_, where + " (task id out of range)");
+      rec.id = static_cast<std::size_t>(id);
+      rec.seconds = std::stod(parts[1]);
+      rec.counts.nodes = parse_u128(parts[2]);
+      for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
+    } catch (const InvalidArgument&) {
+      throw;
+    } catch (const std::exception&) {
+      refuse(path_, where + " (bad number)");
+    }
+    auto [it, inserted] = seen.emplace(rec.id, rec);
+    if (!inserted && it->second.counts != rec.counts)
+      refuse(path_, where + " (task " + std::to_string(rec.id) + " recorded twice with different counts)");
+    pos = nl + 1;
+    valid = pos;
+  }
+  for (auto& [id, rec] : seen) out.records.push_back(rec);
+  out.valid = valid;
+  return out;
+}
+
+}  // namespace
+
+std::vector<TaskRecord> read_checkpoint(const std::string& path, const Job& job, std::string* warning) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Parsed p = parse_checkpoint(path, text, job);
+  if (warning) *warning = p.warning;
+  return std::move(p.records);
+}
+
 CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seconds)
     : path_(std::move(path)), counters_(job.counter_names.size()), flush_seconds_(flush_seconds) {
   if (path_.empty()) refuse(path_, "empty file name");
@@ -97,59 +191,10 @@ CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seco
   if (in) {
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     in.close();
-    if (text.compare(0, header.size(), header) != 0) {
-      // Say what differs, in one line.
-      std::istringstream lines(text);
-      std::string line;
-      std::string found;
-      while (std::getline(lines, line))
-        if (line.rfind("fingerprint ", 0) == 0) found = line.substr(12);
-      if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
-      if (found != job.fingerprint)
-        refuse(path_, "written by another job ('" + found + "'); this job is '" + job.fingerprint +
-                          "' (same command, --method and --split-depth needed; or use another file)");
-      refuse(path_, "header differs from this job (program version, task count or counters); use another file");
-    }
-    std::map<std::size_t, TaskRecord> seen;
-    std::size_t pos = header.size();
-    std::size_t line_no = static_cast<std::size_t>(std::count(header.begin(), header.end(), '\n'));
-    std::size_t valid = pos;
-    while (pos < text.size()) {
-      const std::size_t nl = text.find('\n', pos);
-      ++line_no;
-      if (nl == std::string::npos) {
-        warning_ = "ignored a truncated last line (" + std::to_string(text.size() - pos) +
-                   " bytes; that task runs again)";
-        break;
-      }
-      const std::string line = text.substr(pos, nl - pos);
-      const std::string where = "line " + std::to_string(line_no) + " is damaged";
-      const std::size_t last_space = line.rfind(' ');
-      if (last_space == std::string::npos) refuse(path_, where);
-      const std::string body = line.substr(0, last_space);
-      if (line.substr(last_space + 1) != hex8(fnv1a(body))) refuse(path_, where + " (checksum)");
-      const auto parts = split_spaces(body);
-      if (parts.size() != 3 + counters_) refuse(path_, where + " (field count)");
-      TaskRecord rec;
-      try {
-        const u128 id = parse_u128(parts[0]);
-        if (id >= job.task_count) refuse(path_, where + " (task id out of range)");
-        rec.id = static_cast<std::size_t>(id);
-        rec.seconds = std::stod(parts[1]);
-        rec.counts.nodes = parse_u128(parts[2]);
-        for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
-      } catch (const InvalidArgument&) {
-        throw;
-      } catch (const std::exception&) {
-        refuse(path_, where + " (bad number)");
-      }
-      auto [it, inserted] = seen.emplace(rec.id, rec);
-      if (!inserted && it->second.counts != rec.counts)
-        refuse(path_, where + " (task " + std::to_string(rec.id) + " recorded twice with different counts)");
-      pos = nl + 1;
-      valid = pos;
-    }
-    for (auto& [id, rec] : seen) resumed_.push_back(rec);
+    Parsed p = parse_checkpoint(path_, text, job);
+    resumed_ = std::move(p.records);
+    warning_ = std::move(p.warning);
+    const std::size_t valid = p.valid;
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd_ < 0) refuse(path_, std::string("cannot open for appending: ") + std::strerror(errno));
     if (valid < text.size() && ::ftruncate(fd_, static_cast<off_t>(valid)) != 0)

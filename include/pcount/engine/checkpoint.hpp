@@ -49,6 +49,13 @@ namespace pcount::engine {
 /// with `counters` counters.
 [[nodiscard]] std::string checkpoint_line(const TaskRecord& task, std::size_t counters);
 
+/// Reads the records of an existing checkpoint file of `job` without changing
+/// it (MPI ranks read each other's logs); an absent file gives no records.
+/// A truncated last line is skipped and described in `*warning` (if given).
+/// Throws InvalidArgument("--checkpoint") for a foreign or damaged file.
+[[nodiscard]] std::vector<TaskRecord> read_checkpoint(const std::string& path, const Job& job,
+                                                      std::string* warning = nullptr);
+
 /// An open checkpoint log for one job. Thread-safe `record`; one writer thread.
 class CheckpointLog {
 public:

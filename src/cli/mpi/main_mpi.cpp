@@ -1,0 +1,245 @@
+// count-mpi: the `count` program across MPI ranks (docs/hpc.md).
+//
+// Every rank parses the same command and builds the same task list; tasks are
+// handed out dynamically through an MPI-3 one-sided atomic counter on rank 0
+// (MPI_Fetch_and_op on a window from MPI_Win_allocate), each rank runs its
+// tasks on oneTBB threads, and the 128-bit counts are summed with a custom
+// MPI_Op over (low, high) 64-bit halves with carry. Only rank 0 prints. A rank
+// that fails alone calls MPI_Abort, so no rank waits forever: a task that
+// throws aborts at once (run_job); any other error on one rank is seen at the
+// end (a non-blocking barrier that does not complete within 20 s).
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <streambuf>
+#include <thread>
+#include <vector>
+
+#include "cli/cli.hpp"
+#include "pcount/engine/checkpoint.hpp"
+#include "pcount/engine/u128.hpp"
+
+namespace pcount::cli {
+namespace {
+
+/// Words of one reduced tally: (low, high) per counter and for the nodes,
+/// then an overflow flag.
+constexpr int kTallyWords = 2 * (static_cast<int>(engine::kMaxCounters) + 1) + 1;
+
+/// MPI_Op: element-wise 128-bit addition of tallies, carry from the low to the
+/// high word; a carry out of the high word sets the overflow flag.
+extern "C" void add_tallies(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const std::uint64_t*>(in);
+  auto* b = static_cast<std::uint64_t*>(inout);
+  for (int t = 0; t < *len; ++t, a += kTallyWords, b += kTallyWords) {
+    for (int i = 0; i + 1 < kTallyWords; i += 2) {
+      const u128 x = join64(a[i], a[i + 1]);
+      const u128 y = join64(b[i], b[i + 1]);
+      u128 sum = 0;
+      if (__builtin_add_overflow(x, y, &sum)) b[kTallyWords - 1] = 1;
+      b[i] = low64(sum);
+      b[i + 1] = high64(sum);
+    }
+    b[kTallyWords - 1] |= a[kTallyWords - 1];
+  }
+}
+
+/// A stream buffer that discards everything (the output of ranks > 0).
+class NullBuffer : public std::streambuf {
+protected:
+  int overflow(int c) override { return traits_type::not_eof(c); }
+  std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+class MpiDistributed final : public Distributed {
+public:
+  MpiDistributed() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Type_contiguous(kTallyWords, MPI_UINT64_T, &tally_type_);
+    MPI_Type_commit(&tally_type_);
+    MPI_Op_create(&add_tallies, 1, &add_op_);
+  }
+  ~MpiDistributed() override {
+    end_window();
+    MPI_Op_free(&add_op_);
+    MPI_Type_free(&tally_type_);
+  }
+
+  [[nodiscard]] int rank() const override { return rank_; }
+  [[nodiscard]] int size() const override { return size_; }
+
+  void begin(const std::string& fingerprint, std::size_t slots) override {
+    // Every rank must run the same job: compare a hash of fingerprint + size.
+    std::uint64_t mine[2];
+    mine[0] = engine::fnv1a(fingerprint + "#" + std::to_string(slots));
+    mine[1] = ~mine[0];
+    std::uint64_t extreme[2];
+    MPI_Allreduce(mine, extreme, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (extreme[0] != mine[0] || extreme[1] != mine[1])
+      abort("the ranks built different jobs (this rank: '" + fingerprint + "'); give every rank the same command", 1);
+    end_window();
+    std::uint64_t* base = nullptr;
+    MPI_Win_allocate(rank_ == 0 ? static_cast<MPI_Aint>(sizeof(std::uint64_t)) : 0,
+                     static_cast<int>(sizeof(std::uint64_t)), MPI_INFO_NULL, MPI_COMM_WORLD, &base, &window_);
+    if (rank_ == 0) *base = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock_all(0, window_);
+    open_ = true;
+  }
+
+  std::size_t claim() override { return static_cast<std::size_t>(fetch_add(1)); }
+  std::size_t claimed() override { return static_cast<std::size_t>(fetch_add(0)); }
+
+  void reduce(engine::Tally& local, std::size_t& tasks_run, bool& interrupted) override {
+    end_window();
+    std::vector<std::uint64_t> mine(kTallyWords, 0);
+    std::vector<std::uint64_t> sum(kTallyWords, 0);
+    for (std::size_t i = 0; i < engine::kMaxCounters; ++i) {
+      mine[2 * i] = low64(local.counts[i]);
+      mine[2 * i + 1] = high64(local.counts[i]);
+    }
+    mine[2 * engine::kMaxCounters] = low64(local.nodes);
+    mine[2 * engine::kMaxCounters + 1] = high64(local.nodes);
+    MPI_Allreduce(mine.data(), sum.data(), 1, tally_type_, add_op_, MPI_COMM_WORLD);
+    if (sum[kTallyWords - 1]) throw CountOverflow("128-bit count overflow in the MPI reduction");
+    for (std::size_t i = 0; i < engine::kMaxCounters; ++i) local.counts[i] = join64(sum[2 * i], sum[2 * i + 1]);
+    local.nodes = join64(sum[2 * engine::kMaxCounters], sum[2 * engine::kMaxCounters + 1]);
+    std::uint64_t run = tasks_run;
+    std::uint64_t run_sum = 0;
+    MPI_Allreduce(&run, &run_sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    tasks_run = static_cast<std::size_t>(run_sum);
+    int stop = interrupted ? 1 : 0;
+    int any = 0;
+    MPI_Allreduce(&stop, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    interrupted = any != 0;
+  }
+
+  void gather(std::vector<engine::TaskRecord>& tasks) override {
+    // Each record as words: id, seconds (bits), nodes low/high, counts low/high.
+    constexpr int words = 4 + 2 * static_cast<int>(engine::kMaxCounters);
+    std::vector<std::uint64_t> mine;
+    mine.reserve(tasks.size() * words);
+    for (const auto& t : tasks) {
+      std::uint64_t secs = 0;
+      std::memcpy(&secs, &t.seconds, sizeof secs);
+      mine.insert(mine.end(), {t.id, secs, low64(t.counts.nodes), high64(t.counts.nodes)});
+      for (std::size_t i = 0; i < engine::kMaxCounters; ++i)
+        mine.insert(mine.end(), {low64(t.counts.counts[i]), high64(t.counts.counts[i])});
+    }
+    int n = static_cast<int>(mine.size());
+    std::vector<int> sizes(static_cast<std::size_t>(size_), 0);
+    MPI_Gather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    std::vector<int> offsets(static_cast<std::size_t>(size_), 0);
+    int total = 0;
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+      offsets[r] = total;
+      total += sizes[r];
+    }
+    std::vector<std::uint64_t> all(rank_ == 0 ? static_cast<std::size_t>(total) : 0);
+    MPI_Gatherv(mine.data(), n, MPI_UINT64_T, all.data(), sizes.data(), offsets.data(), MPI_UINT64_T, 0,
+                MPI_COMM_WORLD);
+    if (rank_ != 0) return;
+    tasks.clear();
+    for (std::size_t at = 0; at + words <= all.size(); at += words) {
+      engine::TaskRecord t;
+      t.id = static_cast<std::size_t>(all[at]);
+      std::memcpy(&t.seconds, &all[at + 1], sizeof t.seconds);
+      t.counts.nodes = join64(all[at + 2], all[at + 3]);
+      for (std::size_t i = 0; i < engine::kMaxCounters; ++i)
+        t.counts.counts[i] = join64(all[at + 4 + 2 * i], all[at + 5 + 2 * i]);
+      tasks.push_back(t);
+    }
+  }
+
+  void barrier() override { MPI_Barrier(MPI_COMM_WORLD); }
+
+  [[noreturn]] void abort(const std::string& message, int status) override {
+    std::cerr << "count-mpi: rank " << rank_ << ": " << message << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, status);
+    std::_Exit(status);  // MPI_Abort does not return; in case it does
+  }
+
+private:
+  std::uint64_t fetch_add(std::uint64_t add) {
+    std::lock_guard lock(mutex_);  // MPI calls from worker threads, one at a time
+    if (!open_) throw std::logic_error("claim outside a run");
+    std::uint64_t old = 0;
+    MPI_Fetch_and_op(&add, &old, MPI_UINT64_T, 0, 0, add ? MPI_SUM : MPI_NO_OP, window_);
+    MPI_Win_flush(0, window_);
+    return old;
+  }
+  void end_window() {
+    std::lock_guard lock(mutex_);
+    if (!open_) return;
+    MPI_Win_unlock_all(window_);
+    MPI_Win_free(&window_);  // collective: every rank ends the run together
+    open_ = false;
+  }
+
+  int rank_ = 0;
+  int size_ = 1;
+  MPI_Datatype tally_type_{};
+  MPI_Op add_op_{};
+  MPI_Win window_{};
+  bool open_ = false;
+  std::mutex mutex_;
+};
+
+}  // namespace
+}  // namespace pcount::cli
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (provided < MPI_THREAD_SERIALIZED) {
+    if (rank == 0) std::cerr << "count-mpi: this MPI library does not support MPI_THREAD_SERIALIZED\n";
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Comm finish_comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &finish_comm);
+  int status = 1;
+  {
+    pcount::cli::MpiDistributed dist;
+    pcount::cli::set_distributed(&dist);
+    pcount::cli::NullBuffer null_buffer;
+    std::ostream null_out(&null_buffer);
+    std::ostringstream rank_err;  // a rank > 0's messages; shown only if it fails alone
+    status = pcount::cli::main(argc, argv, rank == 0 ? std::cout : null_out, rank == 0 ? std::cerr : rank_err);
+    std::cout.flush();
+    // Did every rank get here? An error on this rank only (a file it cannot
+    // write, a failed allocation) leaves the others waiting in a collective
+    // call of the job: then end the whole job. The non-blocking barrier runs
+    // on its own communicator so it cannot match a collective of the job.
+    MPI_Request done = MPI_REQUEST_NULL;
+    MPI_Ibarrier(finish_comm, &done);
+    int all_here = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!all_here && std::chrono::steady_clock::now() < deadline) {
+      MPI_Test(&done, &all_here, MPI_STATUS_IGNORE);
+      if (!all_here) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!all_here) {
+      if (rank != 0) std::cerr << "count-mpi: rank " << rank << ": " << rank_err.str() << std::flush;
+      std::cerr << "count-mpi: rank " << rank << " stopped with status " << status
+                << " while other ranks still run the job; aborting all ranks" << std::endl;
+      MPI_Abort(MPI_COMM_WORLD, status != 0 ? status : 1);
+    }
+    int worst = 0;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, finish_comm);
+    status = worst;
+    pcount::cli::set_distributed(nullptr);
+  }
+  MPI_Comm_free(&finish_comm);
+  MPI_Finalize();
+  return status;
+}

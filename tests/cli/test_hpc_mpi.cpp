@@ -1,0 +1,142 @@
+// count-mpi under mpirun gives the single-process totals for one size of
+// every problem, and its checkpoints and shards mix with single-process runs.
+// Skipped when count-mpi was not built or mpirun is missing.
+// GCC 12: false -Wrestrict in inlined std::string concatenation (GCC bug 105329).
+#pragma GCC diagnostic ignored "-Wrestrict"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include <unistd.h>
+
+#include "support/run_command.hpp"
+
+namespace pcount::test {
+namespace {
+
+#ifdef PCOUNT_COUNT_MPI_EXE
+const char* const kMpiExe = PCOUNT_COUNT_MPI_EXE;
+const char* const kMpirun = PCOUNT_MPIEXEC;
+#else
+const char* const kMpiExe = "";
+const char* const kMpirun = "";
+#endif
+
+class HpcMpi : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (std::string(kMpiExe).empty()) GTEST_SKIP() << "count-mpi was not built (no MPI found)";
+    if (std::string(kMpirun).empty() || access(kMpirun, X_OK) != 0) GTEST_SKIP() << "mpirun is missing";
+    // CI runs as root without a network: allow root, shared memory only.
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    setenv("OMPI_MCA_btl", "self,vader", 1);
+    setenv("OMPI_MCA_plm_rsh_agent", "false", 1);  // never try ssh
+  }
+  void TearDown() override {
+    for (const auto& f : files_) std::remove(f.c_str());
+  }
+  std::string file(const std::string& stem) {
+    files_.push_back("/tmp/pcount-mpi-" + stem + "-" + std::to_string(::getpid()));
+    std::remove(files_.back().c_str());
+    return files_.back();
+  }
+  std::vector<std::string> files_;
+};
+
+CommandResult run_mpi(int ranks, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{kMpirun, "--oversubscribe", "-np", std::to_string(ranks), kMpiExe};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv);
+}
+
+nlohmann::json parse(const CommandResult& r, const std::string& what) {
+  EXPECT_EQ(r.status, 0) << what << "\n" << r.err;
+  EXPECT_TRUE(is_one_line(r.out)) << what << "\n" << r.out;
+  return nlohmann::json::parse(r.out, nullptr, false);
+}
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+std::string shown(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) s += a + " ";
+  return s;
+}
+
+// One quick size of every problem (each method that runs tasks).
+const std::vector<std::vector<std::string>> kProblems = {
+    {"--queens", "10"},
+    {"--queens", "10", "--method", "search", "--split-depth", "2"},
+    {"--latin", "6"},
+    {"--latin", "7", "--method", "classes"},
+    {"--sudoku", "2x3"},
+    {"--sudoku", "3x3"},
+    {"--tictactoe"},
+    {"--kirkman"},
+    {"--bulls-and-cows"},
+    {"--mastermind"},
+    {"--puzzle", "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."},
+};
+
+TEST_F(HpcMpi, TwoRanksGiveTheSingleProcessCounts) {
+  for (const auto& p : kProblems) {
+    const auto args = with(p, {"--threads", "1", "--json"});
+    const auto single = parse(run_count(args), shown(args));
+    const auto mpi = parse(run_mpi(2, args), "mpi 2: " + shown(args));
+    EXPECT_EQ(mpi["counts"], single["counts"]) << shown(args);
+    EXPECT_EQ(mpi["tasks"], single["tasks"]) << shown(args);
+  }
+}
+
+TEST_F(HpcMpi, ThreeRanksGiveTheSingleProcessCounts) {
+  for (const auto& p : {kProblems[0], kProblems[1], kProblems[3], kProblems[5], kProblems[6]}) {
+    const auto args = with(p, {"--threads", "2", "--json"});
+    const auto single = parse(run_count(args), shown(args));
+    const auto mpi = parse(run_mpi(3, args), "mpi 3: " + shown(args));
+    EXPECT_EQ(mpi["counts"], single["counts"]) << shown(args);
+    EXPECT_EQ(mpi["tasks_run"], single["tasks"]) << shown(args);  // every task ran once, job-wide
+  }
+}
+
+TEST_F(HpcMpi, ShardsAndCheckpointsMixWithSingleProcessRuns) {
+  const std::vector<std::string> job = {"--queens", "11", "--method", "search", "--split-depth", "2", "--threads", "1"};
+  const std::string out0 = file("s0");
+  const std::string out1 = file("s1");
+  EXPECT_EQ(run_mpi(2, with(job, {"--shard", "0/2", "--out", out0})).status, 0);
+  EXPECT_EQ(run_count(with(job, {"--shard", "1/2", "--out", out1})).status, 0);
+  const auto merged = parse(run_count({"merge", "--json", out0, out1}), "merge");
+  EXPECT_EQ(merged["counts"]["all"], "2680");
+
+  // A run stopped at once (the stop file exists) and resumed on 3 ranks, then
+  // its logs (FILE, FILE.rank<r>) read by a single process.
+  const std::string ck = file("ck");
+  const std::string stop = file("stop");
+  std::ofstream(stop) << "";
+  const CommandResult stopped = run_mpi(2, with(job, {"--checkpoint", ck, "--stop-file", stop}));
+  EXPECT_EQ(stopped.status, 143) << stopped.err;
+  EXPECT_EQ(stopped.out, "");
+  std::remove(stop.c_str());
+  const auto resumed = parse(run_mpi(3, with(job, {"--checkpoint", ck, "--json"})), "resume");
+  EXPECT_EQ(resumed["counts"]["all"], "2680");
+  for (const char* suffix : {".rank1", ".rank2"}) files_.push_back(ck + suffix);
+  const auto again = parse(run_count(with(job, {"--checkpoint", ck, "--json"})), "single after mpi");
+  EXPECT_EQ(again["counts"]["all"], "2680");
+}
+
+TEST_F(HpcMpi, BadInputExits2WithOneMessage) {
+  const CommandResult r = run_mpi(2, {"--queens", "99"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("count: --queens: "), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace pcount::test
