@@ -80,12 +80,12 @@ void Fast9Kernel::place(State& s, int d, int b, int p, Work& w) {
   // The cell holds d only: clear it from every digit of the band (noting
   // which boards change), then give d its row and box, minus the other cells.
   u32 digits = 0;
+  const u32 keep_other = ~bit, keep_d = ~kT.peers[static_cast<std::size_t>(p)];
   for (int e = 0; e < 9; ++e) {
     const u32 x = fb[e];
     digits |= ((x >> p) & 1u) << e;
-    fb[e] = x & ~bit;
+    fb[e] = x & (e == d ? keep_d : keep_other);
   }
-  fb[d] = (fb[d] & ~kT.peers[static_cast<std::size_t>(p)]) | bit;
   u32 dirty = (digits | (1u << d)) << (9 * b);
   // d leaves the column in the other two bands.
   const u32 col = 0x40201u << (p % 9);
