@@ -41,6 +41,8 @@ int run_classes(const Invocation& inv, int n, int k) {
   if (n < 2 || n > latin::kMaxClassOrder)
     throw InvalidArgument("--method", "classes handles 2 ≤ N ≤ " + std::to_string(latin::kMaxClassOrder) +
                                           ", got N = " + std::to_string(n) + "; use --method search");
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth", "applies to --method search only; classes splits by graph class");
   latin::CacheOptions cache;
   if (auto dir = inv.value("cache-dir")) {
     if (dir->empty()) throw InvalidArgument("--cache-dir", "expected a directory, got an empty string");

@@ -120,6 +120,7 @@ TEST(LatinCli, BadInput) {
       {{"--queens", "5", "--rows", "2"}, "--rows"},
       {{"--latin", "5", "--method", "classes", "--cache-dir", "/proc/pcount-no"}, "--cache-dir"},
       {{"--latin", "5", "--method", "classes", "--cache-dir", ""}, "--cache-dir"},
+      {{"--latin", "8", "--split-depth", "2"}, "--split-depth"},
   });
 }
 
