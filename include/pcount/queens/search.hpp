@@ -37,9 +37,15 @@ public:
   /// Board side 1 ≤ n ≤ 32; throws InvalidArgument("--queens") otherwise.
   explicit QueensTree(int n);
 
+  /// Board side.
   [[nodiscard]] int n() const { return n_; }
+  /// The empty board.
   [[nodiscard]] Node root() const { return Node{}; }
+  /// The placements of one more queen in row `node.row`, by increasing
+  /// column; empty for a full board.
   [[nodiscard]] std::vector<Node> children(const Node& node) const;
+  /// Adds the completions of `node` to counter kAll and the nodes visited
+  /// to `tally.nodes` (throws CountOverflow on overflow).
   void count_subtree(const Node& node, engine::Tally& tally) const;
 
 private:
