@@ -156,6 +156,27 @@ TEST(PuzzleSolver, SharedDataSetsAgreeBetweenKernels) {
   }
 }
 
+TEST(PuzzleSolver, SergBenchmarkCountsMatchTheSearchWithoutEndgame) {
+  // puzzles7_serg_benchmark has puzzles with up to a few thousand solutions.
+  // Total solutions of its first 500 (and first 100) puzzles, computed once
+  // by the propagating search alone (built with PCOUNT_ENDGAME_CELLS=0): the
+  // endgame counter and both kernels must reproduce them.
+  std::ifstream in(std::string(PCOUNT_SHARED_DIR) + "/data/sudoku/puzzles7_serg_benchmark");
+  ASSERT_TRUE(in);
+  std::string line;
+  std::uint64_t fast = 0, general = 0;
+  int n = 0;
+  while (n < 500 && std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const Puzzle p = parse_puzzle(line);
+    fast += solve(p, 0, Kernel::fast9).solutions;
+    if (n < 100) general += solve(p, 0, Kernel::general).solutions;
+    ++n;
+  }
+  EXPECT_EQ(fast, 102'258u);
+  EXPECT_EQ(general, 27'595u);
+}
+
 TEST(PuzzleJob, SameCountForEveryThreadCountAndSplitDepth) {
   for (const auto& [text, shape] : std::vector<std::pair<std::string, Shape>>{
            {kSeed003Open, Shape{3, 3}}, {std::string(16, '.'), Shape{2, 2}}, {"123456" "456" + std::string(27, '.'), Shape{2, 3}}}) {
