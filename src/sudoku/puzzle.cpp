@@ -76,28 +76,35 @@ Puzzle parse_puzzle(std::string_view text, const Shape& shape, const std::string
                           std::to_string(n) + " grid (" + std::to_string(shape.box_rows) + "x" +
                           std::to_string(shape.box_cols) + " boxes), got " + std::to_string(p.cells.size()),
                       0, 0);
-  // First occurrence (cell index + 1) of each value per row, column and box.
-  std::array<std::array<int, kMaxSide + 1>, kMaxSide> row_seen{}, col_seen{}, box_seen{};
+  // Values seen so far per row, column and box; the earlier cell is looked
+  // up only to word the error.
+  std::array<std::uint32_t, kMaxSide> row_seen{}, col_seen{}, box_seen{};
   for (int i = 0; i < total; ++i) {
     const int v = p.cells[static_cast<std::size_t>(i)];
     if (v == 0) continue;
     const int r = i / n;
     const int c = i % n;
     const int b = shape.box_of(r, c);
-    auto clash = [&](int earlier, const std::string& unit) {
-      const int e = earlier - 1;
-      throw PuzzleError(argument,
-                        cell_name(r, c) + ": digit " + std::string(1, value_char(v)) + " repeats in " + unit +
-                            " (already at " + cell_name(e / n, e % n) + ")",
-                        r + 1, c + 1);
-    };
-    auto& rs = row_seen[static_cast<std::size_t>(r)][static_cast<std::size_t>(v)];
-    auto& cs = col_seen[static_cast<std::size_t>(c)][static_cast<std::size_t>(v)];
-    auto& bs = box_seen[static_cast<std::size_t>(b)][static_cast<std::size_t>(v)];
-    if (rs) clash(rs, "row " + std::to_string(r + 1));
-    if (cs) clash(cs, "column " + std::to_string(c + 1));
-    if (bs) clash(bs, "box " + std::to_string(b + 1));
-    rs = cs = bs = i + 1;
+    const std::uint32_t bit = 1u << v;
+    auto& rs = row_seen[static_cast<std::size_t>(r)];
+    auto& cs = col_seen[static_cast<std::size_t>(c)];
+    auto& bs = box_seen[static_cast<std::size_t>(b)];
+    if ((rs | cs | bs) & bit) {
+      auto clash = [&](const std::string& unit, auto same_unit) {
+        int e = 0;
+        while (!(same_unit(e / n, e % n) && p.cells[static_cast<std::size_t>(e)] == v)) ++e;
+        throw PuzzleError(argument,
+                          cell_name(r, c) + ": digit " + std::string(1, value_char(v)) + " repeats in " + unit +
+                              " (already at " + cell_name(e / n, e % n) + ")",
+                          r + 1, c + 1);
+      };
+      if (rs & bit) clash("row " + std::to_string(r + 1), [&](int r2, int) { return r2 == r; });
+      if (cs & bit) clash("column " + std::to_string(c + 1), [&](int, int c2) { return c2 == c; });
+      clash("box " + std::to_string(b + 1), [&](int r2, int c2) { return shape.box_of(r2, c2) == b; });
+    }
+    rs |= bit;
+    cs |= bit;
+    bs |= bit;
   }
   return p;
 }
@@ -134,19 +141,23 @@ bool is_solution(const Puzzle& puzzle, const std::vector<std::uint8_t>& grid) {
   if (n < 1 || n > kMaxSide || static_cast<int>(grid.size()) != shape.cells() || puzzle.cells.size() != grid.size())
     return false;
   std::array<std::uint32_t, kMaxSide> rows{}, cols{}, boxes{};
-  for (int r = 0; r < n; ++r)
+  std::array<int, kMaxSide> box_col{};  // box index offset of each column
+  for (int c = 0; c < n; ++c) box_col[static_cast<std::size_t>(c)] = c / shape.box_cols;
+  for (int r = 0; r < n; ++r) {
+    const int band = (r / shape.box_rows) * shape.box_rows;
     for (int c = 0; c < n; ++c) {
       const std::size_t i = static_cast<std::size_t>(r * n + c);
       const int v = grid[i];
       if (v < 1 || v > n) return false;
       if (puzzle.cells[i] != 0 && puzzle.cells[i] != v) return false;
       const std::uint32_t bit = 1u << v;
-      const auto b = static_cast<std::size_t>(shape.box_of(r, c));
+      const auto b = static_cast<std::size_t>(band + box_col[static_cast<std::size_t>(c)]);
       if ((rows[static_cast<std::size_t>(r)] | cols[static_cast<std::size_t>(c)] | boxes[b]) & bit) return false;
       rows[static_cast<std::size_t>(r)] |= bit;
       cols[static_cast<std::size_t>(c)] |= bit;
       boxes[b] |= bit;
     }
+  }
   return true;
 }
 
