@@ -23,6 +23,11 @@
 /// hidden singles (a value with one place in a row, column or box) to a
 /// fixpoint; a cell with no candidate or a unit missing a value is a
 /// contradiction. The 9×9 kernel also removes locked candidates.
+/// Invariant after a successful start/assign: every final value has been
+/// removed from the candidates of all its peers, so the open cells'
+/// candidates alone decide the completions (the endgame counter relies on
+/// it). Constructors throw InvalidArgument("--box") for a shape they do not
+/// handle (GeneralKernel: side > 16; Fast9Kernel: anything but 3x3).
 
 #include <array>
 #include <bit>
