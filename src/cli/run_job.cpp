@@ -182,7 +182,7 @@ void write_profile(const std::string& path, const engine::Job& job, const std::v
   f << ",resumed\n";
   char secs[32];
   for (const auto& t : tasks) {
-    std::snprintf(secs, sizeof secs, "%.6f", t.seconds);
+    std::snprintf(secs, sizeof secs, "%.9f", t.seconds);
     f << t.id << ',' << secs << ',' << to_string(t.counts.nodes);
     for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.counts[i]);
     f << ',' << (resumed[t.id] ? 1 : 0) << '\n';
