@@ -13,7 +13,8 @@ namespace codes = games::codes;
 void add_codes_options(po::options_description& d) {
   d.add_options()("strategy", po::value<std::string>()->value_name("S"),
                   "guessing strategy of --bulls-and-cows and --mastermind: first-consistent (default for "
-                  "bulls and cows) or knuth (minimax; default for Mastermind)");
+                  "bulls and cows), knuth (minimax; default for Mastermind) or optimal (least average, exact "
+                  "branch and bound: seconds for Mastermind, hours for bulls and cows)");
 }
 
 namespace {
@@ -23,17 +24,19 @@ codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) 
   if (!s) return fallback;
   if (*s == "first-consistent") return codes::Strategy::first_consistent;
   if (*s == "knuth") return codes::Strategy::knuth;
-  if (*s == "optimal")
-    throw InvalidArgument("--strategy", "'optimal' (Tanaka's minimum expected length) is not implemented yet; "
-                                        "allowed: first-consistent, knuth");
-  throw InvalidArgument("--strategy", "unknown strategy '" + *s + "'; allowed: first-consistent, knuth");
+  if (*s == "optimal") return codes::Strategy::optimal;
+  throw InvalidArgument("--strategy", "unknown strategy '" + *s + "'; allowed: first-consistent, knuth, optimal");
 }
 
 int run_codes(const Invocation& inv, codes::Game game) {
   const codes::Strategy strategy = parse_strategy(
       inv, game == codes::Game::mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
-  const std::string method = choose_method(inv, {"strategy-tree"}, "strategy-tree");
-  const std::string strategy_name = strategy == codes::Strategy::knuth ? "knuth" : "first-consistent";
+  const std::string method = strategy == codes::Strategy::optimal
+                                 ? choose_method(inv, {"branch-and-bound"}, "branch-and-bound")
+                                 : choose_method(inv, {"strategy-tree"}, "strategy-tree");
+  const std::string strategy_name = strategy == codes::Strategy::knuth     ? "knuth"
+                                    : strategy == codes::Strategy::optimal ? "optimal"
+                                                                           : "first-consistent";
   const int depth = inv.common.split_depth.value_or(1);
   engine::Job job = codes::make_strategy_job(game, strategy, depth);
   job.fingerprint = "pcount/" + std::string(version()) + " " + job.fingerprint;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "games/codes_optimal.hpp"
 
 namespace pcount::games::codes {
 
@@ -94,6 +95,10 @@ std::size_t next_guess(const CodeSet& codes, Strategy strategy, std::span<const 
                        int guesses_made) {
   if (consistent.empty()) throw InternalError("code game: no code is consistent with the answers");
   if (strategy == Strategy::first_consistent || consistent.size() == 1) return consistent.front();
+  if (strategy == Strategy::optimal) {
+    if (guesses_made == 0) return *codes.find(optimal_first_guess(codes.game()));
+    return optimal_guess(codes, consistent);
+  }
   if (guesses_made == 0) return *codes.find(codes.game() == Game::mastermind ? "1122" : "0123");
   // Knuth's minimax: smallest largest class, then consistent, then lowest code.
   const std::size_t n = codes.size();
@@ -237,6 +242,12 @@ Frontier expand(const CodeSet& codes, Strategy strategy, int depth) {
 }  // namespace
 
 engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth) {
+  if (strategy == Strategy::optimal) {
+    if (split_depth != 1)
+      throw InvalidArgument("--split-depth", "the optimal strategy is split by the first answer only: use 1, got " +
+                                                 std::to_string(split_depth));
+    return make_optimal_job(game);
+  }
   if (split_depth < 0 || split_depth > 3)
     throw InvalidArgument("--split-depth", "code games split by the first answers: expected 0 to 3, got " +
                                                std::to_string(split_depth));

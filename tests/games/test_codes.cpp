@@ -3,6 +3,7 @@
 // depth and thread count, and the CLI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -134,6 +135,69 @@ TEST(Codes, BadSplitDepthAndInconsistentTotals) {
   EXPECT_NO_THROW((void)summarize(t));
 }
 
+/// Minimum total by exhaustive search over every guess (no bounds, no
+/// symmetry), memoised by set: the reference for optimal_total.
+std::uint64_t brute_force(const CodeSet& cs, const std::vector<std::uint16_t>& set,
+                          std::map<std::vector<std::uint16_t>, std::uint64_t>& memo) {
+  if (set.size() == 1) return 1;
+  if (auto it = memo.find(set); it != memo.end()) return it->second;
+  std::uint64_t best = ~std::uint64_t{0};
+  for (std::size_t g = 0; g < cs.size(); ++g) {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    for (std::uint16_t s : set) classes[cs.answer(g, s)].push_back(s);
+    if (classes[kSolved].empty() && std::any_of(classes.begin(), classes.end(), [&](const auto& c) {
+          return c.size() == set.size();
+        }))
+      continue;  // learns nothing
+    std::uint64_t total = set.size();
+    for (std::size_t a = 0; a < classes.size() && total < best; ++a)
+      if (a != kSolved && !classes[a].empty()) total += brute_force(cs, classes[a], memo);
+    best = std::min(best, total);
+  }
+  memo.emplace(set, best);
+  return best;
+}
+
+std::vector<std::uint16_t> answer_class(const CodeSet& cs, const char* guess, int bulls, int cows) {
+  std::vector<std::uint16_t> out;
+  for (std::size_t s = 0; s < cs.size(); ++s)
+    if (cs.answer(*cs.find(guess), s) == 5 * bulls + cows) out.push_back(static_cast<std::uint16_t>(s));
+  return out;
+}
+
+TEST(CodesOptimal, BranchAndBoundMatchesExhaustiveSearchOnSmallSets) {
+  struct Case {
+    Game game;
+    const char* first;
+    int bulls, cows;
+    std::size_t size;
+  };
+  const std::vector<Case> cases = {
+      {Game::mastermind, "1123", 2, 2, 5},     {Game::mastermind, "1123", 1, 3, 4},
+      {Game::bulls_and_cows, "0123", 2, 2, 6}, {Game::bulls_and_cows, "0123", 1, 3, 8},
+      {Game::bulls_and_cows, "0123", 0, 4, 9},
+  };
+  for (const Case& c : cases) {
+    const CodeSet& cs = code_set(c.game);
+    const auto set = answer_class(cs, c.first, c.bulls, c.cows);
+    ASSERT_EQ(set.size(), c.size);
+    unsigned used = 0;
+    for (char d : std::string(c.first)) used |= 1u << (d - '0');
+    const OptimalSearch r = optimal_total(cs, set, used, 100'000'000);
+    std::map<std::vector<std::uint16_t>, std::uint64_t> memo;
+    ASSERT_TRUE(r.total.has_value());
+    EXPECT_EQ(*r.total, brute_force(cs, set, memo)) << c.first << " " << c.bulls << "B" << c.cows << "C";
+    EXPECT_EQ(r.lower_bound, *r.total);
+  }
+  // Out of nodes: only the trivial bound.
+  const CodeSet& mm = code_set(Game::mastermind);
+  const OptimalSearch cut = optimal_total(mm, answer_class(mm, "1123", 0, 0), 0b1110, 10);
+  EXPECT_FALSE(cut.total.has_value());
+  EXPECT_GT(cut.lower_bound, 81u);
+  EXPECT_THROW((void)optimal_total(mm, {}, 0, 10), InvalidArgument);
+  EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::optimal, 2), InvalidArgument);
+}
+
 TEST(CodesCli, JsonHoldsTheHistogram) {
   using test::run_count;
   const auto r = run_count({"--bulls-and-cows", "--json", "--threads", "2"});
@@ -168,7 +232,8 @@ TEST(CodesCli, BadInput) {
       {{"--bulls-and-cows", "--strategy", "random"}, "--strategy"},
       {{"--mastermind", "--strategy", "Knuth"}, "--strategy"},
       {{"--mastermind", "--strategy"}, "--strategy"},
-      {{"--bulls-and-cows", "--strategy", "optimal"}, "--strategy"},
+      {{"--mastermind", "--strategy", "optimal", "--split-depth", "2"}, "--split-depth"},
+      {{"--mastermind", "--strategy", "optimal", "--method", "strategy-tree"}, "--method"},
       {{"--queens", "8", "--strategy", "knuth"}, "--strategy"},
       {{"--tictactoe", "--strategy", "knuth"}, "--strategy"},
       {{"--mastermind", "--misere"}, "--misere"},

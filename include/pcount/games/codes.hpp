@@ -44,6 +44,12 @@ enum class Strategy {
   /// (Mastermind) or 0123 (bulls and cows, where every first guess is
   /// equivalent).
   knuth,
+  /// Minimum expected number of guesses (exact branch and bound, see
+  /// optimal_total), after the first guess 0123 (bulls and cows: every first
+  /// guess is equivalent) or 1123 (Mastermind: Koyama & Lai 1993's optimal
+  /// opening). Mastermind: 5625 guesses over 1296 secrets (Koyama & Lai
+  /// 1993). Bulls and cows: 26274 (Tanaka 1996), hours of search.
+  optimal,
 };
 
 /// Answers are encoded as 5·(bulls or black) + (cows or white), < 25.
@@ -81,6 +87,7 @@ private:
 
 /// The strategy's next guess given the consistent set (code indices in
 /// increasing order, not empty) and the number of guesses already made.
+/// With Strategy::optimal (after the first guess) this runs optimal_guess.
 [[nodiscard]] std::size_t next_guess(const CodeSet& codes, Strategy strategy, std::span<const std::uint16_t> consistent,
                                      int guesses_made);
 
@@ -100,7 +107,9 @@ enum Counter : std::size_t {
 /// `split_depth` answers (0 ≤ split_depth ≤ 3) is one task (the secrets of a
 /// task are exactly its consistent set). Secrets solved above the split are
 /// counted by task 0. Counters: Counter; nodes = guesses decided. Throws
-/// InvalidArgument("--split-depth") for another depth.
+/// InvalidArgument("--split-depth") for another depth. Strategy::optimal:
+/// split_depth must be 1 (one task per answer to the fixed first guess, each
+/// an exact branch and bound; no node count).
 [[nodiscard]] engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth = 1);
 
 /// Histogram decoded from a job's totals.
@@ -114,5 +123,32 @@ struct Summary {
 /// Decodes the totals of make_strategy_job; throws InternalError when the
 /// histogram does not add up to the secrets and guesses counters.
 [[nodiscard]] Summary summarize(const engine::Tally& totals);
+
+/// An optimal guess for the consistent set, found by optimal_total's
+/// search without the unused-digit symmetry (so slow beyond small sets; the
+/// jobs use the symmetry).
+[[nodiscard]] std::size_t optimal_guess(const CodeSet& codes, std::span<const std::uint16_t> consistent);
+
+/// Outcome of optimal_total.
+struct OptimalSearch {
+  std::optional<std::uint64_t> total;  ///< the exact minimum, when the search finished
+  std::uint64_t lower_bound = 0;       ///< a proven lower bound (the exact minimum when finished)
+  std::uint64_t nodes = 0;             ///< guesses scored (the node_limit unit)
+};
+
+/// The minimum, over all strategies, of the guesses needed to solve every
+/// secret of `consistent` (each guess counted once for every secret still
+/// unsolved; a strategy's total over all 5040 secrets is what Tanaka 1996
+/// minimised: 26274 for bulls and cows; Koyama & Lai 1993: 5625 for
+/// Mastermind). `used_digits`: bit d set for every digit some earlier guess
+/// used (the digits never used are interchangeable, so only one guess per
+/// class of equivalent guesses is tried). Depth-first branch and bound: a
+/// guess's classes cost at least lb(size) each (one secret solved per
+/// guess, at most 13 unsolved answer classes per guess); exact values are
+/// memoised by set. Stops after `node_limit` scored guesses and returns only
+/// the trivial lower bound then. Sequential (research tool, not an engine
+/// job); throws InvalidArgument for an empty set.
+[[nodiscard]] OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t> consistent,
+                                          unsigned used_digits, std::uint64_t node_limit);
 
 }  // namespace pcount::games::codes

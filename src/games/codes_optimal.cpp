@@ -1,0 +1,327 @@
+// Exact minimum expected length of a code-breaking strategy: branch and
+// bound over the strategy tree (the research part of issue 6 §2).
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/games/codes.hpp"
+#include "games/codes_optimal.hpp"
+
+namespace pcount::games::codes {
+
+namespace {
+
+/// Lower bound on the total guesses for n secrets: one guess solves at most
+/// one secret and has at most kAnswers - 2 = 23 unsolved answer classes, of
+/// which at most 13 can occur for 4-peg games (14 answers including
+/// "solved"), so depth d holds at most 13^(d-1) guesses.
+std::vector<std::uint64_t> depth_bounds(std::size_t max_n) {
+  std::vector<std::uint64_t> lb(max_n + 1, 0);
+  std::uint64_t placed = 0, sum = 0, width = 1, depth = 1;
+  std::uint64_t left = width;
+  for (std::size_t n = 1; n <= max_n; ++n) {
+    if (left == 0) {
+      ++depth;
+      width *= 13;
+      left = width;
+    }
+    --left;
+    ++placed;
+    sum += depth;
+    lb[n] = sum;
+  }
+  return lb;
+}
+
+struct Candidate {
+  std::size_t guess;
+  std::uint64_t bound;
+  bool consistent;
+};
+
+class Solver {
+public:
+  explicit Solver(const CodeSet& codes, std::uint64_t node_limit = ~std::uint64_t{0})
+      : codes_(codes), limit_(node_limit), lb_(depth_bounds(codes.size())) {
+    const std::size_t n = codes.size();
+    digits_.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t p = 0; p < 4; ++p) digits_[i][p] = codes.name(i)[p] - '0';
+  }
+
+  [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
+  [[nodiscard]] bool aborted() const { return aborted_; }
+  [[nodiscard]] std::uint64_t lb(std::size_t n) const { return lb_[n]; }
+
+  /// An optimal guess for `set` (solving it first if needed).
+  std::size_t best_guess(const std::vector<std::uint16_t>& set, unsigned used) {
+    if (set.size() <= 2) return set.front();
+    auto it = memo_.find(set);
+    if (it == memo_.end() || !it->second.exact) {
+      solve(set, used, kInfinity);
+      it = memo_.find(set);
+    }
+    if (it == memo_.end() || !it->second.exact) throw InternalError("optimal strategy: no exact value for a set");
+    return it->second.guess;
+  }
+
+  /// Plays the optimal strategy for every secret of `set`: adds the number
+  /// of secrets solved with k guesses to solved[k] (`made` guesses already).
+  void play_all(const std::vector<std::uint16_t>& set, unsigned used, int made, std::vector<std::uint64_t>& solved) {
+    const std::size_t g = best_guess(set, used);
+    if (static_cast<std::size_t>(made + 2) > solved.size()) solved.resize(static_cast<std::size_t>(made + 2));
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    for (std::uint16_t s : set) {
+      const auto a = codes_.answer(g, s);
+      if (a == kSolved) ++solved[static_cast<std::size_t>(made + 1)];
+      else classes[a].push_back(s);
+    }
+    unsigned next_used = used;
+    for (int d : digits_[g]) next_used |= 1u << d;
+    for (const auto& c : classes)
+      if (!c.empty()) play_all(c, next_used, made + 1, solved);
+  }
+
+  static constexpr std::uint64_t kInfinity = ~std::uint64_t{0} >> 1;
+
+  /// f(S) if it is < beta; otherwise some proven lower bound ≥ beta.
+  std::uint64_t solve(const std::vector<std::uint16_t>& set, unsigned used, std::uint64_t beta) {
+    const std::size_t n = set.size();
+    if (n == 1) return 1;
+    if (n == 2) return 3;
+    if (aborted_) return beta;
+    auto memo = memo_.find(set);
+    if (memo != memo_.end()) {
+      if (memo->second.exact || memo->second.value >= beta) return memo->second.value;
+    }
+    std::uint64_t known_lb = std::max<std::uint64_t>(lb_[n], memo != memo_.end() ? memo->second.value : 0);
+    if (known_lb >= beta) return known_lb;
+
+    // A consistent guess that splits the rest into singletons reaches the
+    // bound 2n - 1 (optimal for n ≤ 14).
+    if (n <= 14) {
+      for (std::uint16_t g : set) {
+        if (++nodes_ > limit_) return abort(beta);
+        unsigned seen = 0;
+        bool singletons = true;
+        for (std::uint16_t s : set) {
+          const unsigned a = 1u << codes_.answer(g, s);
+          if (seen & a) {
+            singletons = false;
+            break;
+          }
+          seen |= a;
+        }
+        if (singletons) return store(set, 2 * n - 1, true, g);
+      }
+    }
+
+    // Candidate guesses, one per class of codes equivalent under the
+    // permutations of the digits no earlier guess used.
+    std::vector<Candidate> cands;
+    for (std::size_t g = 0; g < codes_.size(); ++g) {
+      if (!canonical(g, used)) continue;
+      if (++nodes_ > limit_) return abort(beta);
+      std::array<std::uint16_t, kAnswers> count{};
+      for (std::uint16_t s : set) ++count[codes_.answer(g, s)];
+      const bool consistent = count[kSolved] > 0;
+      if (!consistent && *std::max_element(count.begin(), count.end()) == n) continue;  // no information
+      std::uint64_t bound = n;
+      for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a)
+        if (a != kSolved) bound += lb_[count[a]];
+      cands.push_back({g, bound, consistent});
+    }
+    std::stable_sort(cands.begin(), cands.end(), [](const Candidate& x, const Candidate& y) {
+      return x.bound != y.bound ? x.bound < y.bound : x.consistent > y.consistent;
+    });
+
+    std::uint64_t best = beta;  // best exact value found below beta
+    std::size_t best_guess = 0;
+    bool found = false;
+    std::uint64_t min_bound = cands.empty() ? beta : cands.front().bound;
+    for (const Candidate& c : cands) {
+      if (c.bound >= best) break;
+      std::uint64_t v = 0;
+      if (!evaluate(set, used, c, best, v)) continue;
+      if (v < best) {
+        best = v;
+        best_guess = c.guess;
+        found = true;
+      }
+      if (best == c.bound) break;  // met its own lower bound: cannot do better with later ones
+    }
+    if (aborted_) return beta;
+    if (found) {
+      // Every other candidate was shown to be ≥ best or cut at ≥ best.
+      return store(set, best, true, best_guess);
+    }
+    // No candidate below beta: beta is a lower bound (and so is min_bound).
+    return store(set, std::max(beta, std::max(min_bound, known_lb)), false);
+  }
+
+private:
+  struct Entry {
+    std::uint64_t value;
+    bool exact;
+    std::size_t guess = 0;  ///< an optimal first guess, when exact
+  };
+
+  std::uint64_t abort(std::uint64_t beta) {
+    aborted_ = true;
+    return beta;
+  }
+
+  std::uint64_t store(const std::vector<std::uint16_t>& set, std::uint64_t value, bool exact, std::size_t guess = 0) {
+    if (!aborted_ && (memo_.size() < kMemoLimit || exact)) {
+      auto [it, fresh] = memo_.try_emplace(set, Entry{value, exact, guess});
+      if (!fresh && !it->second.exact) it->second = Entry{std::max(value, it->second.value), exact, guess};
+    }
+    return value;
+  }
+  static constexpr std::size_t kMemoLimit = 4'000'000;
+
+  /// Total for guess c (n for this guess plus the classes' optimal totals)
+  /// if it is < best; false when cut.
+  bool evaluate(const std::vector<std::uint16_t>& set, unsigned used, const Candidate& c, std::uint64_t best,
+                std::uint64_t& out) {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    for (std::uint16_t s : set) {
+      const auto a = codes_.answer(c.guess, s);
+      if (a != kSolved) classes[a].push_back(s);
+    }
+    unsigned next_used = used;
+    for (int d : digits_[c.guess]) next_used |= 1u << d;
+    // Larger classes first: they decide the cut soonest.
+    std::array<std::size_t, kAnswers> order{};
+    for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t x, std::size_t y) { return classes[x].size() > classes[y].size(); });
+    std::uint64_t total = c.bound;  // n + Σ lb(class); replace each lb by the exact value
+    for (std::size_t a : order) {
+      const std::size_t k = classes[a].size();
+      if (k == 0) break;
+      const std::uint64_t rest = total - lb_[k];
+      const std::uint64_t v = solve(classes[a], next_used, best - rest);
+      total = rest + v;
+      if (total >= best || aborted_) return false;
+    }
+    out = total;
+    return true;
+  }
+
+  /// Digits never used before are interchangeable: keep the guess only if
+  /// its new digits, left to right, are the smallest unused ones in order.
+  [[nodiscard]] bool canonical(std::size_t g, unsigned used) const {
+    unsigned taken = used;
+    for (int d : digits_[g]) {
+      if (used >> d & 1u) continue;
+      if (taken >> d & 1u) continue;  // a repeated new colour (Mastermind)
+      const int smallest = __builtin_ctz(~taken);
+      if (d != smallest) return false;
+      taken |= 1u << d;
+    }
+    return true;
+  }
+
+  const CodeSet& codes_;
+  std::uint64_t limit_;
+  std::uint64_t nodes_ = 0;
+  bool aborted_ = false;
+  std::vector<std::uint64_t> lb_;
+  std::vector<std::array<int, 4>> digits_;
+  std::map<std::vector<std::uint16_t>, Entry> memo_;
+};
+
+/// Adds a histogram (solved[k] = secrets solved with k guesses) to the
+/// strategy job's counters (see Counter in codes.hpp).
+void add_solved(const std::vector<std::uint64_t>& solved, engine::Tally& out) {
+  if (solved.size() > static_cast<std::size_t>(kMaxGuesses) + 1)
+    throw InternalError("code game: strategy needs more than " + std::to_string(kMaxGuesses) + " guesses");
+  std::uint64_t secrets = 0, guesses = 0;
+  std::array<u128, 3> packed{};
+  for (std::size_t k = 1; k < solved.size(); ++k) {
+    secrets += solved[k];
+    guesses += solved[k] * k;
+    packed[(k - 1) / 8] += static_cast<u128>(solved[k]) << (16 * ((k - 1) % 8));
+  }
+  out.add(kSecrets, secrets);
+  out.add(kGuesses, guesses);
+  for (std::size_t i = 0; i < 3; ++i) out.add(kHistogram + i, packed[i]);
+}
+
+/// Digits that can never be "new": outside the game's alphabet.
+unsigned outside_alphabet(Game game) { return game == Game::mastermind ? (1u | (7u << 7)) : 0u; }
+
+}  // namespace
+
+OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t> consistent, unsigned used_digits,
+                            std::uint64_t node_limit) {
+  if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
+  used_digits |= outside_alphabet(codes.game());
+  Solver solver(codes, node_limit);
+  std::vector<std::uint16_t> set(consistent.begin(), consistent.end());
+  std::sort(set.begin(), set.end());
+  const std::uint64_t v = solver.solve(set, used_digits, Solver::kInfinity);
+  OptimalSearch r;
+  r.nodes = solver.nodes();
+  r.lower_bound = solver.lb(set.size());
+  if (!solver.aborted()) {
+    r.total = v;
+    r.lower_bound = v;
+  }
+  return r;
+}
+
+std::size_t optimal_guess(const CodeSet& codes, std::span<const std::uint16_t> consistent) {
+  if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
+  Solver solver(codes);
+  std::vector<std::uint16_t> set(consistent.begin(), consistent.end());
+  std::sort(set.begin(), set.end());
+  return solver.best_guess(set, 0x3FFu);  // every digit counts as used: no symmetry assumed
+}
+
+std::string optimal_first_guess(Game game) { return game == Game::mastermind ? "1123" : "0123"; }
+
+engine::Job make_optimal_job(Game game) {
+  const CodeSet& codes = code_set(game);
+  const std::size_t first = *codes.find(optimal_first_guess(game));
+  unsigned used = outside_alphabet(game);
+  for (char c : codes.name(first)) used |= 1u << (c - '0');
+  // One task per answer class of the first guess.
+  auto classes = std::make_shared<std::vector<std::vector<std::uint16_t>>>();
+  std::array<std::vector<std::uint16_t>, kAnswers> by_answer;
+  for (std::size_t s = 0; s < codes.size(); ++s) by_answer[codes.answer(first, s)].push_back(static_cast<std::uint16_t>(s));
+  for (std::size_t a = 0; a < by_answer.size(); ++a)
+    if (a != kSolved && !by_answer[a].empty()) classes->push_back(by_answer[a]);
+  engine::Job job;
+  job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") +
+                    " strategy=optimal first=" + codes.name(first);
+  job.counter_names = {"secrets", "guesses", "solved_in_1_to_8_packed16", "solved_in_9_to_16_packed16",
+                       "solved_in_17_to_24_packed16"};
+  job.task_count = classes->size();
+  job.split_depth = 1;
+  job.estimate = [classes](std::size_t id) { return static_cast<double>((*classes)[id].size()); };
+  job.run_task = [classes, game, used](std::size_t id, engine::Tally& out) {
+    const CodeSet& cs = code_set(game);
+    Solver solver(cs);
+    std::vector<std::uint64_t> solved;  // solved[k]: secrets solved with k guesses in all
+    const auto& set = (*classes)[id];
+    const std::uint64_t total = solver.solve(set, used, Solver::kInfinity);
+    solver.play_all(set, used, 1, solved);
+    // The class's minimum counts the guesses after the first one.
+    std::uint64_t after_first = 0, members = 0;
+    for (std::size_t k = 1; k < solved.size(); ++k) {
+      after_first += solved[k] * (k - 1);
+      members += solved[k];
+    }
+    if (after_first != total || members != set.size())
+      throw InternalError("optimal strategy: the played strategy does not reach the computed minimum");
+    if (id == 0) ++solved[1];  // the secret equal to the first guess
+    add_solved(solved, out);
+  };
+  return job;
+}
+
+}  // namespace pcount::games::codes
