@@ -55,6 +55,10 @@ void BM_BullsAndCowsKnuth(benchmark::State& state) {
   codes_bench(state, games::codes::Game::bulls_and_cows, games::codes::Strategy::knuth, 27139);
 }
 
+void BM_MastermindOptimal(benchmark::State& state) {
+  codes_bench(state, games::codes::Game::mastermind, games::codes::Strategy::optimal, 5625);
+}
+
 void BM_KirkmanCount(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));
   const engine::Job job = games::kirkman::make_count_job(3);  // orbits computed outside the timing
@@ -84,6 +88,7 @@ BENCHMARK(BM_TicTacToeGameTree)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::
 BENCHMARK(BM_BullsAndCowsFirstConsistent)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MastermindKnuth)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BullsAndCowsKnuth)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MastermindOptimal)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KirkmanCount)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KirkmanFind)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KirkmanSecondDayOrbits)->UseRealTime()->Unit(benchmark::kMillisecond);
