@@ -135,24 +135,84 @@ Plan oriented_plan(int n, const Constellation& c) {
   return best;
 }
 
-/// The counting kernel: rows in `plan` order; d1 moves one column up per
-/// row, d2 one column down. Returns the completions below step k; the last
-/// row is counted with a popcount instead of being visited. Adds the nodes
-/// visited to `nodes`. (Measured: as fast as without the node count, and
-/// about 20 % faster than an explicit-stack loop or a closed form for the
-/// last two rows.)
-std::uint64_t count_fast(const Plan& plan, int k, std::uint32_t cols, std::uint32_t d1, std::uint32_t d2,
-                         std::uint64_t& nodes) {
+/// Rows left when the kernel switches from choosing the most constrained
+/// row to the plain row order (measured best at N = 16 and 17).
+constexpr int kPlainRows = 4;
+
+/// The plain kernel over `steps` rows with fixed free masks `avail` (the
+/// squares no earlier queen attacks) and row gaps `shift`: d1 moves one
+/// column up per row, d2 one column down. Returns the completions below
+/// step k; the last row is counted with a popcount instead of being
+/// visited. Adds the nodes visited to `nodes`.
+std::uint64_t count_rows(const std::uint32_t* avail, const int* shift, int k, int steps, std::uint32_t cols,
+                         std::uint32_t d1, std::uint32_t d2, std::uint64_t& nodes) {
   ++nodes;
-  const auto ks = static_cast<std::size_t>(k);
-  std::uint32_t free = plan.avail[ks] & ~(cols | d1 | d2);
-  if (k + 1 == plan.steps) return static_cast<std::uint64_t>(__builtin_popcount(free));
-  const int s = plan.shift[ks];
+  std::uint32_t free = avail[k] & ~(cols | d1 | d2);
+  if (k + 1 == steps) return static_cast<std::uint64_t>(__builtin_popcount(free));
+  const int s = shift[k];
   std::uint64_t solutions = 0;
   while (free) {
     const std::uint32_t bit = free & (0u - free);
     free ^= bit;
-    solutions += count_fast(plan, k + 1, cols | bit, (d1 | bit) << s, (d2 | bit) >> s, nodes);
+    solutions += count_rows(avail, shift, k + 1, steps, cols | bit, (d1 | bit) << s, (d2 | bit) >> s, nodes);
+  }
+  return solutions;
+}
+
+/// The counting kernel. `left` is the set of plan steps still empty; the
+/// placed queens are in `cols` and in the diagonal masks `sums` (bit r+c)
+/// and `diffs` (bit c-r+N-1), so rows may be filled in any order. While more
+/// than kPlainRows rows are empty it fills the row with the fewest free
+/// squares next (a row with none ends the branch at once); then it
+/// computes the free squares of the remaining rows once and finishes them
+/// in row order with count_rows. Measured at N = 16/17: 7–10 % faster than
+/// the plain kernel alone, which in turn is about 20 % faster than an
+/// explicit-stack loop (results/queens.md).
+std::uint64_t count_fast(const Plan& plan, std::uint32_t left, std::uint32_t cols, std::uint64_t sums,
+                         std::uint64_t diffs, std::uint64_t& nodes) {
+  const int n = plan.n;
+  if (__builtin_popcount(left) <= kPlainRows) {
+    std::array<std::uint32_t, kMaxN> avail{};
+    std::array<int, kMaxN> shift{};
+    int steps = 0, previous_row = 0;
+    for (std::uint32_t l = left; l; l &= l - 1) {
+      const auto k = static_cast<std::size_t>(__builtin_ctz(l));
+      const int r = plan.row[k];
+      const std::uint32_t free = plan.avail[k] & ~(cols | static_cast<std::uint32_t>(sums >> r) |
+                                                    static_cast<std::uint32_t>(diffs >> (n - 1 - r)));
+      if (!free) return 0;
+      if (steps > 0) shift[static_cast<std::size_t>(steps - 1)] = r - previous_row;
+      avail[static_cast<std::size_t>(steps++)] = free;
+      previous_row = r;
+    }
+    return count_rows(avail.data(), shift.data(), 0, steps, 0, 0, 0, nodes);
+  }
+  ++nodes;
+  std::size_t best = 0;
+  int fewest = 64;
+  std::uint32_t best_free = 0;
+  for (std::uint32_t l = left; l; l &= l - 1) {
+    const auto k = static_cast<std::size_t>(__builtin_ctz(l));
+    const int r = plan.row[k];
+    const std::uint32_t free = plan.avail[k] & ~(cols | static_cast<std::uint32_t>(sums >> r) |
+                                                  static_cast<std::uint32_t>(diffs >> (n - 1 - r)));
+    const int count = __builtin_popcount(free);
+    if (count < fewest) {
+      fewest = count;
+      best = k;
+      best_free = free;
+      if (count <= 1) break;  // forced (or dead): no need to look further
+    }
+  }
+  if (fewest == 0) return 0;
+  const std::uint32_t rest = left & ~(1u << best);
+  const int r = plan.row[best];
+  std::uint64_t solutions = 0;
+  while (best_free) {
+    const std::uint32_t bit = best_free & (0u - best_free);
+    best_free ^= bit;
+    solutions += count_fast(plan, rest, cols | bit, sums | (static_cast<std::uint64_t>(bit) << r),
+                            diffs | (static_cast<std::uint64_t>(bit) << (n - 1 - r)), nodes);
   }
   return solutions;
 }
@@ -241,7 +301,8 @@ ConstellationCount count_constellation(int n, const Constellation& c) {
     if (plan.avail[static_cast<std::size_t>(k)] == 0) return out;
   if (c.stabiliser == 1 && plan.steps > 0) {
     std::uint64_t nodes = 0;
-    out.completions = count_fast(plan, 0, 0, 0, 0, nodes);
+    const std::uint32_t all_steps = plan.steps == 32 ? ~0u : (1u << plan.steps) - 1u;
+    out.completions = count_fast(plan, all_steps, 0, 0, 0, nodes);
     out.classes = out.completions;
     out.nodes = nodes;
     return out;
