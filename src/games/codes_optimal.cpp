@@ -87,7 +87,10 @@ public:
   static constexpr std::uint64_t kInfinity = ~std::uint64_t{0} >> 1;
 
   /// f(S) if it is < beta; otherwise some proven lower bound ≥ beta.
-  std::uint64_t solve(const std::vector<std::uint16_t>& set, unsigned used, std::uint64_t beta) {
+  /// `allowed` (top call only): further restricts the candidate guesses to
+  /// one per orbit of a symmetry group of `set` (see root_candidates).
+  std::uint64_t solve(const std::vector<std::uint16_t>& set, unsigned used, std::uint64_t beta,
+                      const std::vector<char>* allowed = nullptr) {
     const std::size_t n = set.size();
     if (n == 1) return 1;
     if (n == 2) return 3;
@@ -122,7 +125,7 @@ public:
     // permutations of the digits no earlier guess used.
     std::vector<Candidate> cands;
     for (std::size_t g = 0; g < codes_.size(); ++g) {
-      if (!canonical(g, used)) continue;
+      if (!canonical(g, used) || (allowed && !(*allowed)[g])) continue;
       if (++nodes_ > limit_) return abort(beta);
       std::array<std::uint16_t, kAnswers> count{};
       for (std::uint16_t s : set) ++count[codes_.answer(g, s)];
@@ -251,6 +254,77 @@ void add_solved(const std::vector<std::uint64_t>& solved, engine::Tally& out) {
   for (std::size_t i = 0; i < 3; ++i) out.add(kHistogram + i, packed[i]);
 }
 
+/// Candidate guesses for the answer classes of a first guess g1: one per
+/// orbit of the group of (position permutation σ, digit relabelling π) that
+/// fixes g1 (g1[σ(i)] = π(g1[i])), combined with any relabelling of the
+/// digits g1 does not use. Every answer class of g1 is invariant under that
+/// group, so one guess per orbit suffices at the class's root. (For bulls
+/// and cows after 0123 the group is S4 × S6: 5040 guesses become 20.)
+std::vector<char> root_candidates(const CodeSet& codes, std::size_t first, unsigned used) {
+  auto digits_of = [&](std::size_t c) {
+    std::array<int, 4> d{};
+    for (std::size_t p = 0; p < 4; ++p) d[p] = codes.name(c)[p] - '0';
+    return d;
+  };
+  const auto g1 = digits_of(first);
+  std::vector<std::array<int, 10>> group;  // π for each valid σ, paired below
+  std::vector<std::array<int, 4>> sigmas;
+  std::array<int, 4> sigma{0, 1, 2, 3};
+  do {
+    std::array<int, 10> pi;
+    pi.fill(-1);
+    bool ok = true;
+    for (std::size_t i = 0; i < 4 && ok; ++i) {
+      const int d = g1[i], e = g1[static_cast<std::size_t>(sigma[i])];
+      if (pi[static_cast<std::size_t>(d)] >= 0 && pi[static_cast<std::size_t>(d)] != e) ok = false;
+      pi[static_cast<std::size_t>(d)] = e;
+    }
+    std::array<int, 10> hit{};
+    for (int d = 0; d < 10 && ok; ++d)
+      if (pi[static_cast<std::size_t>(d)] >= 0 && hit[static_cast<std::size_t>(pi[static_cast<std::size_t>(d)])]++) ok = false;
+    if (!ok) continue;
+    for (int d = 0; d < 10; ++d)
+      if (pi[static_cast<std::size_t>(d)] < 0) pi[static_cast<std::size_t>(d)] = d;  // fresh digits: relabelled below
+    group.push_back(pi);
+    sigmas.push_back(sigma);
+  } while (std::next_permutation(sigma.begin(), sigma.end()));
+  // Image of a code, with new digits renamed to the smallest unused ones in
+  // order of appearance, as a number (smaller = preferred).
+  auto key = [&](const std::array<int, 4>& d) {
+    std::array<int, 10> rename;
+    rename.fill(-1);
+    unsigned taken = used;
+    int k = 0;
+    for (int x : d) {
+      int y = x;
+      if (!(used >> x & 1u)) {
+        if (rename[static_cast<std::size_t>(x)] < 0) {
+          rename[static_cast<std::size_t>(x)] = __builtin_ctz(~taken);
+          taken |= 1u << rename[static_cast<std::size_t>(x)];
+        }
+        y = rename[static_cast<std::size_t>(x)];
+      }
+      k = 10 * k + y;
+    }
+    return k;
+  };
+  std::vector<char> allowed(codes.size(), 0);
+  for (std::size_t c = 0; c < codes.size(); ++c) {
+    const auto d = digits_of(c);
+    const int own = 1000 * d[0] + 100 * d[1] + 10 * d[2] + d[3];
+    if (key(d) != own) continue;  // new digits not in canonical order
+    bool minimal = true;
+    for (std::size_t t = 0; t < group.size() && minimal; ++t) {
+      std::array<int, 4> img{};
+      for (std::size_t i = 0; i < 4; ++i)
+        img[static_cast<std::size_t>(sigmas[t][i])] = group[t][static_cast<std::size_t>(d[i])];
+      if (key(img) < own) minimal = false;
+    }
+    allowed[c] = minimal;
+  }
+  return allowed;
+}
+
 /// Digits that can never be "new": outside the game's alphabet.
 unsigned outside_alphabet(Game game) { return game == Game::mastermind ? (1u | (7u << 7)) : 0u; }
 
@@ -282,6 +356,32 @@ std::size_t optimal_guess(const CodeSet& codes, std::span<const std::uint16_t> c
   return solver.best_guess(set, 0x3FFu);  // every digit counts as used: no symmetry assumed
 }
 
+OptimalSearch optimal_class_total(const CodeSet& codes, std::size_t first, std::span<const std::uint16_t> cls,
+                                  std::uint64_t node_limit) {
+  unsigned used = outside_alphabet(codes.game());
+  for (char c : codes.name(first)) used |= 1u << (c - '0');
+  const std::vector<char> allowed = root_candidates(codes, first, used);
+  Solver solver(codes, node_limit);
+  std::vector<std::uint16_t> set(cls.begin(), cls.end());
+  std::sort(set.begin(), set.end());
+  const std::uint64_t v = solver.solve(set, used, Solver::kInfinity, &allowed);
+  OptimalSearch r;
+  r.nodes = solver.nodes();
+  r.lower_bound = solver.lb(set.size());
+  if (!solver.aborted()) {
+    r.total = v;
+    r.lower_bound = v;
+  }
+  return r;
+}
+
+std::size_t count_root_candidates(const CodeSet& codes, std::size_t first) {
+  unsigned used = outside_alphabet(codes.game());
+  for (char c : codes.name(first)) used |= 1u << (c - '0');
+  const auto allowed = root_candidates(codes, first, used);
+  return static_cast<std::size_t>(std::count(allowed.begin(), allowed.end(), 1));
+}
+
 std::string optimal_first_guess(Game game) { return game == Game::mastermind ? "1123" : "0123"; }
 
 engine::Job make_optimal_job(Game game) {
@@ -303,12 +403,13 @@ engine::Job make_optimal_job(Game game) {
   job.task_count = classes->size();
   job.split_depth = 1;
   job.estimate = [classes](std::size_t id) { return static_cast<double>((*classes)[id].size()); };
-  job.run_task = [classes, game, used](std::size_t id, engine::Tally& out) {
+  auto allowed = std::make_shared<const std::vector<char>>(root_candidates(codes, first, used));
+  job.run_task = [classes, game, used, allowed](std::size_t id, engine::Tally& out) {
     const CodeSet& cs = code_set(game);
     Solver solver(cs);
     std::vector<std::uint64_t> solved;  // solved[k]: secrets solved with k guesses in all
     const auto& set = (*classes)[id];
-    const std::uint64_t total = solver.solve(set, used, Solver::kInfinity);
+    const std::uint64_t total = solver.solve(set, used, Solver::kInfinity, allowed.get());
     solver.play_all(set, used, 1, solved);
     // The class's minimum counts the guesses after the first one.
     std::uint64_t after_first = 0, members = 0;

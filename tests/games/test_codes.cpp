@@ -9,6 +9,7 @@
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
+#include "games/codes_optimal.hpp"
 #include "pcount/games/codes.hpp"
 #include "support/run_command.hpp"
 
@@ -184,11 +185,19 @@ TEST(CodesOptimal, BranchAndBoundMatchesExhaustiveSearchOnSmallSets) {
     unsigned used = 0;
     for (char d : std::string(c.first)) used |= 1u << (d - '0');
     const OptimalSearch r = optimal_total(cs, set, used, 100'000'000);
+    const OptimalSearch rc = optimal_class_total(cs, *cs.find(c.first), set, 100'000'000);
     std::map<std::vector<std::uint16_t>, std::uint64_t> memo;
     ASSERT_TRUE(r.total.has_value());
-    EXPECT_EQ(*r.total, brute_force(cs, set, memo)) << c.first << " " << c.bulls << "B" << c.cows << "C";
+    ASSERT_TRUE(rc.total.has_value());
+    const std::uint64_t exhaustive = brute_force(cs, set, memo);
+    EXPECT_EQ(*r.total, exhaustive) << c.first << " " << c.bulls << "B" << c.cows << "C";
+    EXPECT_EQ(*rc.total, exhaustive) << c.first << " " << c.bulls << "B" << c.cows << "C";
     EXPECT_EQ(r.lower_bound, *r.total);
   }
+  // Guesses tried at a class's root, one per orbit of the symmetries fixing
+  // the first guess: 0123 is fixed by S4 (positions with their digits) × S6
+  // (the other digits).
+  EXPECT_EQ(count_root_candidates(code_set(Game::bulls_and_cows), 0), 20u);
   // Out of nodes: only the trivial bound.
   const CodeSet& mm = code_set(Game::mastermind);
   const OptimalSearch cut = optimal_total(mm, answer_class(mm, "1123", 0, 0), 0b1110, 10);
