@@ -35,6 +35,78 @@ std::vector<std::uint64_t> depth_bounds(std::size_t max_n) {
   return lb;
 }
 
+/// Digits outside the game's alphabet (never "new"): 0 and 7–9 for Mastermind.
+unsigned outside_alphabet_mask(Game game) { return game == Game::mastermind ? (1u | (7u << 7)) : 0u; }
+
+/// A symmetry of the history: positions permuted by sigma together with
+/// digits relabelled by pi (pi[d] = -1 for digits no guess used yet; those
+/// are interchangeable anyway).
+struct Sym {
+  std::array<int, 4> sigma;
+  std::array<int, 10> pi;
+};
+using Group = std::vector<Sym>;
+
+/// The elements of `group` that also fix `guess` (extending pi to the new
+/// digits of the guess where possible).
+Group fixing(const Group& group, const std::array<int, 4>& guess, unsigned used) {
+  Group out;
+  for (const Sym& e : group) {
+    Sym x = e;
+    bool ok = true;
+    for (std::size_t i = 0; i < 4 && ok; ++i) {
+      const int d = guess[i], img = guess[static_cast<std::size_t>(e.sigma[i])];
+      const bool d_new = !(used >> d & 1u), img_new = !(used >> img & 1u);
+      if (d_new != img_new) ok = false;
+      else if (x.pi[static_cast<std::size_t>(d)] >= 0) ok = x.pi[static_cast<std::size_t>(d)] == img;
+      else x.pi[static_cast<std::size_t>(d)] = img;
+    }
+    if (!ok) continue;
+    std::array<int, 10> hit{};  // pi must stay injective
+    for (int v : x.pi)
+      if (v >= 0 && hit[static_cast<std::size_t>(v)]++) ok = false;
+    if (ok) out.push_back(x);
+  }
+  return out;
+}
+
+/// A code as a number after renaming its unused digits to the smallest
+/// unused ones in order of appearance (the canonical representative under
+/// relabelling unused digits).
+int fresh_key(const std::array<int, 4>& d, unsigned used) {
+  std::array<int, 10> rename;
+  rename.fill(-1);
+  unsigned taken = used;
+  int k = 0;
+  for (int x : d) {
+    int y = x;
+    if (!(used >> x & 1u)) {
+      if (rename[static_cast<std::size_t>(x)] < 0) {
+        rename[static_cast<std::size_t>(x)] = __builtin_ctz(~taken);
+        taken |= 1u << rename[static_cast<std::size_t>(x)];
+      }
+      y = rename[static_cast<std::size_t>(x)];
+    }
+    k = 10 * k + y;
+  }
+  return k;
+}
+
+/// True when no element of the group maps `d` to a smaller code (after
+/// renaming unused digits); `d` itself must already be fresh-canonical.
+bool orbit_least(const std::array<int, 4>& d, const Group& group, unsigned used) {
+  const int own = 1000 * d[0] + 100 * d[1] + 10 * d[2] + d[3];
+  for (const Sym& e : group) {
+    std::array<int, 4> img{};
+    for (std::size_t i = 0; i < 4; ++i) {
+      const int p = e.pi[static_cast<std::size_t>(d[i])];
+      img[static_cast<std::size_t>(e.sigma[i])] = (used >> d[i] & 1u) && p >= 0 ? p : d[i];
+    }
+    if (fresh_key(img, used) < own) return false;
+  }
+  return true;
+}
+
 struct Candidate {
   std::size_t guess;
   std::uint64_t bound;
@@ -89,8 +161,10 @@ public:
   /// f(S) if it is < beta; otherwise some proven lower bound ≥ beta.
   /// `allowed` (top call only): further restricts the candidate guesses to
   /// one per orbit of a symmetry group of `set` (see root_candidates).
+  /// `group`: symmetries of the history (nullptr or one element: none but
+  /// the relabelling of unused digits); one guess per orbit is tried.
   std::uint64_t solve(const std::vector<std::uint16_t>& set, unsigned used, std::uint64_t beta,
-                      const std::vector<char>* allowed = nullptr) {
+                      const std::vector<char>* allowed = nullptr, const Group* group = nullptr) {
     const std::size_t n = set.size();
     if (n == 1) return 1;
     if (n == 2) return 3;
@@ -126,6 +200,7 @@ public:
     std::vector<Candidate> cands;
     for (std::size_t g = 0; g < codes_.size(); ++g) {
       if (!canonical(g, used) || (allowed && !(*allowed)[g])) continue;
+      if (group && group->size() > 1 && !orbit_least(digits_[g], *group, used)) continue;
       if (++nodes_ > limit_) return abort(beta);
       std::array<std::uint16_t, kAnswers> count{};
       for (std::uint16_t s : set) ++count[codes_.answer(g, s)];
@@ -147,7 +222,7 @@ public:
     for (const Candidate& c : cands) {
       if (c.bound >= best) break;
       std::uint64_t v = 0;
-      if (!evaluate(set, used, c, best, v)) continue;
+      if (!evaluate(set, used, c, best, v, group)) continue;
       if (v < best) {
         best = v;
         best_guess = c.guess;
@@ -188,7 +263,9 @@ private:
   /// Total for guess c (n for this guess plus the classes' optimal totals)
   /// if it is < best; false when cut.
   bool evaluate(const std::vector<std::uint16_t>& set, unsigned used, const Candidate& c, std::uint64_t best,
-                std::uint64_t& out) {
+                std::uint64_t& out, const Group* group) {
+    Group child_group;
+    if (group && group->size() > 1) child_group = fixing(*group, digits_[c.guess], used);
     std::array<std::vector<std::uint16_t>, kAnswers> classes;
     for (std::uint16_t s : set) {
       const auto a = codes_.answer(c.guess, s);
@@ -206,7 +283,8 @@ private:
       const std::size_t k = classes[a].size();
       if (k == 0) break;
       const std::uint64_t rest = total - lb_[k];
-      const std::uint64_t v = solve(classes[a], next_used, best - rest);
+      const std::uint64_t v =
+          solve(classes[a], next_used, best - rest, nullptr, child_group.size() > 1 ? &child_group : nullptr);
       total = rest + v;
       if (total >= best || aborted_) return false;
     }
@@ -325,6 +403,23 @@ std::vector<char> root_candidates(const CodeSet& codes, std::size_t first, unsig
   return allowed;
 }
 
+/// The symmetries fixing the single guess `first` (pi defined on its digits).
+Group first_guess_group(const CodeSet& codes, std::size_t first) {
+  Sym id{};
+  id.sigma = {0, 1, 2, 3};
+  id.pi.fill(-1);
+  Group all;
+  std::array<int, 4> sigma{0, 1, 2, 3};
+  do {
+    Sym e = id;
+    e.sigma = sigma;
+    all.push_back(e);
+  } while (std::next_permutation(sigma.begin(), sigma.end()));
+  std::array<int, 4> d{};
+  for (std::size_t p = 0; p < 4; ++p) d[p] = codes.name(first)[p] - '0';
+  return fixing(all, d, outside_alphabet_mask(codes.game()));
+}
+
 /// Digits that can never be "new": outside the game's alphabet.
 unsigned outside_alphabet(Game game) { return game == Game::mastermind ? (1u | (7u << 7)) : 0u; }
 
@@ -364,7 +459,8 @@ OptimalSearch optimal_class_total(const CodeSet& codes, std::size_t first, std::
   Solver solver(codes, node_limit);
   std::vector<std::uint16_t> set(cls.begin(), cls.end());
   std::sort(set.begin(), set.end());
-  const std::uint64_t v = solver.solve(set, used, Solver::kInfinity, &allowed);
+  const Group group = first_guess_group(codes, first);
+  const std::uint64_t v = solver.solve(set, used, Solver::kInfinity, &allowed, &group);
   OptimalSearch r;
   r.nodes = solver.nodes();
   r.lower_bound = solver.lb(set.size());
@@ -404,12 +500,13 @@ engine::Job make_optimal_job(Game game) {
   job.split_depth = 1;
   job.estimate = [classes](std::size_t id) { return static_cast<double>((*classes)[id].size()); };
   auto allowed = std::make_shared<const std::vector<char>>(root_candidates(codes, first, used));
-  job.run_task = [classes, game, used, allowed](std::size_t id, engine::Tally& out) {
+  auto group = std::make_shared<const Group>(first_guess_group(codes, first));
+  job.run_task = [classes, game, used, allowed, group](std::size_t id, engine::Tally& out) {
     const CodeSet& cs = code_set(game);
     Solver solver(cs);
     std::vector<std::uint64_t> solved;  // solved[k]: secrets solved with k guesses in all
     const auto& set = (*classes)[id];
-    const std::uint64_t total = solver.solve(set, used, Solver::kInfinity, allowed.get());
+    const std::uint64_t total = solver.solve(set, used, Solver::kInfinity, allowed.get(), group.get());
     solver.play_all(set, used, 1, solved);
     // The class's minimum counts the guesses after the first one.
     std::uint64_t after_first = 0, members = 0;
