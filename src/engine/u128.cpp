@@ -20,7 +20,23 @@ BigInt to_big(u128 value) {
 
 std::string to_string(const BigInt& value) { return value.str(); }
 
-std::string to_string(u128 value) { return to_string(to_big(value)); }
+std::string to_string(u128 value) {
+  // Digits from the right, 19 at a time (10^19 < 2^64), without a big integer.
+  constexpr std::uint64_t kChunk = 10'000'000'000'000'000'000ULL;
+  char buf[40];
+  char* end = buf + sizeof buf;
+  char* p = end;
+  do {
+    std::uint64_t part = static_cast<std::uint64_t>(value % kChunk);
+    value /= kChunk;
+    for (int i = 0; i < 19 && (part != 0 || value != 0); ++i) {
+      *--p = static_cast<char>('0' + part % 10);
+      part /= 10;
+    }
+  } while (value != 0);
+  if (p == end) *--p = '0';
+  return std::string(p, end);
+}
 
 BigInt factorial(int n) {
   if (n < 0) throw std::invalid_argument("factorial of a negative number");

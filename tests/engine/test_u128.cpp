@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "pcount/engine/bigint.hpp"
 #include "pcount/engine/u128.hpp"
 
@@ -14,6 +16,22 @@ TEST(U128, PrintsAndParsesBeyond64Bits) {
   EXPECT_EQ(to_string(join64(0, 1)), "18446744073709551616");
   EXPECT_EQ(low64(join64(5, 7)), 5u);
   EXPECT_EQ(high64(join64(5, 7)), 7u);
+}
+
+TEST(U128, PrintingAgreesWithBigIntAtChunkBoundaries) {
+  // to_string(u128) prints 19 digits at a time; check around 10^19 and 10^38
+  // and a spread of values against Boost.Multiprecision's printing.
+  u128 ten19 = 1;
+  for (int i = 0; i < 19; ++i) ten19 *= 10;
+  std::vector<u128> values = {1, 9, 10, ten19 - 1, ten19, ten19 + 1, ten19 * 10, ten19 * ten19 - 1, ten19 * ten19,
+                              ten19 * ten19 + 7, join64(123, 456)};
+  u128 x = 0x9e3779b97f4a7c15ULL;
+  for (int i = 0; i < 200; ++i) values.push_back(x = x * 0x2545F4914F6CDD1DULL + (x >> 17));
+  for (u128 v : values) {
+    EXPECT_EQ(to_string(v), to_string(to_big(v)));
+    EXPECT_EQ(parse_u128(to_string(v)), v);
+  }
+  EXPECT_EQ(to_string(ten19), "10000000000000000000");
 }
 
 TEST(U128, CheckedArithmeticThrowsOnOverflow) {
