@@ -57,7 +57,7 @@ bool GeneralKernel::propagate(State& s) const {
       if (m & (m - 1)) continue;
       s.placed[static_cast<std::size_t>(i) >> 6] |= std::uint64_t{1} << (i & 63);
       --s.open;
-      const std::uint16_t* p = &peers_[static_cast<std::size_t>(i * peer_count_)];
+      const std::uint16_t* p = peers_.data() + static_cast<std::size_t>(i * peer_count_);  // empty for 1x1
       for (int k = 0; k < peer_count_; ++k) {
         std::uint16_t& c = s.cand[p[k]];
         if (c & m) {
@@ -69,7 +69,7 @@ bool GeneralKernel::propagate(State& s) const {
     }
     // Hidden singles: a value with one place in a unit goes there.
     for (int u = 0; u < 3 * n_; ++u) {
-      const std::uint16_t* cells = &units_[static_cast<std::size_t>(u * n_)];
+      const std::uint16_t* cells = units_.data() + static_cast<std::size_t>(u * n_);
       unsigned ones = 0, twos = 0;
       for (int k = 0; k < n_; ++k) {
         const unsigned m = s.cand[cells[k]];
