@@ -199,6 +199,18 @@ TEST(PuzzleJob, SameCountForEveryThreadCountAndSplitDepth) {
   }
 }
 
+TEST(PuzzleJob, BandAndFirstColumnHas6696000Solutions) {
+  // ALGORITHMS.md §2a per-class check; about 1 s of CPU. More splits and the
+  // general kernel are in long_puzzle.cpp.
+  const Puzzle p =
+      parse_puzzle("1234567894567891237891234562........5........8........3........6........9........");
+  CountJobOptions o;
+  o.min_tasks = 128;
+  engine::RunOptions ro;
+  ro.threads = 2;
+  EXPECT_EQ(engine::run(make_count_job(p, o), ro).totals.counts[0], 6'696'000u);
+}
+
 TEST(PuzzleJob, KernelsGiveTheSameTasks) {
   const Puzzle p = parse_puzzle(kSeed003Open);
   for (int depth : {1, 2, 3}) {
