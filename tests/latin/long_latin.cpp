@@ -57,6 +57,13 @@ TEST(LatinLong, RectanglesOfOrder9) {
   EXPECT_EQ(to_string(by_classes(9, 8)), "377597570964258816");
 }
 
+TEST(LatinLong, FourRowsOfOrder10) {
+  // OEIS A003170 (normalised 4×n rectangles K(4,n) = R(4,n)·(n-1)!/(n-4)!):
+  // K(4,10) = 74175958614030336 = 504 · 147174521059584. About a minute of
+  // CPU plus genbg's 121,790 classes.
+  EXPECT_EQ(to_string(by_classes(10, 4)), "147174521059584");
+}
+
 TEST(LatinLong, RectanglesOfOrder8BySearch) {
   EXPECT_EQ(to_string(by_search(8, 4, 3)), "420909504");
 }
