@@ -304,6 +304,13 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     } else {
       log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
       take(own, log->resumed(), log->warning());
+      // The logs of ranks > 0 of an earlier count-mpi run of this job.
+      const auto paths = rank_logs(c.checkpoint);
+      for (std::size_t i = 1; i < paths.size(); ++i) {
+        std::string warning;
+        auto found = engine::read_checkpoint(paths[i], job, &warning);
+        take(paths[i], std::move(found), warning);
+      }
     }
     if (rank0)
       for (const auto& w : warnings) inv.err << "count: warning: --checkpoint: " << w << '\n';

@@ -129,6 +129,7 @@ TEST_F(HpcMpi, ShardsAndCheckpointsMixWithSingleProcessRuns) {
   for (const char* suffix : {".rank1", ".rank2"}) files_.push_back(ck + suffix);
   const auto again = parse(run_count(with(job, {"--checkpoint", ck, "--json"})), "single after mpi");
   EXPECT_EQ(again["counts"]["all"], "2680");
+  EXPECT_EQ(again["tasks_resumed"], again["tasks"]);  // every rank's log was read
 }
 
 TEST_F(HpcMpi, BadInputExits2WithOneMessage) {
