@@ -21,7 +21,16 @@ namespace pcount::latin {
 
 namespace {
 
-constexpr const char* kCacheMagic = "pcount latin classes v1";
+constexpr const char* kCacheMagic = "pcount latin classes v2";
+
+/// FNV-1a 64 of the class lines (key and |Aut| text, each with its '\n').
+struct LineHash {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  void add(const std::string& line) {
+    for (char ch : line) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
+    h = (h ^ static_cast<unsigned char>('\n')) * 0x100000001b3ull;
+  }
+};
 
 std::string hex128(u128 v) {
   static const char* digits = "0123456789abcdef";
@@ -70,9 +79,10 @@ std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& f
   std::string line;
   if (!std::getline(in, line) || line != cache_header(n, d)) return std::nullopt;
   std::vector<GraphClass> classes;
+  LineHash hash;
   while (std::getline(in, line)) {
     if (line.rfind("end ", 0) == 0) {
-      if (line != "end " + std::to_string(classes.size())) return std::nullopt;
+      if (line != "end " + std::to_string(classes.size()) + " " + hex128(hash.h).substr(16)) return std::nullopt;
       if (std::getline(in, line)) return std::nullopt;  // nothing may follow
       return classes;
     }
@@ -85,6 +95,8 @@ std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& f
     if (!key) return std::nullopt;
     GraphClass gc{graph_from_key(n, *key), *key, aut};
     if (gc.graph.regular_degree() != d || labelled_factor(n) % aut != 0) return std::nullopt;
+    if (!classes.empty() && !(classes.back().key < gc.key)) return std::nullopt;  // sorted, no repeats
+    hash.add(line);
     classes.push_back(gc);
   }
   return std::nullopt;  // no end line: truncated
@@ -98,8 +110,13 @@ void write_cache(const std::filesystem::path& file, int n, int d, const std::vec
   {
     std::ofstream out(tmp, std::ios::trunc);
     out << cache_header(n, d) << '\n';
-    for (const GraphClass& c : classes) out << hex128(c.key) << ' ' << c.automorphisms << '\n';
-    out << "end " << classes.size() << '\n';
+    LineHash hash;
+    for (const GraphClass& c : classes) {
+      const std::string line = hex128(c.key) + ' ' + std::to_string(c.automorphisms);
+      hash.add(line);
+      out << line << '\n';
+    }
+    out << "end " << classes.size() << ' ' << hex128(hash.h).substr(16) << '\n';
     out.flush();
     if (!out) {
       std::error_code ec;
@@ -210,10 +227,7 @@ std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache)
   if (cache.dir) {
     ensure_writable_dir(*cache.dir, cache.option);
     const auto file = cache_file(*cache.dir, n, d);
-    if (auto cached = read_cache(file, n, d)) {
-      sort_by_key(*cached);  // files written before lists were sorted
-      return std::move(*cached);
-    }
+    if (auto cached = read_cache(file, n, d)) return std::move(*cached);
     auto classes = generate_classes(n, d, cache);
     sort_by_key(classes);
     write_cache(file, n, d, classes, cache.option);

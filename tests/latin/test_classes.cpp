@@ -179,10 +179,25 @@ TEST(LatinClasses, CacheIsRebuiltWhenCorruptAndRefusedWhenUnwritable) {
   { std::ofstream(file, std::ios::trunc) << "garbage\n"; }
   const auto again = regular_classes(6, 3, c);
   EXPECT_EQ(again.size(), first.size());
+  // Drop one class line but keep a matching "end" count: the checksum
+  // catches it and the list is rebuilt whole.
+  {
+    std::ifstream full(file);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(full, l);) lines.push_back(l);
+    ASSERT_GE(lines.size(), 4u);
+    lines.erase(lines.begin() + 1);
+    lines.back() = "end " + std::to_string(first.size() - 1) + lines.back().substr(lines.back().rfind(' '));
+    std::ofstream out(file, std::ios::trunc);
+    for (const auto& l : lines) out << l << '\n';
+  }
+  const auto rebuilt = regular_classes(6, 3, c);
+  ASSERT_EQ(rebuilt.size(), first.size());
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_TRUE(rebuilt[i].key == first[i].key) << i;
   std::ifstream in(file);
   std::string header;
   std::getline(in, header);
-  EXPECT_EQ(header.rfind("pcount latin classes v1", 0), 0u);
+  EXPECT_EQ(header.rfind("pcount latin classes v2", 0), 0u);
   const CacheOptions bad{fs::path("/proc/pcount-cannot-write"), "--cache-dir"};
   EXPECT_THROW((void)regular_classes(6, 3, bad), InvalidArgument);
   EXPECT_THROW((void)make_class_job(11, 11, cache(), 1), InvalidArgument);

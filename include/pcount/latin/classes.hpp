@@ -59,7 +59,10 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 /// Every class of d-regular n+n bipartite graphs (2 ≤ n ≤ kMaxClassOrder,
 /// 0 ≤ d ≤ n), sorted by canonical key (so the list does not depend on
 /// genbg's output order or on how it was split). Loaded from the cache file
-/// "latin-classes-n<n>-d<d>.txt" when it is valid; otherwise generated —
+/// "latin-classes-n<n>-d<d>.txt" when it is valid (a header naming n, d and
+/// the source; one line "<canonical key, 32 hex digits> <|Aut|>" per class,
+/// keys strictly increasing, each graph d-regular; "end <count> <FNV-1a 64
+/// of the class lines>"), otherwise generated —
 /// d ≤ n/2 with genbg (for n ≥ 10 as 16 res/mod slices run concurrently in
 /// the current oneTBB arena), higher degrees as complements of the
 /// (n-d)-regular list — canonised with nauty and written atomically (temp
