@@ -68,8 +68,10 @@ int run_classes(const Invocation& inv, int n, int k) {
 
 int run_search(const Invocation& inv, int n, int k) {
   auto tree = std::make_shared<const latin::LatinTree>(n, k);
-  const int depth = inv.common.split_depth.value_or(
-      engine::auto_split_depth(*tree, 16 * static_cast<std::size_t>(inv.common.threads)));
+  // The automatic depth does not depend on --threads (auto_split_min_tasks),
+  // so a checkpoint or shard set can be resumed or merged with other threads.
+  const int depth =
+      inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   const engine::Job job = engine::make_tree_job(
       tree, depth,
       "pcount/" + std::string(version()) + " latin n=" + std::to_string(n) + " rows=" + std::to_string(k) +

@@ -87,6 +87,28 @@ TEST(LatinCli, ClassesResumeFromACheckpoint) {
   EXPECT_EQ(again["tasks_run"], 0);
 }
 
+TEST(LatinCli, ShardsMergeToTheWholeCount) {
+  // Both methods split into shards run with different thread counts; `count
+  // merge` prints the full report from the partial files.
+  for (const std::string method : {"search", "classes"}) {
+    std::vector<std::string> files;
+    for (int i = 0; i < 3; ++i) {
+      files.push_back(cache_dir() + "/l7-" + method + std::to_string(i) + ".json");
+      const CommandResult r =
+          run_count({"--latin", "7", "--method", method, "--shard", std::to_string(i) + "/3", "--out", files.back(),
+                     "--threads", std::to_string(i + 1), "--cache-dir", cache_dir()});
+      ASSERT_EQ(r.status, 0) << r.err;
+    }
+    std::vector<std::string> args{"merge", "--json"};
+    args.insert(args.end(), files.begin(), files.end());
+    const CommandResult m = run_count(args);
+    ASSERT_EQ(m.status, 0) << m.err;
+    const auto j = nlohmann::json::parse(m.out);
+    EXPECT_EQ(j["counts"]["reduced"], "16942080") << method;
+    EXPECT_EQ(j["method"], method);
+  }
+}
+
 struct BadCase {
   std::vector<std::string> args;
   std::string names;
