@@ -15,10 +15,19 @@
 namespace pcount::latin {
 namespace {
 
-CacheOptions cache() {
-  static const std::filesystem::path dir =
+/// A cache directory per test process, removed when it exits.
+struct TempDir {
+  std::filesystem::path path =
       std::filesystem::temp_directory_path() / ("pcount-latin-long-" + std::to_string(::getpid()));
-  return CacheOptions{dir, "--cache-dir"};
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+CacheOptions cache() {
+  static const TempDir dir;
+  return CacheOptions{dir.path, "--cache-dir"};
 }
 
 u128 by_classes(int n, int k) {

@@ -26,15 +26,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// A fresh cache directory per test program run.
+/// A fresh cache directory per test process, removed when it exits.
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& stem)
+      : path(fs::temp_directory_path() / (stem + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
 const fs::path& test_cache() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("pcount-latin-test-" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
+  static const TempDir dir("pcount-latin-test-");
+  return dir.path;
 }
 
 CacheOptions cache() { return CacheOptions{test_cache(), "--cache-dir"}; }

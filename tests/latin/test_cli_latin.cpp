@@ -17,13 +17,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// A cache directory per test process, removed when it exits.
+struct TempDir {
+  fs::path path;
+  TempDir() : path(fs::temp_directory_path() / ("pcount-latin-cli-" + std::to_string(::getpid()))) {
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
 std::string cache_dir() {
-  static const std::string dir = [] {
-    const fs::path d = fs::temp_directory_path() / ("pcount-latin-cli-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d.string();
-  }();
-  return dir;
+  static const TempDir dir;
+  return dir.path.string();
 }
 
 nlohmann::json run_json(std::vector<std::string> args) {
