@@ -316,8 +316,15 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
       for (const auto& w : warnings) inv.err << "count: warning: --checkpoint: " << w << '\n';
     std::sort(records.begin(), records.end(),
               [](const engine::TaskRecord& a, const engine::TaskRecord& b) { return a.id < b.id; });
-    for (const engine::TaskRecord& t : records) {
-      if (!shard.includes(t.id) || resumed[t.id]) continue;  // (a task logged by two ranks counts once)
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const engine::TaskRecord& t = records[i];
+      if (i > 0 && records[i - 1].id == t.id) {  // logged by two ranks: counts once, if they agree
+        if (!(records[i - 1].counts == t.counts))
+          throw InvalidArgument("--checkpoint", c.checkpoint + ": task " + std::to_string(t.id) +
+                                                    " is logged twice with different counts (damaged logs)");
+        continue;
+      }
+      if (!shard.includes(t.id)) continue;
       resumed[t.id] = 1;
       resumed_totals.merge(t.counts);
       resumed_tasks.push_back(t);

@@ -175,6 +175,14 @@ TEST_F(Hpc, ForeignDamagedAndTruncatedCheckpoints) {
   EXPECT_EQ(count_lines(slurp(ck)), count_lines(good));  // the cut record was written again, whole
   const auto all_resumed = run_json(with(small, {"--checkpoint", ck}));
   EXPECT_EQ(all_resumed["tasks_resumed"], all_resumed["tasks"]);
+  // A copy as an MPI rank's log (FILE.rank1): agreeing duplicates count once.
+  const std::string rank1 = ck + ".rank1";
+  files_.push_back(rank1);
+  std::ofstream(rank1, std::ios::trunc) << slurp(ck);
+  const auto twice = run_json(with(small, {"--checkpoint", ck}));
+  EXPECT_EQ(twice["counts"]["all"], "724");
+  EXPECT_EQ(twice["tasks_resumed"], twice["tasks"]);
+  std::remove(rank1.c_str());
   // A damaged record: refused.
   std::string bad = good;
   bad[bad.find("\n", bad.find("counters")) + 1] = 'x';
