@@ -95,6 +95,7 @@ public:
           bool show)
       : inv_(inv), total_(total), resumed_(resumed), done_(done), show_(show), tty_(isatty(2) != 0),
         start_(Clock::now()) {
+    check_stop_file();  // a stop file that is already there stops the run before its first task
     if (!show_ && inv_.common.stop_file.empty()) return;
     thread_ = std::thread([this] { loop(); });
   }
@@ -119,14 +120,18 @@ public:
   [[nodiscard]] bool saw_stop_file() const { return saw_stop_file_.load(); }
 
 private:
+  void check_stop_file() {
+    if (!inv_.common.stop_file.empty() && access(inv_.common.stop_file.c_str(), F_OK) == 0 && !g_stop.load()) {
+      saw_stop_file_.store(true);
+      g_stop.store(true);
+    }
+  }
+
   void loop() {
     auto last_draw = Clock::now() - std::chrono::hours(1);
     const auto period = tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(2000);
     for (;;) {
-      if (!inv_.common.stop_file.empty() && access(inv_.common.stop_file.c_str(), F_OK) == 0 && !g_stop.load()) {
-        saw_stop_file_.store(true);
-        g_stop.store(true);
-      }
+      check_stop_file();
       if (show_ && Clock::now() - last_draw >= period) {
         draw(false);
         last_draw = Clock::now();
