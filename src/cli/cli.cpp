@@ -33,7 +33,8 @@ po::options_description common_options() {
        "tree depth at which a search is split into tasks, D ≥ 0; default: the shallowest depth "
        "giving enough tasks (see each problem)")
       ("method", po::value<std::string>()->value_name("M"),
-       "counting method (per problem; see below); default: the fastest that applies")
+       "counting method: --latin search|classes, --sudoku search|bands, --queens "
+       "search|constellations, --puzzle auto|fast9|general; default: the fastest that applies")
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
@@ -76,7 +77,10 @@ Parsed build_options() {
   p.all.add(p.problems).add(common_options()).add(batch_options());
   for (const ProblemEntry& e : cli::problems()) {
     if (!e.add_options) continue;
-    po::options_description own("Options of " + dashed(e.option));
+    std::string members;
+    for (const ProblemEntry& m : cli::problems())
+      if (m.group == e.group) members += (members.empty() ? "" : " and ") + dashed(m.option);
+    po::options_description own("Options of " + members);
     e.add_options(own);
     if (own.options().empty()) continue;
     for (const auto& opt : own.options()) p.owner[opt->long_name()] = std::string(e.group);
