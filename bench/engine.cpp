@@ -29,6 +29,7 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
+#include "support/toy_tree.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace {
@@ -207,37 +208,10 @@ void BM_Reduction(benchmark::State& state) {
 }
 BENCHMARK(BM_Reduction)->ArgName("threads")->Arg(1)->Arg(2)->Arg(4)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
-/// Toy tree for the split cost: words of length `len` over `k` letters with
-/// no two equal neighbours (k·(k-1)^(len-1) leaves, the count checked below).
-struct NoRepeat {
-  struct Node {
-    int length = 0;
-    int last = -1;
-  };
-  int k;
-  int len;
-  [[nodiscard]] Node root() const { return {}; }
-  [[nodiscard]] std::vector<Node> children(const Node& n) const {
-    std::vector<Node> kids;
-    if (n.length == len) return kids;
-    for (int s = 0; s < k; ++s)
-      if (s != n.last) kids.push_back({n.length + 1, s});
-    return kids;
-  }
-  void count_subtree(const Node& n, Tally& t) const {
-    if (n.length == len) {
-      t.add(0, 1);
-      return;
-    }
-    for (int s = 0; s < k; ++s)
-      if (s != n.last) count_subtree({n.length + 1, s}, t);
-  }
-};
-static_assert(pcount::engine::TreeProblem<NoRepeat>);
 
 void BM_TreeSplit(benchmark::State& state) {
   const int depth = static_cast<int>(state.range(0));
-  auto tree = std::make_shared<const NoRepeat>(NoRepeat{8, 10});
+  auto tree = std::make_shared<const pcount::test::NoRepeatWords>(pcount::test::NoRepeatWords{8, 10});
   std::size_t tasks = 0;
   for (auto _ : state) {
     const Job job = pcount::engine::make_tree_job(tree, depth, "bench split", {"leaves"});

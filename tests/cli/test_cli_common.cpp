@@ -8,13 +8,8 @@
 namespace pcount::test {
 namespace {
 
-struct BadCase {
-  std::vector<std::string> args;
-  std::string names;  // the argument the message must name
-};
-
 TEST(Cli, BadInputIsOneLineOnStderrAndExit2) {
-  const std::vector<BadCase> cases = {
+  const std::vector<BadInputCase> cases = {
       {{}, "no problem"},
       {{"--json"}, "no problem"},
       {{"--frobnicate"}, "--frobnicate"},
@@ -32,16 +27,7 @@ TEST(Cli, BadInputIsOneLineOnStderrAndExit2) {
       {{"--queens", "8", "--threads", "2", "--threads", "3"}, "--threads"},
       {{"--queens", "8", "stray"}, "unexpected argument"},
   };
-  for (const auto& c : cases) {
-    const CommandResult r = run_count(c.args);
-    std::string shown;
-    for (const auto& a : c.args) shown += a + " ";
-    EXPECT_EQ(r.status, 2) << shown;
-    EXPECT_EQ(r.out, "") << shown;
-    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
-    EXPECT_NE(r.err.find(c.names), std::string::npos) << shown << "-> " << r.err;
-    EXPECT_EQ(r.err.rfind("count: ", 0), 0u) << shown << "-> " << r.err;
-  }
+  expect_bad_input(cases);
 }
 
 TEST(Cli, HelpListsEveryProblemAndVersionPrints) {

@@ -18,40 +18,16 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/tree.hpp"
+#include "support/toy_tree.hpp"
 
 namespace pcount::engine {
 namespace {
 
-/// Words over {0..k-1} of length len with no two equal neighbours:
-/// k·(k-1)^(len-1) leaves. Counter 0 = leaves, counter 1 = leaves ending in 0.
-struct Words {
-  struct Node {
-    int length = 0;
-    int last = -1;
-  };
-  int k;
-  int len;
-  [[nodiscard]] Node root() const { return {}; }
-  [[nodiscard]] std::vector<Node> children(const Node& n) const {
-    std::vector<Node> kids;
-    if (n.length == len) return kids;
-    for (int s = 0; s < k; ++s)
-      if (s != n.last) kids.push_back({n.length + 1, s});
-    return kids;
-  }
-  void count_subtree(const Node& n, Tally& t) const {
-    t.nodes = checked_add(t.nodes, 1);
-    if (n.length == len) {
-      t.add(0, 1);
-      if (n.last == 0) t.add(1, 1);
-      return;
-    }
-    for (const Node& c : children(n)) count_subtree(c, t);
-  }
-};
+using test::NoRepeatWords;
+
 
 Job words_job(const std::string& tag = "words") {
-  auto p = std::make_shared<const Words>(Words{4, 8});  // 4·3^7 = 8748 leaves
+  auto p = std::make_shared<const NoRepeatWords>(NoRepeatWords{4, 8});  // 4·3^7 = 8748 leaves
   return make_tree_job(p, 3, tag, {"leaves", "ending in 0"});
 }
 constexpr u128 kLeaves = 8748;

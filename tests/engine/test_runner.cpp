@@ -6,41 +6,16 @@
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
+#include "support/toy_tree.hpp"
 
 namespace pcount::engine {
 namespace {
 
-/// Toy tree: sequences over {0..k-1} of length len with no two equal
-/// neighbours; k·(k-1)^(len-1) leaves. Counter 0 = leaves, 1 = leaves ending in 0.
-struct NoRepeat {
-  struct Node {
-    int length = 0;
-    int last = -1;
-  };
-  int k;
-  int len;
-  [[nodiscard]] Node root() const { return {}; }
-  [[nodiscard]] std::vector<Node> children(const Node& n) const {
-    std::vector<Node> kids;
-    if (n.length == len) return kids;
-    for (int s = 0; s < k; ++s)
-      if (s != n.last) kids.push_back({n.length + 1, s});
-    return kids;
-  }
-  void count_subtree(const Node& n, Tally& t) const {
-    t.nodes = checked_add(t.nodes, 1);
-    if (n.length == len) {
-      t.add(0, 1);
-      if (n.last == 0) t.add(1, 1);
-      return;
-    }
-    for (const Node& c : children(n)) count_subtree(c, t);
-  }
-};
-static_assert(TreeProblem<NoRepeat>);
+using test::NoRepeatWords;
+
 
 TEST(Tree, ExpandKeepsDfsOrderAndLeaves) {
-  const NoRepeat p{3, 2};
+  const NoRepeatWords p{3, 2};
   EXPECT_EQ(expand(p, 0).size(), 1u);
   EXPECT_EQ(expand(p, 1).size(), 3u);
   const auto two = expand(p, 2);
@@ -51,7 +26,7 @@ TEST(Tree, ExpandKeepsDfsOrderAndLeaves) {
 }
 
 TEST(Tree, AutoDepthIsShallowestWithEnoughTasks) {
-  const NoRepeat p{3, 5};
+  const NoRepeatWords p{3, 5};
   EXPECT_EQ(auto_split_depth(p, 1), 0);
   EXPECT_EQ(auto_split_depth(p, 3), 1);
   EXPECT_EQ(auto_split_depth(p, 4), 2);
@@ -59,7 +34,7 @@ TEST(Tree, AutoDepthIsShallowestWithEnoughTasks) {
 }
 
 TEST(Runner, SameCountsForEveryThreadCountAndDepth) {
-  auto p = std::make_shared<const NoRepeat>(NoRepeat{4, 7});
+  auto p = std::make_shared<const NoRepeatWords>(NoRepeatWords{4, 7});
   const u128 expected = 4 * 729;  // 4·3^6
   Tally reference;
   for (int depth = 0; depth <= 8; ++depth) {
@@ -79,7 +54,7 @@ TEST(Runner, SameCountsForEveryThreadCountAndDepth) {
 }
 
 TEST(Runner, IncludeFilterAndRecordsAndEstimates) {
-  auto p = std::make_shared<const NoRepeat>(NoRepeat{3, 6});
+  auto p = std::make_shared<const NoRepeatWords>(NoRepeatWords{3, 6});
   Job job = make_tree_job(p, 2, "toy", {"leaves"});
   job.estimate = [](std::size_t id) { return static_cast<double>(id); };
   RunOptions even;

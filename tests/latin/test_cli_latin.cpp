@@ -117,26 +117,8 @@ TEST(LatinCli, ShardsMergeToTheWholeCount) {
   }
 }
 
-struct BadCase {
-  std::vector<std::string> args;
-  std::string names;
-};
-
-void expect_bad(const std::vector<BadCase>& cases) {
-  for (const auto& c : cases) {
-    const CommandResult r = run_count(c.args);
-    std::string shown;
-    for (const auto& a : c.args) shown += a + " ";
-    EXPECT_EQ(r.status, 2) << shown;
-    EXPECT_EQ(r.out, "") << shown;
-    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
-    EXPECT_NE(r.err.find(c.names), std::string::npos) << shown << "-> " << r.err;
-    EXPECT_EQ(r.err.rfind("count: ", 0), 0u) << shown << "-> " << r.err;
-  }
-}
-
 TEST(LatinCli, BadInput) {
-  expect_bad({
+  expect_bad_input({
       {{"--latin", "0"}, "--latin"},
       {{"--latin", "17"}, "--latin"},
       {{"--latin", "x"}, "--latin"},

@@ -89,11 +89,7 @@ TEST(SudokuGridsCli, BandClassesSplitIntoShardsMergeToTheTotal) {
 }
 
 TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
-  struct Bad {
-    std::vector<std::string> args;
-    std::string names;
-  };
-  const std::vector<Bad> cases = {
+  const std::vector<BadInputCase> cases = {
       {{"--sudoku", "3x4"}, "supported: --method bands for 3x3"},
       {{"--sudoku", "4x4"}, "--sudoku"},
       {{"--sudoku", "1x9"}, "--sudoku"},
@@ -111,15 +107,7 @@ TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
       {{"--sudoku"}, "--sudoku"},
       {{"--sudoku", "3x3", "--threads", "0"}, "--threads"},
   };
-  for (const auto& c : cases) {
-    const CommandResult r = run_count(c.args);
-    std::string shown;
-    for (const auto& a : c.args) shown += a + " ";
-    EXPECT_EQ(r.status, 2) << shown;
-    EXPECT_EQ(r.out, "") << shown;
-    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
-    EXPECT_NE(r.err.find(c.names), std::string::npos) << shown << "-> " << r.err;
-  }
+  expect_bad_input(cases);
 }
 
 }  // namespace

@@ -94,16 +94,11 @@ TEST(PuzzleCli, OtherBoxShapesLimitAndNoSolution) {
   EXPECT_TRUE(json_of(none_json)["solution"].is_null());
 }
 
-struct BadCase {
-  std::vector<std::string> args;
-  std::string names;
-};
-
 TEST(PuzzleCli, BadInputIsOneLineOnStderrAndExit2) {
   std::string repeat = kSeed003;
   repeat[8] = '5';
   const TempFile empty_ok("");
-  const std::vector<BadCase> cases = {
+  const std::vector<BadInputCase> cases = {
       {{"--puzzle", kSeed003.substr(0, 80)}, "--puzzle: expected 81 cells"},
       {{"--puzzle", kSeed003 + "12"}, "got 83"},
       {{"--puzzle", "x" + kSeed003.substr(1)}, "--puzzle: row 1, column 1: bad character 'x'"},
@@ -125,16 +120,7 @@ TEST(PuzzleCli, BadInputIsOneLineOnStderrAndExit2) {
       {{"--puzzle-file", empty_ok.path, "--limit", "x"}, "--limit"},
       {{"--puzzle-file", empty_ok.path, "--box", "4x5"}, "--box"},
   };
-  for (const auto& c : cases) {
-    const CommandResult r = run_count(c.args);
-    std::string shown;
-    for (const auto& a : c.args) shown += a + " ";
-    EXPECT_EQ(r.status, 2) << shown;
-    EXPECT_EQ(r.out, "") << shown;
-    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
-    EXPECT_NE(r.err.find(c.names), std::string::npos) << shown << "-> " << r.err;
-    EXPECT_EQ(r.err.rfind("count: ", 0), 0u) << shown << "-> " << r.err;
-  }
+  expect_bad_input(cases);
 }
 
 TEST(PuzzleCli, FileWithABadLineInTheMiddle) {

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -70,6 +72,29 @@ inline CommandResult run_count(const std::vector<std::string>& args, const std::
 /// True when `text` is exactly one line ending in a newline.
 inline bool is_one_line(const std::string& text) {
   return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1;
+}
+
+/// A command line that must be refused, and text its message must contain
+/// (usually the argument at fault).
+struct BadInputCase {
+  std::vector<std::string> args;
+  std::string names;
+};
+
+/// Checks the bad-input contract for every case: exit status 2, nothing on
+/// stdout, exactly one line on stderr that starts with "count: " and
+/// contains `names`.
+inline void expect_bad_input(const std::vector<BadInputCase>& cases) {
+  for (const auto& c : cases) {
+    const CommandResult r = run_count(c.args);
+    std::string shown;
+    for (const auto& a : c.args) shown += a + " ";
+    EXPECT_EQ(r.status, 2) << shown;
+    EXPECT_EQ(r.out, "") << shown;
+    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
+    EXPECT_NE(r.err.find(c.names), std::string::npos) << shown << "-> " << r.err;
+    EXPECT_EQ(r.err.rfind("count: ", 0), 0u) << shown << "-> " << r.err;
+  }
 }
 
 }  // namespace pcount::test

@@ -38,30 +38,39 @@ concept TreeProblem = requires(const P& p, const typename P::Node& n, Tally& t) 
 /// Most tasks a split may produce; a deeper split is refused.
 inline constexpr std::size_t kMaxSplitTasks = 20'000'000;
 
+namespace detail {
+/// Replaces every node of `frontier` by its children, in DFS order (a
+/// childless node stays). Returns false when no node had children. Throws
+/// InvalidArgument("--split-depth") past kMaxSplitTasks nodes.
+template <TreeProblem P>
+bool expand_level(const P& problem, std::vector<typename P::Node>& frontier, int depth) {
+  std::vector<typename P::Node> next;
+  bool grew = false;
+  for (const auto& node : frontier) {
+    auto kids = problem.children(node);
+    if (kids.empty()) {
+      next.push_back(node);
+    } else {
+      grew = true;
+      for (auto& k : kids) next.push_back(std::move(k));
+    }
+    if (next.size() > kMaxSplitTasks)
+      throw InvalidArgument("--split-depth", "depth " + std::to_string(depth) + " gives more than " +
+                                                 std::to_string(kMaxSplitTasks) + " tasks; use a smaller depth");
+  }
+  if (grew) frontier = std::move(next);
+  return grew;
+}
+}  // namespace detail
+
 /// The frontier at `depth`, in DFS order: the nodes at that depth plus the
 /// childless nodes above it. Depth 0 gives {root}. Throws
 /// InvalidArgument("--split-depth") when it would exceed kMaxSplitTasks.
 template <TreeProblem P>
 [[nodiscard]] std::vector<typename P::Node> expand(const P& problem, int depth) {
   std::vector<typename P::Node> frontier{problem.root()};
-  for (int d = 0; d < depth; ++d) {
-    std::vector<typename P::Node> next;
-    bool grew = false;
-    for (const auto& node : frontier) {
-      auto kids = problem.children(node);
-      if (kids.empty()) {
-        next.push_back(node);
-      } else {
-        grew = true;
-        for (auto& k : kids) next.push_back(std::move(k));
-      }
-      if (next.size() > kMaxSplitTasks)
-        throw InvalidArgument("--split-depth", "depth " + std::to_string(depth) + " gives more than " +
-                                                   std::to_string(kMaxSplitTasks) + " tasks; use a smaller depth");
-    }
-    frontier = std::move(next);
-    if (!grew) break;  // every node is a leaf: deeper splits change nothing
-  }
+  for (int d = 0; d < depth; ++d)
+    if (!detail::expand_level(problem, frontier, depth)) break;  // all leaves: deeper changes nothing
   return frontier;
 }
 
@@ -72,22 +81,8 @@ template <TreeProblem P>
 [[nodiscard]] int auto_split_depth(const P& problem, std::size_t min_tasks, int max_depth = 64) {
   std::vector<typename P::Node> frontier{problem.root()};
   int depth = 0;
-  while (frontier.size() < min_tasks && depth < max_depth) {
-    std::vector<typename P::Node> next;
-    bool grew = false;
-    for (const auto& node : frontier) {
-      auto kids = problem.children(node);
-      if (kids.empty()) {
-        next.push_back(node);
-      } else {
-        grew = true;
-        for (auto& k : kids) next.push_back(std::move(k));
-      }
-    }
-    if (!grew) break;
-    frontier = std::move(next);
+  while (frontier.size() < min_tasks && depth < max_depth && detail::expand_level(problem, frontier, depth + 1))
     ++depth;
-  }
   return depth;
 }
 
