@@ -85,8 +85,8 @@ int run_kirkman(const Invocation& inv) {
   int depth = 0;
   if (inv.common.split_depth) {
     depth = *inv.common.split_depth;
-  } else {  // the shallowest split giving 16 tasks per thread
-    const auto want = 16 * static_cast<std::size_t>(inv.common.threads);
+  } else {  // the shallowest split giving enough tasks, the same for any --threads ≤ 64
+    const std::size_t want = auto_split_min_tasks(inv);
     while (depth < 10 && kirkman::make_count_job(depth).task_count < want) ++depth;
   }
   engine::Job job = kirkman::make_count_job(depth);
