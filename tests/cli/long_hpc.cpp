@@ -22,22 +22,6 @@
 namespace pcount::test {
 namespace {
 
-pid_t start_count(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{PCOUNT_COUNT_EXE};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargs;
-  for (auto& a : argv) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  EXPECT_EQ(posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
-}
-
 std::size_t records(const std::string& path) {
   const std::string text = slurp(path);
   std::size_t lines = 0;
@@ -60,8 +44,7 @@ TEST(HpcLong, RepeatedSigkillsThenResumeGiveTheExactTotal) {
     const double wait_s = when(rng);
     std::this_thread::sleep_for(std::chrono::duration<double>(wait_s));
     kill(pid, SIGKILL);
-    int w = 0;
-    waitpid(pid, &w, 0);
+    (void)wait_status(pid);
     const std::size_t now = records(ck);
     EXPECT_GE(now, before) << "round " << round;  // nothing recorded is ever lost
     before = now;

@@ -35,30 +35,6 @@ std::size_t count_lines(const std::string& text) {
   return n;
 }
 
-/// Starts `count args...` (stdout/stderr to /dev/null); returns its pid.
-pid_t start_count(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{PCOUNT_COUNT_EXE};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargs;
-  for (auto& a : argv) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  EXPECT_EQ(posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
-}
-
-/// Exit status (or 128 + signal) of a started process.
-int wait_status(pid_t pid) {
-  int w = 0;
-  waitpid(pid, &w, 0);
-  return WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
-}
-
 nlohmann::json run_json(const std::vector<std::string>& args) {
   std::vector<std::string> a = args;
   a.emplace_back("--json");

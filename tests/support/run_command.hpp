@@ -74,6 +74,31 @@ inline bool is_one_line(const std::string& text) {
   return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1;
 }
 
+/// Starts `count args...` in the background (stdout and stderr to
+/// /dev/null) and returns its pid, for tests that signal or kill it.
+inline pid_t start_count(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{PCOUNT_COUNT_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargs;
+  for (auto& a : argv) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  EXPECT_EQ(posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+/// Waits for a started process: its exit status, or 128 + signal.
+inline int wait_status(pid_t pid) {
+  int w = 0;
+  waitpid(pid, &w, 0);
+  return WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
+}
+
 /// A command line that must be refused, and text its message must contain
 /// (usually the argument at fault).
 struct BadInputCase {
