@@ -368,24 +368,7 @@ std::vector<char> root_candidates(const CodeSet& codes, std::size_t first, unsig
   } while (std::next_permutation(sigma.begin(), sigma.end()));
   // Image of a code, with new digits renamed to the smallest unused ones in
   // order of appearance, as a number (smaller = preferred).
-  auto key = [&](const std::array<int, 4>& d) {
-    std::array<int, 10> rename;
-    rename.fill(-1);
-    unsigned taken = used;
-    int k = 0;
-    for (int x : d) {
-      int y = x;
-      if (!(used >> x & 1u)) {
-        if (rename[static_cast<std::size_t>(x)] < 0) {
-          rename[static_cast<std::size_t>(x)] = __builtin_ctz(~taken);
-          taken |= 1u << rename[static_cast<std::size_t>(x)];
-        }
-        y = rename[static_cast<std::size_t>(x)];
-      }
-      k = 10 * k + y;
-    }
-    return k;
-  };
+  auto key = [used](const std::array<int, 4>& d) { return fresh_key(d, used); };
   std::vector<char> allowed(codes.size(), 0);
   for (std::size_t c = 0; c < codes.size(); ++c) {
     const auto d = digits_of(c);
