@@ -91,6 +91,26 @@ std::uint64_t busy_work(std::size_t id, std::int64_t units) {
   return x;
 }
 
+/// Runs a job of busy-work tasks (counter 0 = tasks, counter 1 = low bits
+/// of each task's result) in the timed loop, then checks both totals and
+/// reports tasks per second.
+void run_busy_job(benchmark::State& state, const Job& job, const RunOptions& options, std::size_t tasks,
+                  u128 want_bits) {
+  RunResult last;
+  for (auto _ : state) {
+    last = pcount::engine::run(job, options);
+    benchmark::DoNotOptimize(last.totals);
+  }
+  if (last.totals.counts[0] != tasks || last.totals.counts[1] != want_bits) {
+    state.SkipWithError("wrong totals");
+    return;
+  }
+  state.counters["tasks_per_s"] =
+      benchmark::Counter(static_cast<double>(tasks) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+  state.counters["threads"] = static_cast<double>(options.threads);
+}
+
 void BM_GrainTasks(benchmark::State& state) {
   constexpr std::size_t kTasks = 4096;
   const std::int64_t units = state.range(0);
@@ -108,19 +128,7 @@ void BM_GrainTasks(benchmark::State& state) {
   u128 want_bits = 0;
   for (std::size_t id = 0; id < kTasks; ++id) want_bits += busy_work(id, units) & 0xFF;
 
-  RunResult last;
-  for (auto _ : state) {
-    last = pcount::engine::run(job, options);
-    benchmark::DoNotOptimize(last.totals);
-  }
-  if (last.totals.counts[0] != kTasks || last.totals.counts[1] != want_bits) {
-    state.SkipWithError("wrong totals");
-    return;
-  }
-  state.counters["tasks_per_s"] =
-      benchmark::Counter(static_cast<double>(kTasks) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
-  state.counters["threads"] = static_cast<double>(options.threads);
+  run_busy_job(state, job, options, kTasks, want_bits);
 }
 BENCHMARK(BM_GrainTasks)
     ->ArgNames({"units", "threads"})
@@ -152,19 +160,7 @@ void BM_SkewedTasks(benchmark::State& state) {
   u128 want_bits = 0;
   for (std::size_t id = 0; id < kTasks; ++id) want_bits += busy_work(id, units(id)) & 0xFF;
 
-  RunResult last;
-  for (auto _ : state) {
-    last = pcount::engine::run(job, options);
-    benchmark::DoNotOptimize(last.totals);
-  }
-  if (last.totals.counts[0] != kTasks || last.totals.counts[1] != want_bits) {
-    state.SkipWithError("wrong totals");
-    return;
-  }
-  state.counters["tasks_per_s"] =
-      benchmark::Counter(static_cast<double>(kTasks) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
-  state.counters["threads"] = static_cast<double>(options.threads);
+  run_busy_job(state, job, options, kTasks, want_bits);
 }
 BENCHMARK(BM_SkewedTasks)
     ->ArgNames({"estimate", "threads"})

@@ -406,6 +406,26 @@ Group first_guess_group(const CodeSet& codes, std::size_t first) {
 /// Digits that can never be "new": outside the game's alphabet.
 unsigned outside_alphabet(Game game) { return game == Game::mastermind ? (1u | (7u << 7)) : 0u; }
 
+/// The codes of `codes` in increasing order (the order the solver expects).
+std::vector<std::uint16_t> sorted(std::span<const std::uint16_t> codes) {
+  std::vector<std::uint16_t> set(codes.begin(), codes.end());
+  std::sort(set.begin(), set.end());
+  return set;
+}
+
+/// The outcome of one solve: the exact total when the node limit was not
+/// hit, else the best proven lower bound.
+OptimalSearch result_of(const Solver& solver, const std::vector<std::uint16_t>& set, std::uint64_t value) {
+  OptimalSearch r;
+  r.nodes = solver.nodes();
+  r.lower_bound = solver.lb(set.size());
+  if (!solver.aborted()) {
+    r.total = value;
+    r.lower_bound = value;
+  }
+  return r;
+}
+
 }  // namespace
 
 OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t> consistent, unsigned used_digits,
@@ -413,24 +433,14 @@ OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t>
   if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
   used_digits |= outside_alphabet(codes.game());
   Solver solver(codes, node_limit);
-  std::vector<std::uint16_t> set(consistent.begin(), consistent.end());
-  std::sort(set.begin(), set.end());
-  const std::uint64_t v = solver.solve(set, used_digits, Solver::kInfinity);
-  OptimalSearch r;
-  r.nodes = solver.nodes();
-  r.lower_bound = solver.lb(set.size());
-  if (!solver.aborted()) {
-    r.total = v;
-    r.lower_bound = v;
-  }
-  return r;
+  const std::vector<std::uint16_t> set = sorted(consistent);
+  return result_of(solver, set, solver.solve(set, used_digits, Solver::kInfinity));
 }
 
 std::size_t optimal_guess(const CodeSet& codes, std::span<const std::uint16_t> consistent) {
   if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
   Solver solver(codes);
-  std::vector<std::uint16_t> set(consistent.begin(), consistent.end());
-  std::sort(set.begin(), set.end());
+  const std::vector<std::uint16_t> set = sorted(consistent);
   return solver.best_guess(set, 0x3FFu);  // every digit counts as used: no symmetry assumed
 }
 
@@ -440,18 +450,9 @@ OptimalSearch optimal_class_total(const CodeSet& codes, std::size_t first, std::
   for (char c : codes.name(first)) used |= 1u << (c - '0');
   const std::vector<char> allowed = root_candidates(codes, first, used);
   Solver solver(codes, node_limit);
-  std::vector<std::uint16_t> set(cls.begin(), cls.end());
-  std::sort(set.begin(), set.end());
+  const std::vector<std::uint16_t> set = sorted(cls);
   const Group group = first_guess_group(codes, first);
-  const std::uint64_t v = solver.solve(set, used, Solver::kInfinity, &allowed, &group);
-  OptimalSearch r;
-  r.nodes = solver.nodes();
-  r.lower_bound = solver.lb(set.size());
-  if (!solver.aborted()) {
-    r.total = v;
-    r.lower_bound = v;
-  }
-  return r;
+  return result_of(solver, set, solver.solve(set, used, Solver::kInfinity, &allowed, &group));
 }
 
 std::size_t count_root_candidates(const CodeSet& codes, std::size_t first) {
