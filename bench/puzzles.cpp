@@ -1,7 +1,7 @@
 // Sudoku puzzle solving and counting (issue 6 §1 targets).
 //
 // BM_PuzzleSet/<set>/<threads>: every puzzle of a reference set
-// (../shared/data/sudoku), first solution with uniqueness check (limit 2),
+// (data/sudoku), first solution with uniqueness check (limit 2),
 // in parallel across puzzles inside a task_arena of <threads>; counter
 // puzzles/s. The answer is checked after the loop: every puzzle of these sets
 // has exactly one solution, and each returned grid must solve its puzzle.
@@ -32,7 +32,7 @@ const std::vector<Puzzle>& load(const std::string& name) {
   std::size_t k = 0;
   while (kSets[k] != name) ++k;
   if (cache[k].empty()) {
-    std::ifstream in(std::string(PCOUNT_SHARED_DIR) + "/data/sudoku/" + name);
+    std::ifstream in(std::string(PCOUNT_DATA_DIR) + "/sudoku/" + name);
     std::string line;
     while (std::getline(in, line))
       if (!line.empty() && line[0] != '#') cache[k].push_back(pcount::sudoku::parse_puzzle(line));

@@ -134,7 +134,7 @@ TEST(PuzzleSolver, SharedDataSetsAgreeBetweenKernels) {
   // The first puzzles of each reference set: the kernels agree on the count
   // (limit 2) and give valid solutions.
   for (const char* name : {"puzzles2_17_clue", "puzzles5_forum_hardest_1905_11+", "puzzles7_serg_benchmark"}) {
-    std::ifstream in(std::string(PCOUNT_SHARED_DIR) + "/data/sudoku/" + name);
+    std::ifstream in(std::string(PCOUNT_DATA_DIR) + "/sudoku/" + name);
     ASSERT_TRUE(in) << name;
     std::string line;
     int n = 0;
@@ -161,7 +161,7 @@ TEST(PuzzleSolver, SergBenchmarkCountsMatchTheSearchWithoutEndgame) {
   // Total solutions of its first 500 (and first 100) puzzles, computed once
   // by the propagating search alone (built with PCOUNT_ENDGAME_CELLS=0): the
   // endgame counter and both kernels must reproduce them.
-  std::ifstream in(std::string(PCOUNT_SHARED_DIR) + "/data/sudoku/puzzles7_serg_benchmark");
+  std::ifstream in(std::string(PCOUNT_DATA_DIR) + "/sudoku/puzzles7_serg_benchmark");
   ASSERT_TRUE(in);
   std::string line;
   std::uint64_t fast = 0, general = 0;
