@@ -11,11 +11,15 @@ PCOUNT_PACKAGES=(
   libnauty2-dev nauty
   libopenmpi-dev openmpi-bin
 )
+# Only for scripts/test and scripts/fuzz: clang with its sanitizer and
+# libFuzzer runtimes (the asan preset), python3 for the long-test record.
+PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3)
 
+# pcount_install_deps [PACKAGE...]: the build's packages and those named.
 pcount_install_deps() {
   local missing=()
   local pkg
-  for pkg in "${PCOUNT_PACKAGES[@]}"; do
+  for pkg in "${PCOUNT_PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
