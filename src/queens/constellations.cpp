@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/tree.hpp"
 #include "pcount/queens/search.hpp"
 
 namespace pcount::queens {
@@ -371,6 +372,14 @@ engine::Job make_constellation_job(int n, std::size_t group, const std::string& 
   auto estimates = std::make_shared<std::vector<double>>(job.task_count, 0.0);
   for (std::size_t i = 0; i < list->size(); ++i) (*estimates)[i / group] += estimate_constellation(n, (*list)[i]);
   job.estimate = [estimates](std::size_t id) { return (*estimates)[id]; };
+  // Size estimate: the plain search tree of the whole board, shared out
+  // evenly over the constellation groups. The constellation kernel visits
+  // fewer nodes (it searches one board of each symmetry class), so this
+  // errs on the large side, which is the safe side for a warning.
+  auto tree = std::make_shared<const QueensTree>(n);
+  job.probe = [tree, groups](std::size_t id, std::mt19937_64& rng) {
+    return id < groups ? engine::knuth_probe(*tree, tree->root(), rng) / static_cast<double>(groups) : 0.0;
+  };
   return job;
 }
 

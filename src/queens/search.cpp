@@ -120,6 +120,11 @@ engine::Job make_search_job(int n, int depth, const std::string& fingerprint) {
     out.add(half ? kRot180 : kRot90,
             count_rotation_symmetric(n, half ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
   };
+  // The two symmetric searches are left out of the size estimate (each
+  // fills a half or a quarter of the board, a vanishing part of the work).
+  job.probe = [inner = std::move(job.probe), tree_tasks](std::size_t id, std::mt19937_64& rng) {
+    return id < tree_tasks ? inner(id, rng) : 0.0;
+  };
   return job;
 }
 

@@ -235,6 +235,12 @@ engine::Job count_job_with(const Puzzle& puzzle, const CountJobOptions& options,
     tree->count_subtree((*frontier)[id], out);
     if (limit != 0) found->fetch_add(static_cast<std::uint64_t>(out.counts[0]), std::memory_order_relaxed);
   };
+  // A count with a limit stops early, so only an unlimited count has a
+  // meaningful size estimate.
+  if (limit == 0)
+    job.probe = [tree, frontier](std::size_t id, std::mt19937_64& rng) {
+      return engine::knuth_probe(*tree, (*frontier)[id], rng);
+    };
   return job;
 }
 

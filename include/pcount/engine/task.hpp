@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,11 @@ struct Job {
   /// The split depth used to build the task list, or -1 when the tasks are
   /// not a depth split (symmetry classes, graph classes, ...).
   int split_depth = -1;
+  /// Optional: one random probe of task `id` — an unbiased estimate of the
+  /// search nodes it would visit (Knuth 1975; see engine/estimate.hpp),
+  /// cheap (one root-to-leaf path). Used to warn about, and refuse, runs
+  /// that could not finish; must be thread-safe like run_task.
+  std::function<double(std::size_t id, std::mt19937_64& rng)> probe;
 };
 
 }  // namespace pcount::engine

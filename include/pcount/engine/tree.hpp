@@ -17,6 +17,7 @@
 #include <concepts>
 #include <cstddef>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,9 +87,30 @@ template <TreeProblem P>
   return depth;
 }
 
+/// One Knuth probe (D. E. Knuth, "Estimating the efficiency of backtrack
+/// programs", Math. Comp. 29 (1975)) of the subtree of `problem` below `from`:
+/// one random path to a leaf, each child chosen uniformly, returning
+/// 1 + d₁ + d₁d₂ + … for the child counts dᵢ met on the way. Its expected
+/// value is the subtree's number of nodes, `from` included. Costs one
+/// children() call per level of the path.
+template <TreeProblem P>
+[[nodiscard]] double knuth_probe(const P& problem, const typename P::Node& from, std::mt19937_64& rng) {
+  double weight = 1.0;
+  double total = 1.0;
+  typename P::Node node = from;
+  for (;;) {
+    auto kids = problem.children(node);
+    if (kids.empty()) return total;
+    weight *= static_cast<double>(kids.size());
+    total += weight;
+    std::uniform_int_distribution<std::size_t> pick(0, kids.size() - 1);
+    node = std::move(kids[pick(rng)]);
+  }
+}
+
 /// Builds an engine Job from a tree problem split at `depth` (≥ 0).
-/// The job owns the problem and the frontier. `counter_names` name the
-/// counters the kernel fills. The fingerprint gets " split=<depth>" appended.
+/// The job owns the problem and the frontier; its probe is knuth_probe.
+/// `counter_names` name the counters the kernel fills. The fingerprint gets " split=<depth>" appended.
 template <TreeProblem P>
 [[nodiscard]] Job make_tree_job(std::shared_ptr<const P> problem, int depth, std::string fingerprint,
                                 std::vector<std::string> counter_names) {
@@ -100,6 +122,9 @@ template <TreeProblem P>
   job.task_count = frontier->size();
   job.split_depth = depth;
   job.run_task = [problem, frontier](std::size_t id, Tally& out) { problem->count_subtree((*frontier)[id], out); };
+  job.probe = [problem, frontier](std::size_t id, std::mt19937_64& rng) {
+    return knuth_probe(*problem, (*frontier)[id], rng);
+  };
   return job;
 }
 
