@@ -54,7 +54,10 @@ po::options_description batch_options() {
       ("out", po::value<std::string>()->value_name("FILE"),
        "write the (shard's) result as JSON to FILE, for count merge")
       ("profile", po::value<std::string>()->value_name("FILE"),
-       "write each task's id, wall seconds, nodes and counts to FILE (CSV)");
+       "write each task's id, wall seconds, nodes and counts to FILE (CSV)")
+      ("no-estimate-check",
+       "start the run even when its size estimate says it would take more than ten CPU-years "
+       "(such runs are otherwise refused when standard input is not a terminal)");
   return d;
 }
 
@@ -123,6 +126,7 @@ Common read_common(const po::variables_map& vm) {
   c.json = vm.count("json") > 0;
   c.quiet = vm.count("quiet") > 0;
   c.progress = vm.count("progress") > 0;
+  c.estimate_check = vm.count("no-estimate-check") == 0;
   auto file = [&vm](const char* name) -> std::string {
     if (!vm.count(name)) return {};
     const std::string v = vm[name].as<std::string>();

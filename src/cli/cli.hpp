@@ -37,6 +37,7 @@ struct Common {
   std::size_t shard_count = 1;     ///< --shard I/K: K (1 = the whole job)
   std::string out_file;            ///< --out FILE (shard result JSON), empty = none
   std::string profile;             ///< --profile FILE (per-task CSV), empty = none
+  bool estimate_check = true;      ///< false with --no-estimate-check
 };
 
 /// Thrown by run_job when the program must stop without a problem report:
@@ -106,6 +107,15 @@ struct ProblemEntry {
 /// Throws InvalidArgument("--checkpoint") for a foreign or damaged checkpoint,
 /// and what the engine throws.
 [[nodiscard]] engine::RunResult run_job(const Invocation& inv, const engine::Job& job);
+
+/// Before a job runs: estimates its size from Job::probe (Knuth 1975) with
+/// 4000 probes (at most about half a second). Above one CPU-day at an
+/// optimistic 10⁹ nodes per second per thread it prints a note on `inv.err`
+/// (the estimate, the time, how to stop); above ten CPU-years it throws
+/// InvalidArgument with the same estimate when standard input is not a
+/// terminal, so that a batch job never starts an endless run by accident.
+/// Jobs without a probe and --no-estimate-check skip it. run_job calls it.
+void check_feasible(const Invocation& inv, const engine::Job& job);
 
 /// The `min_tasks` to pass to engine::auto_split_depth for an automatic
 /// split depth: max(1024, 16 × threads). It does not depend on --threads up

@@ -263,6 +263,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
   // A problem that runs further jobs after its first (e.g. tic-tac-toe: games,
   // then positions) runs them in full: shards split the first job only, and
   // the n-th job's checkpoint is FILE.<n>.
+  if (call == 1) check_feasible(inv, job);
   Common c = inv.common;
   if (call > 1) {
     c.shard_index = 0;

@@ -1,0 +1,66 @@
+// The check before a run that cannot finish: a size estimate from the job's
+// probe (Knuth 1975), a note on stderr for a long run, a refusal for an
+// endless one started without a terminal (docs/hpc.md, "Endless runs").
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include <unistd.h>
+
+#include "cli/cli.hpp"
+#include "pcount/engine/estimate.hpp"
+
+namespace pcount::cli {
+
+namespace {
+
+/// Optimistic search speed: no kernel of ours visits more nodes per second
+/// and thread, so times computed with it are lower bounds.
+constexpr double kNodesPerSecond = 1e9;
+/// A run longer than this (CPU time at that speed) gets a note on stderr.
+constexpr double kNoteSeconds = 86400.0;  // one CPU-day
+/// A run longer than this is refused without a terminal.
+constexpr double kEndlessSeconds = 10 * 365.25 * 86400.0;  // ten CPU-years
+
+std::string duration(double s) {
+  char buf[64];
+  if (s < 120) std::snprintf(buf, sizeof buf, "%.0f seconds", s);
+  else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f minutes", s / 60);
+  else if (s < 2 * 86400) std::snprintf(buf, sizeof buf, "%.0f hours", s / 3600);
+  else if (s < 2 * 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
+  else std::snprintf(buf, sizeof buf, "%.2g years", s / (365.25 * 86400));
+  return buf;
+}
+
+std::string problem_option(const Invocation& inv) {
+  for (const ProblemEntry& e : problems())
+    if (inv.vm.count(std::string(e.option))) {
+      std::string s = "--" + std::string(e.option);
+      if (auto v = inv.value(std::string(e.option)); v && !v->empty() && v->size() <= 16) s += " " + *v;
+      return s;
+    }
+  return "the job";
+}
+
+}  // namespace
+
+void check_feasible(const Invocation& inv, const engine::Job& job) {
+  if (!inv.common.estimate_check || !job.probe || job.task_count == 0) return;
+  const engine::SizeEstimate e = engine::estimate_job_nodes(job);
+  const double cpu = e.nodes / kNodesPerSecond;
+  if (!(cpu > kNoteSeconds)) return;  // also skips NaN
+  const int threads = std::max(1, inv.common.threads);
+  char head[160];
+  std::snprintf(head, sizeof head, "about %.2g search nodes (Knuth's estimate from %zu probes, ±%.0f%%)", e.nodes,
+                e.probes, 100.0 * e.relative_error);
+  const std::string what = problem_option(inv) + ": " + head + ", roughly " + duration(cpu) +
+                           " of CPU at an optimistic 1e9 nodes per second (" + duration(cpu / threads) + " on " +
+                           std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + ")";
+  if (cpu > kEndlessSeconds && isatty(0) == 0)
+    throw InvalidArgument("", what + "; not started because standard input is not a terminal — add "
+                              "--no-estimate-check to start it anyway");
+  inv.err << "count: note: " << what << "; --stop-file or SIGTERM stops it"
+          << (inv.common.checkpoint.empty() ? ", and --checkpoint keeps its work" : "") << '\n';
+}
+
+}  // namespace pcount::cli
