@@ -1,16 +1,9 @@
 // `count --queens N`: all, distinct and rotation-symmetric N-Queens solutions.
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <memory>
 #include <optional>
 #include <string>
 
-#include <unistd.h>
-
 #include "cli/problems.hpp"
+#include "pcount/engine/files.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/constellations.hpp"
 #include "pcount/queens/search.hpp"
@@ -31,48 +24,11 @@ void add_queens_options(po::options_description& d) {
 
 namespace {
 
-/// An SVG file written atomically: a temporary file beside the target is
-/// created up front (so a bad path fails before any counting) and renamed
-/// over the target only when complete; it is removed on any failure.
-class AtomicFile {
-public:
-  explicit AtomicFile(std::string path) : path_(std::move(path)) {
-    if (path_.empty()) throw InvalidArgument("--svg", "expected a file name, got ''");
-    std::error_code ec;
-    if (std::filesystem::is_directory(path_, ec))
-      throw InvalidArgument("--svg", "'" + path_ + "' is a directory; expected a file name");
-    tmp_ = path_ + ".tmp-" + std::to_string(::getpid());
-    out_.open(tmp_, std::ios::binary | std::ios::trunc);
-    if (!out_) throw InvalidArgument("--svg", "cannot write '" + path_ + "': " + std::strerror(errno));
-  }
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-  ~AtomicFile() {
-    if (!committed_) {
-      out_.close();
-      std::remove(tmp_.c_str());
-    }
-  }
-  /// Writes `content` and renames the temporary file over the target.
-  void commit(const std::string& content) {
-    out_ << content;
-    out_.close();
-    if (!out_ || std::rename(tmp_.c_str(), path_.c_str()) != 0)
-      throw std::runtime_error("--svg: cannot write '" + path_ + "': " + std::strerror(errno));
-    committed_ = true;
-  }
-
-private:
-  std::string path_, tmp_;
-  std::ofstream out_;
-  bool committed_ = false;
-};
-
 /// The --show/--ascii/--svg options.
 struct ShowOptions {
   std::optional<std::size_t> show;  ///< boards on the terminal
   bool ascii = false;
-  std::unique_ptr<AtomicFile> svg;
+  std::optional<std::string> svg;  ///< the --svg path (checked writable before the run, like every output)
 
   [[nodiscard]] std::size_t count() const { return show ? *show : (svg ? 12 : 0); }
 };
@@ -82,7 +38,7 @@ ShowOptions read_show_options(const Invocation& inv) {
   if (const auto k = inv.value("show")) o.show = static_cast<std::size_t>(parse_int("--show", *k, 0, 10000));
   o.ascii = inv.has("ascii");
   if (o.ascii && !o.show) throw InvalidArgument("--ascii", "applies only with --show K");
-  if (const auto f = inv.value("svg")) o.svg = std::make_unique<AtomicFile>(*f);
+  o.svg = inv.value("svg");
   return o;
 }
 
@@ -91,7 +47,7 @@ void report_counts(const Invocation& inv, const engine::Job& job, const engine::
                    ShowOptions& show) {
   std::vector<std::vector<int>> boards;
   if (show.count() > 0) boards = queens::first_distinct_solutions(n, show.count());
-  if (show.svg) show.svg->commit(queens::boards_svg(boards));
+  if (show.svg) engine::write_atomically(*show.svg, queens::boards_svg(boards));
   if (show.show) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& b : boards) list.push_back(b);

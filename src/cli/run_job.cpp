@@ -26,6 +26,7 @@
 #include "cli/batch.hpp"
 #include "cli/cli.hpp"
 #include "pcount/engine/checkpoint.hpp"
+#include "pcount/engine/files.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
 
@@ -180,8 +181,7 @@ private:
 
 void write_profile(const std::string& path, const engine::Job& job, const std::vector<engine::TaskRecord>& tasks,
                    const std::vector<char>& resumed) {
-  std::ofstream f(path, std::ios::trunc);
-  if (!f) throw std::runtime_error("--profile: " + path + ": cannot create");
+  std::ostringstream f;
   f << "id,seconds,nodes";
   for (const auto& name : job.counter_names) f << ',' << name;
   f << ",resumed\n";
@@ -192,8 +192,11 @@ void write_profile(const std::string& path, const engine::Job& job, const std::v
     for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.counts[i]);
     f << ',' << (resumed[t.id] ? 1 : 0) << '\n';
   }
-  f.flush();
-  if (!f) throw std::runtime_error("--profile: " + path + ": write failed");
+  try {
+    engine::write_atomically(path, f.str());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("--profile: ") + e.what());
+  }
 }
 
 /// FILE and every FILE.rank<r> next to it (the logs of an MPI run).

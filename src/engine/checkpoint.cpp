@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/files.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace pcount::engine {
@@ -105,13 +106,28 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
   Parsed out;
   out.size = text.size();
   if (text.compare(0, header.size(), header) != 0) {
-    // Say what differs, in one line.
-    std::istringstream lines(text);
-    std::string line;
-    std::string found;
-    while (std::getline(lines, line))
-      if (line.rfind("fingerprint ", 0) == 0) found = line.substr(12);
+    // Say what differs, in one line: a file that is not ours, a damaged
+    // header, or a well-formed header of another job.
     if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
+    const std::string afresh = "; remove it (or give another --checkpoint path) to start afresh";
+    if (text.find('\r') != std::string::npos && text.find('\r') < text.find("\ncounters"))
+      refuse(path_, "damaged: its lines end in CR LF (edited on Windows?)" + afresh);
+    // The five header lines, each complete and with its key.
+    static const char* const keys[] = {nullptr, "version ", "fingerprint ", "tasks ", "counters "};
+    std::vector<std::string> lines;
+    std::size_t pos = 0;
+    while (lines.size() < 5) {
+      const std::size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) refuse(path_, "damaged: its header is incomplete" + afresh);
+      lines.push_back(text.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+    for (std::size_t i = 1; i < 5; ++i)
+      if (lines[i].rfind(keys[i], 0) != 0 || lines[i].size() == std::strlen(keys[i]))
+        refuse(path_, "damaged: header line " + std::to_string(i + 1) + " is not '" + keys[i] + "...'" + afresh);
+    const std::string found = lines[2].substr(12);
+    if (found.rfind("pcount/", 0) != 0)
+      refuse(path_, "damaged: its fingerprint line is garbled" + afresh);
     if (found != job.fingerprint) {
       // Only the automatic split depth differs (it may depend on --threads): say which to give.
       const auto split_of = [](const std::string& fp) {
@@ -200,14 +216,10 @@ CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seco
     if (valid < text.size() && ::ftruncate(fd_, static_cast<off_t>(valid)) != 0)
       refuse(path_, std::string("cannot cut off the truncated line: ") + std::strerror(errno));
   } else {
-    const std::string tmp = path_ + ".tmp";
-    const int tfd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (tfd < 0) refuse(path_, std::string("cannot create: ") + std::strerror(errno));
-    const bool ok = write_all(tfd, header) && ::fsync(tfd) == 0;
-    ::close(tfd);
-    if (!ok || ::rename(tmp.c_str(), path_.c_str()) != 0) {
-      ::unlink(tmp.c_str());
-      refuse(path_, std::string("cannot write: ") + std::strerror(errno));
+    try {
+      write_atomically(path_, header);
+    } catch (const std::runtime_error& e) {
+      throw InvalidArgument("--checkpoint", e.what());
     }
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd_ < 0) refuse(path_, std::string("cannot open for appending: ") + std::strerror(errno));

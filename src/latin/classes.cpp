@@ -15,6 +15,7 @@
 #include <tbb/task_arena.h>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/files.hpp"
 #include "pcount/latin/genbg.hpp"
 
 namespace pcount::latin {
@@ -104,31 +105,19 @@ std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& f
 
 void write_cache(const std::filesystem::path& file, int n, int d, const std::vector<GraphClass>& classes,
                  const std::string& option) {
-  std::random_device rd;
-  const std::filesystem::path tmp =
-      file.string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(rd());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << cache_header(n, d) << '\n';
-    LineHash hash;
-    for (const GraphClass& c : classes) {
-      const std::string line = hex128(c.key) + ' ' + std::to_string(c.automorphisms);
-      hash.add(line);
-      out << line << '\n';
-    }
-    out << "end " << classes.size() << ' ' << hex128(hash.h).substr(16) << '\n';
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw InvalidArgument(option, "cannot write the class cache file " + tmp.string());
-    }
+  std::ostringstream out;
+  out << cache_header(n, d) << '\n';
+  LineHash hash;
+  for (const GraphClass& c : classes) {
+    const std::string line = hex128(c.key) + ' ' + std::to_string(c.automorphisms);
+    hash.add(line);
+    out << line << '\n';
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw InvalidArgument(option, "cannot write the class cache file " + file.string() + ": " + ec.message());
+  out << "end " << classes.size() << ' ' << hex128(hash.h).substr(16) << '\n';
+  try {
+    engine::write_atomically(file.string(), out.str());
+  } catch (const std::runtime_error& e) {
+    throw InvalidArgument(option, std::string("cannot write the class cache file ") + e.what());
   }
 }
 

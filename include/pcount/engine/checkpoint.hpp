@@ -14,14 +14,17 @@
 ///
 /// Counts and nodes are decimal 128-bit integers; `<fnv>` is the 32-bit
 /// FNV-1a hash (8 hex digits) of the line's text before the last space, so a
-/// damaged record is detected. The header is written to `FILE.tmp`, fsynced
-/// and renamed, so a file either has a whole header or does not exist.
+/// damaged record is detected. The header is written atomically
+/// (engine::write_atomically), so a file either has a whole header or does
+/// not exist.
 /// Records are appended from a buffer by a writer thread and fsynced at
 /// least every `flush_seconds` (a killed run loses at most that much work).
 ///
-/// Reading an existing file: a header that differs from the job (another
-/// problem, parameters, method, split depth or program version) or a damaged
-/// complete record → InvalidArgument("--checkpoint", ...), never a wrong total.
+/// Reading an existing file: a damaged header (incomplete, garbled, CR LF
+/// line ends: "damaged: ...; remove it ... to start afresh"), a header of
+/// another job (problem, parameters, method, split depth or program
+/// version) or a damaged complete record → InvalidArgument("--checkpoint",
+/// ...), never a wrong total.
 /// A last line without '\n' (the run was killed while writing it) is
 /// dropped with a warning and cut off the file; that task runs again.
 

@@ -1,0 +1,85 @@
+#include "pcount/engine/files.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pcount/engine/errors.hpp"
+
+namespace pcount::engine {
+
+namespace fs = std::filesystem;
+
+void write_atomically(const std::string& path, std::string_view content) {
+  // A name of this process and call, so that two processes writing the same
+  // file (two runs filling one cache) never write into one temporary file.
+  static std::atomic<unsigned> calls{0};
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(calls++);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+  std::size_t done = 0;
+  bool ok = true;
+  while (ok && done < content.size()) {
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n >= 0;
+    if (ok) done += static_cast<std::size_t>(n);
+  }
+  ok = ok && ::fsync(fd) == 0;
+  const int saved = errno;
+  ::close(fd);
+  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(ok ? errno : saved);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path + ": cannot write: " + why);
+  }
+}
+
+void check_output_file(const std::string& option, const std::string& path) {
+  if (path.empty()) throw InvalidArgument(option, "expected a file name, got an empty value");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw InvalidArgument(option, path + ": is a directory, expected a file");
+    if (!S_ISREG(st.st_mode))
+      throw InvalidArgument(option, path + ": is not a regular file (outputs are replaced whole, atomically)");
+    if (::access(path.c_str(), W_OK) != 0)
+      throw InvalidArgument(option, path + ": cannot be written: " + std::strerror(errno));
+  }
+  // The directory must take PATH.tmp (write_atomically, checkpoint header).
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw InvalidArgument(option, path + ": cannot be created: " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(tmp.c_str());
+}
+
+void check_input_file(const std::string& option, const std::string& path) {
+  if (path.empty()) throw InvalidArgument(option, "expected a file name, got an empty value");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw InvalidArgument(option, path + ": cannot be read: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InvalidArgument(option, path + ": is a directory, expected a file");
+  if (::access(path.c_str(), R_OK) != 0)
+    throw InvalidArgument(option, path + ": cannot be read: " + std::strerror(errno));
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ea, eb;
+  const bool a_exists = fs::exists(a, ea), b_exists = fs::exists(b, eb);
+  if (a_exists && b_exists) {
+    std::error_code ec;
+    return fs::equivalent(a, b, ec);
+  }
+  std::error_code ec1, ec2;
+  const fs::path pa = fs::weakly_canonical(fs::absolute(a, ec1), ec1);
+  const fs::path pb = fs::weakly_canonical(fs::absolute(b, ec2), ec2);
+  return !ec1 && !ec2 && pa == pb;
+}
+
+}  // namespace pcount::engine
