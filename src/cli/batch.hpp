@@ -16,6 +16,15 @@ void remember_command(int argc, const char* const* argv);
 /// what rebuilds the same job for `count merge`.
 [[nodiscard]] std::vector<std::string> problem_command();
 
+/// The arguments of `command` (a shard file's "command") that define the
+/// job: the problem option and its parameters. Every option that names a
+/// file (its value is FILE, PATH, DIR or F), prints or draws more than the
+/// counts (--show, --ascii, --svg), or controls the run (threads, progress,
+/// batch options) is dropped and added, as given, to `ignored`; so that
+/// `count merge` never writes, reads or runs anything a file names.
+[[nodiscard]] std::vector<std::string> job_arguments(const std::vector<std::string>& command,
+                                                     std::vector<std::string>& ignored);
+
 /// Makes the next run_job return `result` instead of running, after checking
 /// that the job's fingerprint is `fingerprint` (count merge); nullptr clears.
 void set_replay(const engine::RunResult* result, const std::string& fingerprint);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -12,6 +13,7 @@
 
 #include <unistd.h>
 
+#include "pcount/engine/files.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
 
@@ -145,6 +147,45 @@ Common read_common(const po::variables_map& vm) {
   return c;
 }
 
+/// Every file an invocation names, checked before any work: outputs can be
+/// written (engine::check_output_file), inputs read, and no output names
+/// the same file as another output or an input (docs/hpc.md).
+void check_paths(const Invocation& inv) {
+  struct PathOption {
+    const char* name;
+    bool output;
+    bool input;
+  };
+  static constexpr PathOption kPaths[] = {
+      {"checkpoint", true, true}, {"out", true, false},        {"profile", true, false},
+      {"svg", true, false},       {"puzzle-file", false, true}, {"stop-file", false, false},
+  };
+  struct Named {
+    std::string option, path;
+    bool output;
+  };
+  std::vector<Named> named;
+  for (const PathOption& p : kPaths) {
+    const auto v = inv.value(p.name);
+    if (!v || (std::string_view(p.name) == "puzzle-file" && *v == "-")) continue;
+    const std::string option = dashed(p.name);
+    if (p.output) engine::check_output_file(option, *v);
+    else if (p.input) engine::check_input_file(option, *v);
+    else if (v->empty()) throw InvalidArgument(option, "expected a file name, got an empty value");
+    named.push_back({option, *v, p.output});
+  }
+  for (std::size_t i = 0; i < named.size(); ++i)
+    for (std::size_t j = i + 1; j < named.size(); ++j)
+      if ((named[i].output || named[j].output) && engine::same_file(named[i].path, named[j].path))
+        throw InvalidArgument(named[i].option + ", " + named[j].option,
+                              "both name " + named[j].path + "; give each its own file");
+  if (const auto dir = inv.value("cache-dir")) {
+    std::error_code ec;
+    if (std::filesystem::exists(*dir, ec) && !std::filesystem::is_directory(*dir, ec))
+      throw InvalidArgument("--cache-dir", *dir + ": is not a directory");
+  }
+}
+
 /// One line for a Boost.Program_options error, naming the option.
 std::pair<std::string, std::string> describe(const po::error& e) {
   if (const auto* u = dynamic_cast<const po::unknown_option*>(&e))
@@ -165,6 +206,40 @@ std::pair<std::string, std::string> describe(const po::error& e) {
 }
 
 }  // namespace
+
+std::vector<std::string> job_arguments(const std::vector<std::string>& command, std::vector<std::string>& ignored) {
+  static const std::set<std::string> not_job = {
+      "help",  "version", "threads", "json",     "quiet", "progress",  "checkpoint", "stop-file",
+      "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir", "puzzle-file"};
+  static const std::set<std::string> path_values = {"FILE", "PATH", "DIR", "F"};
+  const Parsed p = build_options();
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const std::string& a = command[i];
+    std::string name;
+    if (a.rfind("--", 0) == 0) name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
+    else if (a.size() == 2 && a[0] == '-') name = a.substr(1);  // -t, -q, -h
+    const po::option_description* d = name.empty() ? nullptr : p.all.find_nothrow(name, false, false, false);
+    if (!d && name.size() == 1) d = p.all.find_nothrow("-" + name, false, false, false);  // short form
+    if (!d) {  // a value or an unknown option: the replay will report the latter
+      kept.push_back(a);
+      continue;
+    }
+    const bool takes_value = d->semantic()->max_tokens() > 0;
+    const bool inline_value = a.find('=') != std::string::npos;
+    std::string param = d->format_parameter();
+    const bool names_path = takes_value && path_values.count(param.substr(0, param.find(' '))) > 0;
+    if (not_job.count(d->long_name()) || names_path) {
+      std::string shown = a;
+      if (takes_value && !inline_value && i + 1 < command.size()) shown += " " + command[++i];
+      ignored.push_back(shown);
+      continue;
+    }
+    kept.push_back(a);
+    if (takes_value && !inline_value && i + 1 < command.size()) kept.push_back(command[++i]);
+  }
+  return kept;
+}
 
 std::string_view version() { return PCOUNT_VERSION; }
 
@@ -289,6 +364,7 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
       if (vm.count(name) && group != problem.group)
         throw InvalidArgument(dashed(name), "does not apply to " + dashed(problem.option));
     Invocation inv{vm, read_common(vm), out, err};
+    check_paths(inv);
     return problem.run(inv);
   } catch (const EarlyExit& e) {
     return e.status;

@@ -5,6 +5,7 @@
 #pragma GCC diagnostic ignored "-Wrestrict"
 
 #include <algorithm>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
 
@@ -77,6 +78,13 @@ int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
     err << "count: merge: no files given (usage: count merge [--json] [--raw] FILE...)\n";
     return 2;
   }
+  for (const auto& f : files) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(f, ec)) {
+      err << "count: merge: " << f << ": is a directory, expected a shard result file (count ... --out FILE)\n";
+      return 2;
+    }
+  }
   engine::MergeResult merged;
   try {
     std::vector<engine::ShardResult> shards;
@@ -98,8 +106,19 @@ int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
   result.tasks_run = 0;
   result.tasks_resumed = merged.task_count;
   result.wall_seconds = merged.wall_seconds;
+  // The command comes from a file, which may come from anywhere: it may
+  // choose the problem and its parameters, nothing else. Options that name
+  // files or do more than count (--svg, --out, --checkpoint, --cache-dir,
+  // --show, ...) are dropped, and said so.
   std::vector<std::string> args{"count"};
-  args.insert(args.end(), merged.command.begin(), merged.command.end());
+  std::vector<std::string> ignored;
+  const std::vector<std::string> kept = job_arguments(merged.command, ignored);
+  args.insert(args.end(), kept.begin(), kept.end());
+  if (!ignored.empty()) {
+    std::string list;
+    for (const auto& a : ignored) list += (list.empty() ? "" : ", ") + a;
+    err << "count: merge: ignored from the shard files' command: " << list << '\n';
+  }
   if (json) args.emplace_back("--json");
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());

@@ -94,6 +94,30 @@ void solve_line(LineResult& r, const sudoku::Shape& shape, std::uint64_t limit, 
   r.out += '\n';
 }
 
+/// Longest line --puzzle-file reads (a 16×16 puzzle has 256 cells; this
+/// leaves room for spaces and a comment). A longer line — or a stream with no
+/// line ends at all, such as /dev/zero — stops the reading there, so memory
+/// stays bounded.
+constexpr std::size_t kMaxPuzzleLine = 4096;
+
+enum class LineRead { ok, end, too_long };
+
+/// std::getline with a length limit: reads up to '\n' (dropped) or the end.
+LineRead read_line(std::istream& in, std::string& line) {
+  line.clear();
+  std::streambuf* buf = in.rdbuf();
+  for (;;) {
+    const int c = buf->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      in.setstate(std::ios::eofbit);
+      return line.empty() ? LineRead::end : LineRead::ok;
+    }
+    if (c == '\n') return LineRead::ok;
+    if (line.size() == kMaxPuzzleLine) return LineRead::too_long;
+    line.push_back(static_cast<char>(c));
+  }
+}
+
 bool blank_or_comment(const std::string& line) {
   for (char ch : line) {
     if (ch == ' ' || ch == '\t' || ch == '\r') continue;
@@ -191,9 +215,14 @@ int run_puzzle_file(const Invocation& inv) {
   std::size_t line_no = 0, solved = 0, unique = 0, none = 0, several = 0, bad = 0;
   std::string line;
   bool more = true;
+  bool too_long = false;
   while (more) {
     chunk.clear();
-    while (chunk.size() < kChunk && (more = static_cast<bool>(std::getline(*in, line)))) {
+    while (chunk.size() < kChunk) {
+      const LineRead got = read_line(*in, line);
+      more = got == LineRead::ok;
+      too_long = got == LineRead::too_long;
+      if (!more) break;
       ++line_no;
       if (blank_or_comment(line)) continue;
       LineResult r;
@@ -231,6 +260,11 @@ int run_puzzle_file(const Invocation& inv) {
     inv.out << out;
   }
   inv.out.flush();
+  if (too_long) {
+    inv.err << "count: --puzzle-file: line " << line_no + 1 << ": longer than " << kMaxPuzzleLine
+            << " characters; stopped reading '" << path << "' there (is it a file of puzzles, one per line?)\n";
+    ++bad;
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!inv.common.quiet) {
     std::ostringstream s;

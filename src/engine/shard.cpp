@@ -8,14 +8,13 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <stdexcept>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/files.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace pcount::engine {
@@ -32,10 +31,30 @@ bool parse_size(std::string_view text, std::size_t& out) {
   throw std::runtime_error(source + ": " + why);
 }
 
+/// The first ten indices, then how many more.
 std::string list_indices(const std::vector<std::size_t>& v) {
   std::string s;
-  for (std::size_t i : v) s += (s.empty() ? "" : ", ") + std::to_string(i);
+  for (std::size_t k = 0; k < v.size() && k < 10; ++k) s += (s.empty() ? "" : ", ") + std::to_string(v[k]);
+  if (v.size() > 10) s += " and " + std::to_string(v.size() - 10) + " more";
   return s;
+}
+
+/// A whole number field, type- and range-checked before conversion (a JSON
+/// float such as 5e35 or a negative number is refused, never converted).
+std::size_t whole(const nlohmann::json& v, const std::string& source, const std::string& what, std::size_t max) {
+  if (!v.is_number_unsigned())
+    bad(source, what + " must be a whole number ≥ 0, got " + v.dump().substr(0, 40));
+  const auto x = v.get<std::uint64_t>();
+  if (x > max) bad(source, what + " must be at most " + std::to_string(max) + ", got " + std::to_string(x));
+  return static_cast<std::size_t>(x);
+}
+
+/// A finite number of seconds ≥ 0.
+double seconds(const nlohmann::json& v, const std::string& source, const std::string& what) {
+  if (!v.is_number()) bad(source, what + " must be a number");
+  const double x = v.get<double>();
+  if (!(x >= 0.0 && x <= 1e12)) bad(source, what + " must be a number of seconds ≥ 0");
+  return x;
 }
 
 }  // namespace
@@ -44,7 +63,7 @@ Shard parse_shard(const std::string& text) {
   const auto slash = text.find('/');
   Shard s;
   if (slash == std::string::npos || !parse_size(std::string_view(text).substr(0, slash), s.index) ||
-      !parse_size(std::string_view(text).substr(slash + 1), s.count) || s.count < 1 || s.count > 1'000'000 ||
+      !parse_size(std::string_view(text).substr(slash + 1), s.count) || s.count < 1 || s.count > kMaxShards ||
       s.index >= s.count)
     throw InvalidArgument("--shard", "expected I/K with 0 ≤ I < K ≤ 1000000 (e.g. 0/4), got '" + text + "'");
   return s;
@@ -82,35 +101,41 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
   ShardResult r;
   try {
     if (!j.is_object() || j.value("format", "") != "pcount-shard") bad(source, "not a pcount shard result file");
-    if (j.at("format_version").get<int>() != 1) bad(source, "unknown format_version");
+    if (whole(j.at("format_version"), source, "format_version", 1000) != 1) bad(source, "unknown format_version");
     r.version = j.at("version").get<std::string>();
     r.fingerprint = j.at("fingerprint").get<std::string>();
     r.counter_names = j.at("counter_names").get<std::vector<std::string>>();
     if (r.counter_names.size() > kMaxCounters) bad(source, "too many counters");
-    r.task_count = j.at("task_count").get<std::size_t>();
-    r.shard.index = j.at("shard").at("index").get<std::size_t>();
-    r.shard.count = j.at("shard").at("count").get<std::size_t>();
+    r.task_count = whole(j.at("task_count"), source, "task_count", kMaxShardTasks);
+    r.shard.count = whole(j.at("shard").at("count"), source, "shard count", kMaxShards);
+    r.shard.index = whole(j.at("shard").at("index"), source, "shard index", kMaxShards);
     if (r.shard.count < 1 || r.shard.index >= r.shard.count) bad(source, "bad shard index");
     r.command = j.at("command").get<std::vector<std::string>>();
-    r.threads = j.at("threads").get<int>();
-    r.wall_seconds = j.at("wall_seconds").get<double>();
-    r.tasks_run = j.at("tasks_run").get<std::size_t>();
-    r.tasks_resumed = j.at("tasks_resumed").get<std::size_t>();
+    r.threads = static_cast<int>(whole(j.at("threads"), source, "threads", 1'000'000));
+    r.wall_seconds = seconds(j.at("wall_seconds"), source, "wall_seconds");
+    r.tasks_run = whole(j.at("tasks_run"), source, "tasks_run", r.task_count);
+    r.tasks_resumed = whole(j.at("tasks_resumed"), source, "tasks_resumed", r.task_count);
     const auto& totals = j.at("totals");
     for (std::size_t i = 0; i < r.counter_names.size(); ++i)
       r.totals.counts[i] = parse_u128(totals.at(r.counter_names[i]).get<std::string>());
     r.totals.nodes = parse_u128(totals.at("nodes").get<std::string>());
     Tally sum;
     std::size_t expected_next = r.shard.index;
-    for (const auto& row : j.at("tasks")) {
+    const auto& rows = j.at("tasks");
+    if (!rows.is_array()) bad(source, "tasks must be an array");
+    if (rows.size() != r.shard.size(r.task_count))
+      bad(source, "has " + std::to_string(rows.size()) + " of the shard's " +
+                      std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
+    r.tasks.reserve(rows.size());
+    for (const auto& row : rows) {
       if (!row.is_array() || row.size() != 3 + r.counter_names.size()) bad(source, "a task row has the wrong length");
       TaskRecord t;
-      t.id = row.at(0).get<std::size_t>();
+      t.id = whole(row.at(0), source, "a task id", kMaxShardTasks);
       if (t.id != expected_next || t.id >= r.task_count)
         bad(source, "task " + std::to_string(t.id) + " is out of order or not in shard " +
                         std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count));
       expected_next += r.shard.count;
-      t.seconds = row.at(1).get<double>();
+      t.seconds = seconds(row.at(1), source, "a task's seconds");
       t.counts.nodes = parse_u128(row.at(2).get<std::string>());
       for (std::size_t i = 0; i < r.counter_names.size(); ++i)
         t.counts.counts[i] = parse_u128(row.at(3 + i).get<std::string>());
@@ -132,31 +157,30 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
 }
 
 void write_shard_file(const std::string& path, const ShardResult& result) {
-  const std::string text = to_json(result).dump() + "\n";
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("--out: " + path + ": cannot create: " + std::strerror(errno));
-  std::size_t done = 0;
-  bool ok = true;
-  while (ok && done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n >= 0;
-    if (ok) done += static_cast<std::size_t>(n);
-  }
-  ok = ok && ::fsync(fd) == 0;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("--out: " + path + ": cannot write: " + why);
+  try {
+    write_atomically(path, to_json(result).dump() + "\n");
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("--out: ") + e.what());
   }
 }
 
 ShardResult read_shard_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, expected a shard result file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  // Read at most kMaxShardFileBytes (+1 to notice a larger file): a device
+  // or an endless stream named by mistake must not fill the memory.
+  std::string text;
+  char buf[1 << 16];
+  while (in && text.size() <= kMaxShardFileBytes) {
+    in.read(buf, sizeof buf);
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+  }
+  if (text.size() > kMaxShardFileBytes)
+    throw std::runtime_error(path + ": larger than " + std::to_string(kMaxShardFileBytes >> 20) +
+                             " MiB, not a shard result file");
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) throw std::runtime_error(path + ": not valid JSON (truncated or damaged)");
   return shard_from_json(j, path);
 }

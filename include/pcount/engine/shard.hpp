@@ -26,6 +26,15 @@
 
 namespace pcount::engine {
 
+/// Most shards of one job: the K of --shard I/K and of a result file.
+inline constexpr std::size_t kMaxShards = 1'000'000;
+/// Most tasks a result file may claim for its job (the most a depth split
+/// may produce, engine::kMaxSplitTasks).
+inline constexpr std::size_t kMaxShardTasks = 20'000'000;
+/// Largest result file read_shard_file reads (1 GiB); a larger file, a
+/// device or an endless stream is refused without being read to the end.
+inline constexpr std::size_t kMaxShardFileBytes = std::size_t{1} << 30;
+
 /// Which tasks a shard runs: ids with id % count == index.
 struct Shard {
   std::size_t index = 0;  ///< 0 ≤ index < count
@@ -38,7 +47,7 @@ struct Shard {
   }
 };
 
-/// Parses "I/K" with 0 ≤ I < K ≤ 1,000,000; throws InvalidArgument("--shard").
+/// Parses "I/K" with 0 ≤ I < K ≤ kMaxShards; throws InvalidArgument("--shard").
 [[nodiscard]] Shard parse_shard(const std::string& text);
 
 /// The content of one shard result file.
@@ -60,15 +69,22 @@ struct ShardResult {
 /// The JSON object of a result (see the file comment).
 [[nodiscard]] nlohmann::ordered_json to_json(const ShardResult& result);
 
-/// Reads a result from JSON; `source` names it in errors. Throws
-/// std::runtime_error("<source>: ...") for a missing field, a wrong type,
-/// a task outside the shard or totals that differ from the sum of the tasks.
+/// Reads a result from JSON; `source` names it in errors. Every number is
+/// checked for its JSON type and range before conversion (task_count ≤
+/// kMaxShardTasks, shard count ≤ kMaxShards, index < count, ids whole
+/// numbers below task_count), and the task list's length is checked before
+/// anything is allocated for it. Throws std::runtime_error("<source>: ...")
+/// for a missing field, a wrong type or range, a task outside the shard or
+/// totals that differ from the sum of the tasks.
 [[nodiscard]] ShardResult shard_from_json(const nlohmann::json& j, const std::string& source);
 
-/// Writes the file atomically (FILE.tmp, fsync, rename); throws std::runtime_error.
+/// Writes the file atomically (engine::write_atomically); throws
+/// std::runtime_error("--out: <path>: ...").
 void write_shard_file(const std::string& path, const ShardResult& result);
 
-/// Reads and checks a file; throws std::runtime_error("<path>: ...").
+/// Reads and checks a file of at most kMaxShardFileBytes; throws
+/// std::runtime_error("<path>: ...") for a directory, an unreadable,
+/// oversized or malformed file (see shard_from_json).
 [[nodiscard]] ShardResult read_shard_file(const std::string& path);
 
 /// All shards added up.
