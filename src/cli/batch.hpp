@@ -17,11 +17,13 @@ void remember_command(int argc, const char* const* argv);
 [[nodiscard]] std::vector<std::string> problem_command();
 
 /// The arguments of `command` (a shard file's "command") that define the
-/// job: the problem option and its parameters. Every option that names a
-/// file (its value is FILE, PATH, DIR or F), prints or draws more than the
-/// counts (--show, --ascii, --svg), or controls the run (threads, progress,
-/// batch options) is dropped and added, as given, to `ignored`; so that
-/// `count merge` never writes, reads or runs anything a file names.
+/// job: the problem option and its parameters, by an allow-list. Every
+/// option that names a file (its value is FILE, PATH, DIR or F), prints or
+/// draws more than the counts (--show, --ascii, --svg) or controls the run
+/// (threads, progress, batch options), and every word that is not a known
+/// option or its value (e.g. "merge", bundled flags such as -qh), is
+/// dropped and added to `ignored` (made printable, at most 60 bytes each);
+/// so that `count merge` never writes, reads or runs anything a file names.
 [[nodiscard]] std::vector<std::string> job_arguments(const std::vector<std::string>& command,
                                                      std::vector<std::string>& ignored);
 

@@ -214,29 +214,33 @@ std::vector<std::string> job_arguments(const std::vector<std::string>& command, 
   static const std::set<std::string> path_values = {"FILE", "PATH", "DIR", "F"};
   const Parsed p = build_options();
   std::vector<std::string> kept;
+  // An allow-list: a known option that defines the job (and its value) is
+  // kept; everything else — other options, bare words such as "merge",
+  // bundled short flags — is dropped.
   for (std::size_t i = 0; i < command.size(); ++i) {
     const std::string& a = command[i];
-    std::string name;
-    if (a.rfind("--", 0) == 0) name = a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2);
-    else if (a.size() == 2 && a[0] == '-') name = a.substr(1);  // -t, -q, -h
-    const po::option_description* d = name.empty() ? nullptr : p.all.find_nothrow(name, false, false, false);
-    if (!d && name.size() == 1) d = p.all.find_nothrow("-" + name, false, false, false);  // short form
-    if (!d) {  // a value or an unknown option: the replay will report the latter
-      kept.push_back(a);
-      continue;
-    }
-    const bool takes_value = d->semantic()->max_tokens() > 0;
+    const po::option_description* d = nullptr;
+    if (a.rfind("--", 0) == 0 && a.size() > 2)
+      d = p.all.find_nothrow(a.substr(2, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - 2),
+                             false, false, false);
+    else if (a.size() == 2 && a[0] == '-' && a[1] != '-')
+      d = p.all.find_nothrow(a, false, false, false);  // -t, -q, -h
+    const bool takes_value = d && d->semantic()->max_tokens() > 0;
     const bool inline_value = a.find('=') != std::string::npos;
-    std::string param = d->format_parameter();
-    const bool names_path = takes_value && path_values.count(param.substr(0, param.find(' '))) > 0;
-    if (not_job.count(d->long_name()) || names_path) {
-      std::string shown = a;
-      if (takes_value && !inline_value && i + 1 < command.size()) shown += " " + command[++i];
-      ignored.push_back(shown);
-      continue;
+    const bool with_next = takes_value && !inline_value && i + 1 < command.size();
+    bool keep = d != nullptr && !not_job.count(d->long_name());
+    if (keep && takes_value) {
+      const std::string param = d->format_parameter();
+      keep = !path_values.count(param.substr(0, param.find(' ')));
     }
-    kept.push_back(a);
-    if (takes_value && !inline_value && i + 1 < command.size()) kept.push_back(command[++i]);
+    if (keep) {
+      kept.push_back(a);
+      if (with_next) kept.push_back(command[++i]);
+    } else {
+      std::string shown = a;
+      if (with_next) shown += " " + command[++i];
+      ignored.push_back(printable(shown, 60));
+    }
   }
   return kept;
 }
@@ -335,6 +339,17 @@ int run_and_report(const Invocation& inv, const engine::Job& job, Report report)
 int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   if (argc >= 2 && std::string_view(argv[1]) == "merge") return merge_main(argc - 1, argv + 1, out, err);
   remember_command(argc, argv);
+  // Result files left by run_job until the report is out (Invocation::after_report).
+  std::vector<std::function<void()>> after_report;
+  const auto finish = [&after_report, &err](int status) {
+    for (auto& write : after_report) try {
+        write();
+      } catch (const std::exception& e) {
+        err << "count: error: " << e.what() << (status == 0 ? " (the counts printed are complete)" : "") << '\n';
+        if (status == 0) status = 1;
+      }
+    return status;
+  };
   try {
     Parsed p = build_options();
     po::variables_map vm;
@@ -363,11 +378,14 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
     for (const auto& [name, group] : p.owner)
       if (vm.count(name) && group != problem.group)
         throw InvalidArgument(dashed(name), "does not apply to " + dashed(problem.option));
-    Invocation inv{vm, read_common(vm), out, err};
+    Invocation inv{vm, read_common(vm), out, err, &after_report};
     check_paths(inv);
-    return problem.run(inv);
+    const int status = problem.run(inv);
+    out.flush();
+    return finish(status);
   } catch (const EarlyExit& e) {
-    return e.status;
+    out.flush();
+    return finish(e.status);
   } catch (const InvalidArgument& e) {
     err << "count: " << (e.argument().empty() ? "" : e.argument() + ": ") << e.what() << '\n';
     return 2;

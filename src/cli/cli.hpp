@@ -3,6 +3,7 @@
 // running a job and printing its report. Not a public header.
 
 #include <cstddef>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -55,6 +56,10 @@ struct Invocation {
   Common common;
   std::ostream& out;
   std::ostream& err;
+  /// Writes of result files (--out, --profile) that run_job leaves until the
+  /// report is on stdout: cli::main runs them after the problem returns, so
+  /// a file that cannot be written at the end loses no printed count (exit 1).
+  std::vector<std::function<void()>>* after_report = nullptr;
 
   /// The string value of option `name` (without dashes); nullopt if absent.
   [[nodiscard]] std::optional<std::string> value(const std::string& name) const;

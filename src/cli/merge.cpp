@@ -116,7 +116,8 @@ int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
   args.insert(args.end(), kept.begin(), kept.end());
   if (!ignored.empty()) {
     std::string list;
-    for (const auto& a : ignored) list += (list.empty() ? "" : ", ") + a;
+    for (std::size_t i = 0; i < ignored.size() && i < 12; ++i) list += (list.empty() ? "" : ", ") + ignored[i];
+    if (ignored.size() > 12) list += " and " + std::to_string(ignored.size() - 12) + " more";
     err << "count: merge: ignored from the shard files' command: " << list << '\n';
   }
   if (json) args.emplace_back("--json");

@@ -257,8 +257,9 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
   const std::size_t call = ++g_calls;  // 1 for the problem's first job
   if (g_replay && call == 1) {  // count merge: the shards' sum instead of a run
     if (job.fingerprint != g_replay_fingerprint)
-      throw InternalError("the merged shards are for '" + g_replay_fingerprint + "' but their command now gives '" +
-                          job.fingerprint + "' (another program version?)");
+      throw std::runtime_error("merge: the shard files are results of '" + printable(g_replay_fingerprint) +
+                               "' but their stored command builds '" + printable(job.fingerprint) +
+                               "' (an edited file, or another program version)");
     engine::RunResult r = *g_replay;
     r.threads = inv.common.threads;
     return r;
@@ -388,7 +389,14 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     std::sort(all_tasks.begin(), all_tasks.end(),
               [](const engine::TaskRecord& a, const engine::TaskRecord& b) { return a.id < b.id; });
   }
-  if (!c.profile.empty() && rank0) write_profile(c.profile, job, all_tasks, resumed);
+  // Result files are written after the report is printed (cli::main runs
+  // inv.after_report), so that a write failing at the end loses no count.
+  const auto later = [&inv](std::function<void()> write) {
+    if (inv.after_report) inv.after_report->push_back(std::move(write));
+    else write();
+  };
+  if (!c.profile.empty() && rank0)
+    later([path = c.profile, job, all_tasks, resumed] { write_profile(path, job, all_tasks, resumed); });
 
   if (result.interrupted) {
     const int sig = g_stop_signal.load();
@@ -423,7 +431,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     if (r.tasks.size() != shard_tasks)
       throw InternalError("shard result has " + std::to_string(r.tasks.size()) + " of " +
                           std::to_string(shard_tasks) + " tasks");
-    engine::write_shard_file(c.out_file, r);
+    later([path = c.out_file, r = std::move(r)] { engine::write_shard_file(path, r); });
   }
   if (c.shard_count > 1) {
     // A shard's counts are partial: no problem report (derived figures and

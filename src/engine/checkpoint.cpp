@@ -108,8 +108,11 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
   if (text.compare(0, header.size(), header) != 0) {
     // Say what differs, in one line: a file that is not ours, a damaged
     // header, or a well-formed header of another job.
-    if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
     const std::string afresh = "; remove it (or give another --checkpoint path) to start afresh";
+    const std::string_view magic(kMagic);
+    if (text.size() <= magic.size() && magic.substr(0, text.size()) == text)  // empty, or cut in line 1
+      refuse(path_, "damaged: its header is incomplete" + afresh);
+    if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
     if (text.find('\r') != std::string::npos && text.find('\r') < text.find("\ncounters"))
       refuse(path_, "damaged: its lines end in CR LF (edited on Windows?)" + afresh);
     // The five header lines, each complete and with its key.
@@ -136,10 +139,10 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
       };
       const auto stem = [](const std::string& fp) { return fp.substr(0, fp.rfind(" split=")); };
       if (!split_of(found).empty() && stem(found) == stem(job.fingerprint))
-        refuse(path_, "written with split depth " + split_of(found) + ", this run has " +
-                          split_of(job.fingerprint) + "; add --split-depth " + split_of(found) +
+        refuse(path_, "written with split depth " + printable(split_of(found), 8) + ", this run has " +
+                          split_of(job.fingerprint) + "; add --split-depth " + printable(split_of(found), 8) +
                           " (or the same --threads) to resume");
-      refuse(path_, "written by another job ('" + found + "'); this job is '" + job.fingerprint +
+      refuse(path_, "written by another job ('" + printable(found) + "'); this job is '" + job.fingerprint +
                         "' (same command, --method and --split-depth needed; or use another file)");
     }
     refuse(path_, "header differs from this job (program version, task count or counters); use another file");
@@ -170,6 +173,7 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
       if (id >= job.task_count) refuse(path_, where + " (task id out of range)");
       rec.id = static_cast<std::size_t>(id);
       rec.seconds = std::stod(parts[1]);
+      if (!(rec.seconds >= 0.0 && rec.seconds <= 1e12)) refuse(path_, where + " (bad number)");
       rec.counts.nodes = parse_u128(parts[2]);
       for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
     } catch (const InvalidArgument&) {
@@ -191,6 +195,8 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
 }  // namespace
 
 std::vector<TaskRecord> read_checkpoint(const std::string& path, const Job& job, std::string* warning) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) refuse(path, "is not a regular file (a directory?)");
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -203,6 +209,8 @@ CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seco
     : path_(std::move(path)), counters_(job.counter_names.size()), flush_seconds_(flush_seconds) {
   if (path_.empty()) refuse(path_, "empty file name");
   const std::string header = checkpoint_header(job);
+  if (struct stat st {}; ::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    refuse(path_, "is not a regular file (a directory?)");
   std::ifstream in(path_, std::ios::binary);
   if (in) {
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

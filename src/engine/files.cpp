@@ -40,6 +40,13 @@ void write_atomically(const std::string& path, std::string_view content) {
     ::unlink(tmp.c_str());
     throw std::runtime_error(path + ": cannot write: " + why);
   }
+  // Make the rename itself durable: flush the directory entry.
+  const fs::path dir = fs::path(path).parent_path();
+  const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
 }
 
 void check_output_file(const std::string& option, const std::string& path) {
@@ -52,12 +59,15 @@ void check_output_file(const std::string& option, const std::string& path) {
     if (::access(path.c_str(), W_OK) != 0)
       throw InvalidArgument(option, path + ": cannot be written: " + std::strerror(errno));
   }
-  // The directory must take PATH.tmp (write_atomically, checkpoint header).
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  // The directory must take a new file beside the target, as
+  // write_atomically will need: try one of a name no other file has (O_EXCL;
+  // this process's own), so that no existing file is ever touched.
+  static std::atomic<unsigned> probes{0};
+  const std::string probe = path + ".pcount-probe." + std::to_string(::getpid()) + "." + std::to_string(probes++);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw InvalidArgument(option, path + ": cannot be created: " + std::strerror(errno));
   ::close(fd);
-  ::unlink(tmp.c_str());
+  ::unlink(probe.c_str());
 }
 
 void check_input_file(const std::string& option, const std::string& path) {

@@ -166,7 +166,13 @@ void write_shard_file(const std::string& path, const ShardResult& result) {
 
 ShardResult read_shard_file(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw std::runtime_error(path + ": is a directory, expected a shard result file");
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) throw std::runtime_error(path + ": is a directory, expected a shard result file");
+  if (!ec && !std::filesystem::is_regular_file(status))
+    throw std::runtime_error(path + ": is not a regular file, expected a shard result file");
+  if (!ec && std::filesystem::file_size(path, ec) > kMaxShardFileBytes && !ec)
+    throw std::runtime_error(path + ": larger than " + std::to_string(kMaxShardFileBytes >> 20) +
+                             " MiB, not a shard result file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open: " + std::strerror(errno));
   // Read at most kMaxShardFileBytes (+1 to notice a larger file): a device
@@ -200,8 +206,9 @@ MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vect
     const ShardResult& s = shards[i];
     const std::string& name = i < names.size() ? names[i] : std::to_string(i);
     if (s.fingerprint != first.fingerprint || s.version != first.version)
-      throw std::runtime_error("different jobs: " + names.front() + " is '" + first.fingerprint + "' (" +
-                               first.version + "), " + name + " is '" + s.fingerprint + "' (" + s.version + ")");
+      throw std::runtime_error("different jobs: " + names.front() + " is '" + printable(first.fingerprint) + "' (" +
+                               printable(first.version, 20) + "), " + name + " is '" + printable(s.fingerprint) +
+                               "' (" + printable(s.version, 20) + ")");
     if (s.counter_names != first.counter_names || s.task_count != first.task_count)
       throw std::runtime_error("different jobs: " + names.front() + " and " + name +
                                " differ in counters or task count");

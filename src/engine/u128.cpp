@@ -5,6 +5,8 @@
 
 #include "pcount/engine/u128.hpp"
 
+#include "pcount/engine/errors.hpp"
+
 #include <stdexcept>
 
 #include "pcount/engine/bigint.hpp"
@@ -49,7 +51,7 @@ u128 parse_u128(std::string_view text) {
   if (text.empty()) throw std::invalid_argument("empty count");
   u128 v = 0;
   for (char c : text) {
-    if (c < '0' || c > '9') throw std::invalid_argument("count has a non-digit: " + std::string(text));
+    if (c < '0' || c > '9') throw std::invalid_argument("count has a non-digit: " + printable(text, 48));
     v = checked_add(checked_mul(v, 10), static_cast<u128>(c - '0'));
   }
   return v;

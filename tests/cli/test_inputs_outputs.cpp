@@ -203,6 +203,60 @@ TEST(InputsOutputs, MergeRunsNothingThatAShardFileNames) {
     EXPECT_NE(r.err.find(option), std::string::npos) << option << " not reported as ignored: " << r.err;
 }
 
+TEST(InputsOutputs, MergeKeepsOnlyTheJobFromAFilesCommand) {
+  const fs::path dir = scratch("merge-allow-list");
+  auto shard = two_shards(dir);
+  const std::string a = (dir / "a.json").string(), b = (dir / "b.json").string();
+  // A command that would make merge call itself on the file (endless
+  // recursion before the allow-list) and control characters meant for the
+  // terminal: merge refuses the first and prints the second escaped.
+  shard[0]["command"] = {"merge", a};
+  write(a, shard[0].dump());
+  write(b, shard[1].dump());
+  const auto r = run_count({"merge", a, b});
+  EXPECT_TRUE(r.status == 1 || r.status == 2) << r.status << ": " << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("ignored from the shard files' command: merge, " + a), std::string::npos) << r.err;
+
+  for (auto& s : shard) s["command"] = {"--queens", "8", "-qh", "--svg", "x\n\x1b[31mred"};
+  write(a, shard[0].dump());
+  write(b, shard[1].dump());
+  const auto e = run_count({"merge", a, b});
+  EXPECT_EQ(e.status, 0) << e.err;
+  EXPECT_NE(e.out.find("92"), std::string::npos) << e.out;  // OEIS A000170
+  EXPECT_TRUE(is_one_line(e.err)) << e.err;
+  EXPECT_EQ(e.err.find('\x1b'), std::string::npos) << "escape sequence passed to the terminal";
+  EXPECT_NE(e.err.find("-qh, --svg x\\x0a\\x1b[31mred"), std::string::npos) << e.err;
+}
+
+TEST(InputsOutputs, CheckingAnOutputTouchesNoExistingFile) {
+  const fs::path dir = scratch("probe");
+  write(dir / "r.json.tmp", "precious");
+  write(dir / "run.tmp", "an earlier result");
+  ASSERT_EQ(run_count({"--queens", "6", "--out", (dir / "r.json").string(), "--quiet"}).status, 0);
+  ASSERT_EQ(run_count({"--queens", "6", "--checkpoint", (dir / "run").string(), "--quiet"}).status, 0);
+  EXPECT_EQ(slurp(dir / "r.json.tmp"), "precious");
+  EXPECT_EQ(slurp(dir / "run.tmp"), "an earlier result");
+}
+
+TEST(InputsOutputs, EmptyOrCutFirstLineCheckpointsAreDamaged) {
+  const fs::path dir = scratch("first-line");
+  const std::string ckpt = (dir / "t.ckpt").string();
+  for (const std::string text : {"", "# pcount che"}) {
+    write(ckpt, text);
+    expect_bad_input({{{"--queens", "6", "--checkpoint", ckpt}, "damaged: its header is incomplete; remove it"}});
+  }
+  write(ckpt, "something else\n");
+  expect_bad_input({{{"--queens", "6", "--checkpoint", ckpt}, "not a pcount checkpoint file"}});
+}
+
+TEST(InputsOutputs, MergeReadsNoDeviceOrEndlessStream) {
+  const auto r = run_count({"merge", "/dev/zero"});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("/dev/zero: is not a regular file"), std::string::npos) << r.err;
+}
+
 TEST(InputsOutputs, MergeOfADirectoryNamesIt) {
   const fs::path dir = scratch("merge-dir");
   const auto r = run_count({"merge", dir.string()});

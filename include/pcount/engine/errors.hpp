@@ -2,8 +2,11 @@
 /// @file
 /// Errors shared by every problem and the engine.
 
+#include <cstddef>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace pcount {
 
@@ -31,5 +34,24 @@ class InternalError : public std::logic_error {
 public:
   using std::logic_error::logic_error;
 };
+
+/// Text from a file or another untrusted source, made safe for a one-line
+/// message: control characters (below 0x20, and 0x7f) become \xNN, and a
+/// text longer than `max` bytes is cut there with "..." appended.
+[[nodiscard]] inline std::string printable(std::string_view text, std::size_t max = 80) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < max; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > max) out += "...";
+  return out;
+}
 
 }  // namespace pcount

@@ -14,8 +14,9 @@
 
 namespace pcount::engine {
 
-/// Writes `content` to `path` atomically (temporary file, fsync, rename);
-/// safe when several processes write the same path at once. Throws
+/// Writes `content` to `path` atomically (temporary file, fsync, rename,
+/// fsync of the directory); safe when several processes write the same path
+/// at once. Throws
 /// std::runtime_error("<path>: cannot write: <reason>") on any failure; the
 /// temporary file is removed then and `path` is left as it was.
 void write_atomically(const std::string& path, std::string_view content);
@@ -23,8 +24,9 @@ void write_atomically(const std::string& path, std::string_view content);
 /// Checks before any work that `path` can be written later by
 /// write_atomically (or appended to, for a checkpoint): it must not be an
 /// existing directory or other non-regular file, an existing file must be
-/// writable, and its directory must let a file PATH.tmp be created (tried:
-/// it is created and removed again). Throws
+/// writable, and its directory must let a new file be created beside it
+/// (tried with a name of this process's own, created exclusively and
+/// removed again, so no existing file is touched). Throws
 /// InvalidArgument(option, "<path>: <why>") otherwise, e.g.
 /// "/tmp: is a directory, expected a file" or
 /// "/proc/x/y: cannot be created: No such file or directory".
