@@ -237,7 +237,7 @@ TEST(CodesCli, JsonHoldsTheHistogram) {
 
 TEST(CodesCli, BadInput) {
   using test::run_count;
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const std::vector<test::BadInputCase> cases = {
       {{"--bulls-and-cows", "--strategy", "random"}, "--strategy"},
       {{"--mastermind", "--strategy", "Knuth"}, "--strategy"},
       {{"--mastermind", "--strategy"}, "--strategy"},
@@ -250,13 +250,7 @@ TEST(CodesCli, BadInput) {
       {{"--bulls-and-cows", "--method", "search"}, "--method"},
       {{"--bulls-and-cows", "--mastermind"}, "one problem"},
   };
-  for (const auto& [args, names] : cases) {
-    const auto r = run_count(args);
-    EXPECT_EQ(r.status, 2) << names;
-    EXPECT_EQ(r.out, "") << names;
-    EXPECT_TRUE(test::is_one_line(r.err)) << r.err;
-    EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
-  }
+  test::expect_bad_input(cases);
 }
 
 }  // namespace

@@ -161,7 +161,7 @@ TEST(KirkmanCli, CountFindAndBadInput) {
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("day 7"), std::string::npos);
 
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const std::vector<test::BadInputCase> cases = {
       {{"--queens", "8", "--find"}, "--find"},
       {{"--kirkman", "--split-depth", "11"}, "--split-depth"},
       {{"--kirkman", "--method", "magic"}, "--method"},
@@ -171,15 +171,9 @@ TEST(KirkmanCli, CountFindAndBadInput) {
       {{"--kirkman", "--classes", "--method", "orbits"}, "--method"},
       {{"--tictactoe", "--classes"}, "--classes"},
       {{"--kirkman", "--misere"}, "--misere"},
-      {{"--kirkman", "3"}, "unexpected argument"},
+      {{"--kirkman", "3"}, "'3': unexpected argument"},
   };
-  for (const auto& [args, names] : cases) {
-    const auto b = run_count(args);
-    EXPECT_EQ(b.status, 2) << names;
-    EXPECT_EQ(b.out, "") << names;
-    EXPECT_TRUE(test::is_one_line(b.err)) << b.err;
-    EXPECT_NE(b.err.find(names), std::string::npos) << b.err;
-  }
+  test::expect_bad_input(cases);
 }
 
 }  // namespace
