@@ -100,6 +100,9 @@ TEST(Codes, BullsAndCowsFirstConsistentKnownHistogram) {
     EXPECT_EQ(play(bc, Strategy::first_consistent, *bc.find(secret)), 9) << secret;
 }
 
+// Knuth, "The computer as master mind", J. Recreational Mathematics 9
+// (1976-77): 5801 guesses over the 1296 secrets (4.476 on average), never
+// more than 5.
 TEST(Codes, MastermindKnuthKnownHistogram) {
   const std::vector<std::uint64_t> expected{1, 6, 62, 533, 694};
   for (int depth = 0; depth <= 2; ++depth)

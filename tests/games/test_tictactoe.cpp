@@ -20,6 +20,9 @@ engine::Tally run(const engine::Job& job, int threads) {
   return engine::run(job, o).totals;
 }
 
+// Games, wins, draws, games up to symmetry, positions and terminal positions:
+// the published counts of Henry Bottomley, "How many Tic-Tac-Toe (noughts
+// and crosses) games are possible?" (2001).
 TEST(TicTacToe, GameTreeKnownValuesForEverySplitAndThreadCount) {
   const engine::Tally reference = run(make_games_job(0), 1);
   EXPECT_EQ(reference.counts[kGames], 255168u);
