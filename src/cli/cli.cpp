@@ -203,8 +203,6 @@ std::pair<std::string, std::string> describe(const po::error& e) {
   }
   if (const auto* r = dynamic_cast<const po::multiple_occurrences*>(&e))
     return {r->get_option_name(), "given more than once"};
-  if (dynamic_cast<const po::too_many_positional_options_error*>(&e))
-    return {"", "unexpected argument without an option (see count --help)"};
   if (const auto* n = dynamic_cast<const po::error_with_option_name*>(&e)) return {n->get_option_name(), e.what()};
   return {"", e.what()};
 }
@@ -358,12 +356,19 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
     Parsed p = build_options();
     po::variables_map vm;
     try {
-      po::store(po::command_line_parser(argc, argv)
-                    .options(p.all)
-                    .positional(po::positional_options_description{})
-                    .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
-                    .run(),
-                vm);
+      const po::parsed_options parsed =
+          po::command_line_parser(argc, argv)
+              .options(p.all)
+              .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
+              .run();
+      // No positional arguments are allowed: name the first one.
+      for (const po::option& o : parsed.options)
+        if (o.string_key.empty() && !o.original_tokens.empty()) {
+          err << "count: '" << o.original_tokens.front()
+              << "': unexpected argument without an option (see count --help)\n";
+          return 2;
+        }
+      po::store(parsed, vm);
       po::notify(vm);
     } catch (const po::error& e) {
       auto [arg, msg] = describe(e);

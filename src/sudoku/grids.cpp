@@ -9,17 +9,6 @@ BigInt reduced_multiplier(BoxShape shape) {
   return factorial(shape.side()) * factorial(shape.cols) * factorial(shape.rows - 1);
 }
 
-std::string known_grid_count(BoxShape shape) {
-  const int r = shape.rows;
-  const int c = shape.cols;
-  if (r == 2 && c == 2) return "288";
-  if ((r == 2 && c == 3) || (r == 3 && c == 2)) return "28200960";
-  if ((r == 2 && c == 4) || (r == 4 && c == 2)) return "29136487207403520";
-  if (r == 3 && c == 3) return "6670903752021072936960";
-  if ((r == 2 && c == 5) || (r == 5 && c == 2)) return "1903816047972624930994913280000";
-  return "";
-}
-
 GridSearchTree::GridSearchTree(BoxShape shape) : shape_(shape), n_(shape.side()) {
   if (shape.rows < 2 || shape.cols < 2 || n_ > kMaxSide)
     throw std::invalid_argument("grid search needs R, C ≥ 2 and R·C ≤ 9, got " + shape.name());

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "support/run_command.hpp"
+#include "support/test_seed.hpp"
 
 namespace pcount::test {
 namespace {
@@ -69,22 +70,44 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
   return a;
 }
 
-/// Kills a checkpointed run with `sig` at a random moment, resumes it, and
-/// checks the exact total; returns the killed run's status.
-int kill_and_resume(Hpc& t, const std::string& ck, int sig, double full_seconds, std::mt19937& rng) {
+/// Records in a checkpoint file (lines after its 5 header lines).
+std::size_t checkpoint_records(const std::string& ck) {
+  const std::size_t lines = count_lines(slurp(ck));
+  return lines >= 5 ? lines - 5 : 0;
+}
+
+/// Kills a checkpointed run with `sig` at a random moment after its first
+/// checkpoint record, resumes it, and checks the exact total and that the
+/// resumed run took over exactly the recorded tasks; returns the killed
+/// run's status.
+int kill_and_resume(const std::string& ck, int sig, double full_seconds, std::mt19937& rng) {
   std::uniform_real_distribution<double> when(0.1 * full_seconds, 0.9 * full_seconds);
   const pid_t pid = start_count(with(kJob, {"--checkpoint", ck}));
-  std::this_thread::sleep_for(std::chrono::duration<double>(when(rng)));
-  kill(pid, sig);
-  const int status = wait_status(pid);
-  const std::size_t records = count_lines(slurp(ck)) >= 5 ? count_lines(slurp(ck)) - 5 : 0;
+  // Wait (without a time limit) until a record is on disk or the run ended
+  // by itself, so that the resume below always has something to resume.
+  int status = -1;
+  while (checkpoint_records(ck) == 0) {
+    int w = 0;
+    if (waitpid(pid, &w, WNOHANG) == pid) {
+      status = WIFEXITED(w) ? WEXITSTATUS(w) : 128 + WTERMSIG(w);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (status < 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(when(rng)));
+    kill(pid, sig);
+    status = wait_status(pid);
+  }
+  const std::size_t records = checkpoint_records(ck);
   const CommandResult r = run_count(with(kJob, {"--checkpoint", ck, "--json"}));
   EXPECT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["counts"]["all"], kQ14);
+  EXPECT_GE(records, 1u);
   EXPECT_EQ(j["tasks_resumed"].get<std::size_t>(), records);  // every flushed record was used
+  EXPECT_GE(j["tasks_resumed"].get<std::size_t>(), 1u);       // else this test checks no resume at all
   EXPECT_EQ(j["tasks_resumed"].get<std::size_t>() + j["tasks_run"].get<std::size_t>(), j["tasks"].get<std::size_t>());
-  (void)t;
   return status;
 }
 
@@ -97,19 +120,23 @@ double timed_reference_seconds() {
 
 TEST_F(Hpc, ResumeAfterSigkillGivesTheExactTotal) {
   const double full = timed_reference_seconds();
-  std::mt19937 rng(std::random_device{}());
+  const std::uint32_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (PCOUNT_TEST_SEED)");
+  std::mt19937 rng(seed);
   for (int round = 0; round < 2; ++round) {
     const std::string ck = file("kill" + std::to_string(round));
-    const int status = kill_and_resume(*this, ck, SIGKILL, full, rng);
+    const int status = kill_and_resume(ck, SIGKILL, full, rng);
     EXPECT_TRUE(status == 128 + SIGKILL || status == 0) << status;  // 0: it finished before the kill
   }
 }
 
 TEST_F(Hpc, SigtermStopsWith143AndResumes) {
   const double full = timed_reference_seconds();
-  std::mt19937 rng(std::random_device{}());
+  const std::uint32_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (PCOUNT_TEST_SEED)");
+  std::mt19937 rng(seed);
   const std::string ck = file("term");
-  const int status = kill_and_resume(*this, ck, SIGTERM, full, rng);
+  const int status = kill_and_resume(ck, SIGTERM, full, rng);
   EXPECT_TRUE(status == 143 || status == 0) << status;
 }
 
@@ -168,6 +195,7 @@ TEST_F(Hpc, ForeignDamagedAndTruncatedCheckpoints) {
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(is_one_line(r.err)) << r.err;
   EXPECT_NE(r.err.find("damaged"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("count: --checkpoint: ", 0), 0u) << r.err;
 }
 
 TEST_F(Hpc, ShardsMergeToTheSingleRunTotal) {
@@ -272,19 +300,16 @@ TEST_F(Hpc, ProfileHasOneRowPerTask) {
 }
 
 TEST_F(Hpc, BadBatchOptionsAreOneLineExit2) {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--queens", "8", "--shard", "3/3"},
-           {"--queens", "8", "--shard", "x"},
-           {"--queens", "8", "--shard", "1/0"},
-           {"--queens", "8", "--checkpoint", ""},
-           {"--queens", "8", "--checkpoint", "/nonexistent-dir/ck"},
-           {"--queens", "8", "--out", ""},
-           {"merge", "--frob", "x"}}) {
-    const CommandResult r = run_count(args);
-    EXPECT_EQ(r.status, 2) << args[2];
-    EXPECT_EQ(r.out, "");
-    EXPECT_TRUE(is_one_line(r.err)) << r.err;
-  }
+  expect_bad_input({
+      {{"--queens", "8", "--shard", "3/3"}, "--shard"},
+      {{"--queens", "8", "--shard", "x"}, "--shard"},
+      {{"--queens", "8", "--shard", "1/0"}, "--shard"},
+      {{"--queens", "8", "--checkpoint", ""}, "--checkpoint"},
+      {{"--queens", "8", "--checkpoint", "/nonexistent-dir/ck"}, "--checkpoint"},
+      {{"--queens", "8", "--out", ""}, "--out"},
+      {{"merge", "--frob", "x"}, "--frob"},
+      {{"merge"}, "merge"},
+  });
 }
 
 TEST_F(Hpc, ProgressGoesToStderrAndQuietSilencesIt) {

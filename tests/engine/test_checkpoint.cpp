@@ -3,6 +3,7 @@
 // Checkpoint log, shard result files and merging, cancellation and claims.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -60,6 +61,8 @@ TEST(Checkpoint, ResumeSkipsFinishedTasksAndGivesTheSameTotal) {
   const std::string path = temp_path("resume");
   std::remove(path.c_str());
   std::size_t first_run = 0;
+  std::vector<char> written(job.task_count, 0);  // ids recorded before the stop
+  std::size_t records = 0;
   {
     CheckpointLog log(path, job, 0.01);
     EXPECT_TRUE(log.resumed().empty());
@@ -67,31 +70,51 @@ TEST(Checkpoint, ResumeSkipsFinishedTasksAndGivesTheSameTotal) {
     RunOptions o;
     o.threads = 2;
     o.cancel = &cancel;
-    std::atomic<int> seen{0};
+    std::mutex m;
     o.on_task_done = [&](std::size_t id, const Tally& t, double s) {
       log.record({id, t, s});
-      if (++seen == 10) cancel.store(true);  // stop after about 10 tasks
+      std::lock_guard lock(m);
+      EXPECT_EQ(written[id], 0) << "task " << id << " finished twice";
+      written[id] = 1;
+      if (++records == 10) cancel.store(true);  // stop after about 10 tasks
     };
     const RunResult r = run(job, o);
     EXPECT_TRUE(r.interrupted);
+    EXPECT_GE(r.tasks_run, 10u);
     EXPECT_LT(r.tasks_run, job.task_count);
+    EXPECT_EQ(r.tasks_run, records);
     first_run = r.tasks_run;
     log.close();
   }
+  // Exactly the recorded tasks come back from the log, each once.
   CheckpointLog again(path, job, 0.01);
-  ASSERT_EQ(again.resumed().size(), first_run);
+  ASSERT_EQ(again.resumed().size(), records);
   std::vector<char> done(job.task_count, 0);
   Tally total;
   for (const TaskRecord& t : again.resumed()) {
+    ASSERT_LT(t.id, job.task_count);
+    EXPECT_EQ(written[t.id], 1) << "task " << t.id << " resumed but never recorded";
+    EXPECT_EQ(done[t.id], 0) << "task " << t.id << " resumed twice";
     done[t.id] = 1;
     total.merge(t.counts);
   }
+  EXPECT_EQ(done, written);
   for (int threads : {1, 3}) {
     RunOptions o;
     o.threads = threads;
     o.include = [&](std::size_t id) { return !done[id]; };
+    o.record_tasks = true;
     const RunResult r = run(job, o);
     EXPECT_FALSE(r.interrupted);
+    // The rest ran, and only the rest: every task exactly once over both runs.
+    EXPECT_EQ(r.tasks_run, job.task_count - records) << threads;
+    ASSERT_EQ(r.tasks.size(), r.tasks_run);
+    std::vector<char> ran = done;
+    for (const TaskRecord& t : r.tasks) {
+      EXPECT_EQ(ran[t.id], 0) << "task " << t.id << " ran although resumed";
+      ran[t.id] = 1;
+    }
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), 1), static_cast<std::ptrdiff_t>(job.task_count));
     EXPECT_EQ(r.tasks_run + first_run, job.task_count);
     Tally sum = total;
     sum.merge(r.totals);

@@ -100,6 +100,9 @@ TEST(Codes, BullsAndCowsFirstConsistentKnownHistogram) {
     EXPECT_EQ(play(bc, Strategy::first_consistent, *bc.find(secret)), 9) << secret;
 }
 
+// Knuth, "The computer as master mind", J. Recreational Mathematics 9
+// (1976-77): 5801 guesses over the 1296 secrets (4.476 on average), never
+// more than 5.
 TEST(Codes, MastermindKnuthKnownHistogram) {
   const std::vector<std::uint64_t> expected{1, 6, 62, 533, 694};
   for (int depth = 0; depth <= 2; ++depth)
@@ -237,7 +240,7 @@ TEST(CodesCli, JsonHoldsTheHistogram) {
 
 TEST(CodesCli, BadInput) {
   using test::run_count;
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const std::vector<test::BadInputCase> cases = {
       {{"--bulls-and-cows", "--strategy", "random"}, "--strategy"},
       {{"--mastermind", "--strategy", "Knuth"}, "--strategy"},
       {{"--mastermind", "--strategy"}, "--strategy"},
@@ -250,13 +253,7 @@ TEST(CodesCli, BadInput) {
       {{"--bulls-and-cows", "--method", "search"}, "--method"},
       {{"--bulls-and-cows", "--mastermind"}, "one problem"},
   };
-  for (const auto& [args, names] : cases) {
-    const auto r = run_count(args);
-    EXPECT_EQ(r.status, 2) << names;
-    EXPECT_EQ(r.out, "") << names;
-    EXPECT_TRUE(test::is_one_line(r.err)) << r.err;
-    EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
-  }
+  test::expect_bad_input(cases);
 }
 
 }  // namespace

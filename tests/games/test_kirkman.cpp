@@ -1,14 +1,19 @@
-// Kirkman's 15 schoolgirls: second days, their orbits, the 2,021,760 count
-// for several splits and thread counts, --find, and the CLI.
+// Kirkman's 15 schoolgirls: second days (their number recomputed here by a
+// plain enumeration), their orbits, the 2,021,760 count for several splits
+// and thread counts, --find, and the CLI.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <set>
+#include <vector>
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/games/kirkman.hpp"
+#include "support/plain_kirkman.hpp"
 #include "support/run_command.hpp"
 
 namespace pcount::games::kirkman {
@@ -20,10 +25,47 @@ u128 count(int depth, int threads) {
   return solutions(engine::run(make_count_job(depth), o).totals);
 }
 
-TEST(Kirkman, SecondDaysAreAll132192DaysOrthogonalToDayOne) {
+/// The permutations of the girls that keep day 1's rows as rows (S3 wr S5,
+/// 6^5·5! = 933,120 of them) and map `day` to itself, counted one by one:
+/// row k goes to row rows[k], girl 3k+i to 3·rows[k] + inner[k][i].
+std::uint64_t plain_stabiliser_size(const Day& day) {
+  std::array<int, 5> rows = {0, 1, 2, 3, 4};
+  std::array<std::array<int, 3>, 6> s3{};
+  {
+    std::array<int, 3> p = {0, 1, 2};
+    std::size_t i = 0;
+    do s3[i++] = p;
+    while (std::next_permutation(p.begin(), p.end()));
+  }
+  std::vector<std::uint16_t> want(day.begin(), day.end());
+  std::sort(want.begin(), want.end());
+  std::uint64_t fixed = 0;
+  do {
+    for (int code = 0; code < 7776; ++code) {  // one S3 element per row: 6^5 choices
+      std::array<int, 15> image{};
+      int c = code;
+      for (int k = 0; k < 5; ++k, c /= 6)
+        for (int i = 0; i < 3; ++i)
+          image[static_cast<std::size_t>(3 * k + i)] =
+              3 * rows[static_cast<std::size_t>(k)] + s3[static_cast<std::size_t>(c % 6)][static_cast<std::size_t>(i)];
+      std::vector<std::uint16_t> got;
+      for (std::uint16_t row : day) {
+        unsigned m = 0;
+        for (int g = 0; g < 15; ++g)
+          if ((row >> g) & 1u) m |= 1u << image[static_cast<std::size_t>(g)];
+        got.push_back(static_cast<std::uint16_t>(m));
+      }
+      std::sort(got.begin(), got.end());
+      fixed += got == want ? 1 : 0;
+    }
+  } while (std::next_permutation(rows.begin(), rows.end()));
+  return fixed;
+}
+
+TEST(Kirkman, SecondDaysAreAllDaysOrthogonalToDayOne) {
   EXPECT_EQ(format(first_day()), "ABC DEF GHI JKL MNO");
   const std::vector<Day> days = second_days();
-  ASSERT_EQ(days.size(), 132192u);
+  ASSERT_EQ(days.size(), test::plain_second_day_count());
   std::set<Day> distinct(days.begin(), days.end());
   EXPECT_EQ(distinct.size(), days.size());
   const Day one = first_day();
@@ -43,6 +85,10 @@ TEST(Kirkman, TwoOrbitsOfSecondDays) {
   ASSERT_EQ(orbits.size(), 2u);
   std::vector<std::uint64_t> sizes{orbits[0].size, orbits[1].size};
   std::sort(sizes.begin(), sizes.end());
+  EXPECT_EQ(sizes[0] + sizes[1], test::plain_second_day_count());
+  // Orbit–stabiliser: each orbit's size is the group order over the number
+  // of group elements fixing its representative, counted here directly.
+  for (const auto& o : orbits) EXPECT_EQ(o.size * plain_stabiliser_size(o.representative), 933120u);
   EXPECT_EQ(sizes, (std::vector<std::uint64_t>{38880, 93312}));
   EXPECT_EQ(format(orbits[0].representative), "ADG BEH CJM FKN ILO");
 }
@@ -87,6 +133,8 @@ TEST(KirkmanCli, CountFindAndBadInput) {
   EXPECT_EQ(j["problem"], "kirkman");
   EXPECT_EQ(j["counts"]["solutions"], "2021760");
   EXPECT_EQ(j["method"], "orbits");
+  EXPECT_EQ(j["second_days"], test::plain_second_day_count());
+  EXPECT_EQ(j["orbits"], 2);
 
   const auto f = run_count({"--kirkman", "--find", "--json"});
   ASSERT_EQ(f.status, 0) << f.err;
@@ -113,7 +161,7 @@ TEST(KirkmanCli, CountFindAndBadInput) {
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("day 7"), std::string::npos);
 
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const std::vector<test::BadInputCase> cases = {
       {{"--queens", "8", "--find"}, "--find"},
       {{"--kirkman", "--split-depth", "11"}, "--split-depth"},
       {{"--kirkman", "--method", "magic"}, "--method"},
@@ -123,15 +171,9 @@ TEST(KirkmanCli, CountFindAndBadInput) {
       {{"--kirkman", "--classes", "--method", "orbits"}, "--method"},
       {{"--tictactoe", "--classes"}, "--classes"},
       {{"--kirkman", "--misere"}, "--misere"},
-      {{"--kirkman", "3"}, "unexpected argument"},
+      {{"--kirkman", "3"}, "'3': unexpected argument"},
   };
-  for (const auto& [args, names] : cases) {
-    const auto b = run_count(args);
-    EXPECT_EQ(b.status, 2) << names;
-    EXPECT_EQ(b.out, "") << names;
-    EXPECT_TRUE(test::is_one_line(b.err)) << b.err;
-    EXPECT_NE(b.err.find(names), std::string::npos) << b.err;
-  }
+  test::expect_bad_input(cases);
 }
 
 }  // namespace

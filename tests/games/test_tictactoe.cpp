@@ -20,6 +20,9 @@ engine::Tally run(const engine::Job& job, int threads) {
   return engine::run(job, o).totals;
 }
 
+// Games, wins, draws, games up to symmetry, positions and terminal positions:
+// the published counts of Henry Bottomley, "How many Tic-Tac-Toe (noughts
+// and crosses) games are possible?" (2001).
 TEST(TicTacToe, GameTreeKnownValuesForEverySplitAndThreadCount) {
   const engine::Tally reference = run(make_games_job(0), 1);
   EXPECT_EQ(reference.counts[kGames], 255168u);
@@ -100,6 +103,7 @@ TEST(TicTacToeCli, TextAndJson) {
   EXPECT_EQ(j["counts"]["terminal_o"], "316");
   EXPECT_EQ(j["counts"]["terminal_draw"], "16");
   EXPECT_EQ(j["value"], "draw");
+  ASSERT_EQ(j["openings"].size(), 9u);  // one value per first move: the loop below cannot be empty
   for (const auto& v : j["openings"]) EXPECT_EQ(v, "draw");
 
   const auto m = run_count({"--tictactoe", "--misere", "--json", "--split-depth", "4", "--threads", "1"});
@@ -121,20 +125,14 @@ TEST(TicTacToeCli, TextAndJson) {
 
 TEST(TicTacToeCli, BadInput) {
   using test::run_count;
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const std::vector<test::BadInputCase> cases = {
       {{"--queens", "8", "--misere"}, "--misere"},
       {{"--tictactoe", "--split-depth", "10"}, "--split-depth"},
       {{"--tictactoe", "--method", "magic"}, "--method"},
       {{"--tictactoe", "--misere=yes"}, "--misere"},
       {{"--tictactoe", "--strategy", "knuth"}, "--strategy"},
   };
-  for (const auto& [args, names] : cases) {
-    const auto r = run_count(args);
-    EXPECT_EQ(r.status, 2) << names;
-    EXPECT_EQ(r.out, "") << names;
-    EXPECT_TRUE(test::is_one_line(r.err)) << r.err;
-    EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
-  }
+  test::expect_bad_input(cases);
 }
 
 }  // namespace

@@ -146,6 +146,7 @@ TEST(LatinCli, MissingGenbgIsOneLineAndExit2) {
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(is_one_line(r.err)) << r.err;
   EXPECT_NE(r.err.find("genbg"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.rfind("count: ", 0), 0u) << r.err;
   // The search method does not need it.
   ::setenv("PCOUNT_GENBG", "/nonexistent/nauty-genbg", 1);
   const CommandResult s = run_count({"--latin", "6", "--method", "search"});

@@ -162,13 +162,13 @@ TEST(QueensCli, SvgIsWellFormedAndWrittenAtomically) {
 }
 
 TEST(QueensCli, BadInputIsOneLineOnStderrAndExit2) {
-  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+  const std::vector<BadInputCase> cases = {
       {{"--queens", "8", "--show", "-1"}, "--show"},
       {{"--queens", "8", "--show", "x"}, "--show"},
       {{"--queens", "8", "--show", "10001"}, "--show"},
       {{"--queens", "8", "--show"}, "--show"},
       {{"--queens", "8", "--ascii"}, "--ascii"},
-      {{"--queens", "8", "--ascii", "yes"}, "unexpected argument"},
+      {{"--queens", "8", "--ascii", "yes"}, "'yes': unexpected argument"},
       {{"--queens", "12", "--group", "0"}, "--group"},
       {{"--queens", "12", "--group", "two"}, "--group"},
       {{"--queens", "8", "--method", "search", "--group", "2"}, "--group"},
@@ -181,15 +181,7 @@ TEST(QueensCli, BadInputIsOneLineOnStderrAndExit2) {
       {{"--queens", "-3"}, "--queens"},
       {{"--latin", "5", "--show", "2"}, "--show"},
   };
-  for (const auto& [args, names] : cases) {
-    const CommandResult r = run_count(args);
-    std::string shown;
-    for (const auto& a : args) shown += a + " ";
-    EXPECT_EQ(r.status, 2) << shown << "-> " << r.err;
-    EXPECT_EQ(r.out, "") << shown;
-    EXPECT_TRUE(is_one_line(r.err)) << shown << "-> " << r.err;
-    EXPECT_NE(r.err.find(names), std::string::npos) << shown << "-> " << r.err;
-  }
+  expect_bad_input(cases);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/bands.hpp"
 #include "pcount/sudoku/grids.hpp"
-#include "support/run_command.hpp"
+#include "support/known_grids.hpp"
 
 namespace pcount::sudoku {
 namespace {
@@ -14,7 +14,7 @@ TEST(SudokuGridsLong, TwoByFiveByBandsHas355ClassesAndTheKnownTotal) {
   const auto bands = make_bands_two_column(5);
   EXPECT_EQ(bands->class_count(), 355u);  // shared/ALGORITHMS.md §2b
   const BigInt total = bands->total(engine::run(bands->job("test")).totals);
-  EXPECT_EQ(to_string(total), known_grid_count({2, 5}));
+  EXPECT_EQ(to_string(total), test::known_grid_count(2, 5));
   EXPECT_TRUE(total % reduced_multiplier({2, 5}) == 0);
 }
 

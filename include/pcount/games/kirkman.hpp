@@ -53,8 +53,8 @@ struct SecondDayOrbit {
 
 /// The orbits of second_days() under S3 wr S5 (order 933,120), found by
 /// union–find over its four generators, ordered by representative. Throws
-/// InternalError if the sizes do not add up to 132,192 or an orbit size does
-/// not divide the group order.
+/// InternalError if the sizes do not add up to second_days().size() or an
+/// orbit size does not divide the group order.
 [[nodiscard]] std::vector<SecondDayOrbit> second_day_orbits();
 
 /// Counters of make_count_job.
