@@ -169,13 +169,17 @@ void check_paths(const Invocation& inv) {
     const auto v = inv.value(p.name);
     if (!v || (std::string_view(p.name) == "puzzle-file" && *v == "-")) continue;
     const std::string option = dashed(p.name);
-    if (p.output) engine::check_output_file(option, *v);
-    // A problem's second job (tic-tac-toe's positions) logs to FILE.2: an
-    // existing FILE.2 must be a writable file too.
-    if (p.output && (option == "--checkpoint" || option == "--profile") && std::filesystem::exists(*v + ".2"))
-      engine::check_output_file(option, *v + ".2");
-    else if (p.input) engine::check_input_file(option, *v);
-    else if (v->empty()) throw InvalidArgument(option, "expected a file name, got an empty value");
+    if (p.output) {
+      engine::check_output_file(option, *v);
+      // A problem's second job (tic-tac-toe's positions) logs to FILE.2: an
+      // existing FILE.2 must be a writable file too.
+      if ((option == "--checkpoint" || option == "--profile") && std::filesystem::exists(*v + ".2"))
+        engine::check_output_file(option, *v + ".2");
+    } else if (p.input) {
+      engine::check_input_file(option, *v);
+    } else if (v->empty()) {
+      throw InvalidArgument(option, "expected a file name, got an empty value");
+    }
     named.push_back({option, *v, p.output});
   }
   for (std::size_t i = 0; i < named.size(); ++i)
