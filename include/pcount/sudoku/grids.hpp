@@ -42,11 +42,13 @@ struct BoxShape {
 /// comment). Throws std::invalid_argument when R < 1 or C < 1.
 [[nodiscard]] BigInt reduced_multiplier(BoxShape shape);
 
-/// Known total grid counts: 2x2 288; 2x3 = 3x2 28,200,960; 2x4 = 4x2
-/// 29,136,487,207,403,520 (Russell 2005); 3x3 6,670,903,752,021,072,936,960
-/// (Felgenhauer & Jarvis 2005); 2x5 = 5x2
-/// 1,903,816,047,972,624,930,994,913,280,000 (Pettersen 2005). Returns an
-/// empty string for other shapes. Used by tests and benchmarks only.
+/// Known total grid counts (docs/sources.md, "Sudoku grids"): 2x2 288
+/// (OEIS A107739); 2x3 = 3x2 28,200,960 (6528 · 6! · 3!, the seed 001
+/// exercise); 2x4 = 4x2 29,136,487,207,403,520 (Russell 2005); 3x3
+/// 6,670,903,752,021,072,936,960 (Felgenhauer & Jarvis 2005; OEIS A107739);
+/// 2x5 = 5x2 1,903,816,047,972,624,930,994,913,280,000 (Pettersen 2005).
+/// Returns an empty string for other shapes. Used by tests and benchmarks
+/// only.
 [[nodiscard]] std::string known_grid_count(BoxShape shape);
 
 /// The reduced-grid search tree (satisfies engine::TreeProblem) for shapes
