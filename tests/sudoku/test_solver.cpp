@@ -107,7 +107,7 @@ TEST(PuzzleSolver, LimitOnAnEmptyGrid) {
 
 TEST(PuzzleSolver, OtherShapes) {
   // 2×3 boxes: a 6×6 with the first row and the rest of box 1 fixed as in
-  // seed 001 has 6528 completions (ALGORITHMS.md §2).
+  // seed 001 has 6528 completions (docs/sources.md).
   const std::string p6 = "123456" "456" + std::string(27, '.');
   EXPECT_EQ(solve(parse_puzzle(p6, Shape{2, 3})).solutions, 6528u);
   // 3×2 boxes: a puzzle and its transpose (2×3 boxes) have equally many
@@ -200,7 +200,7 @@ TEST(PuzzleJob, SameCountForEveryThreadCountAndSplitDepth) {
 }
 
 TEST(PuzzleJob, BandAndFirstColumnHas6696000Solutions) {
-  // ALGORITHMS.md §2a per-class check; about 1 s of CPU. More splits and the
+  // The docs/sudoku-grids.md per-class check; about 1 s of CPU. More splits and the
   // general kernel are in long_puzzle.cpp.
   const Puzzle p =
       parse_puzzle("1234567894567891237891234562........5........8........3........6........9........");
