@@ -8,7 +8,7 @@
 /// the other days are unordered. Known values (docs/sources.md, "Kirkman's
 /// schoolgirl problem"): 7 solutions up to isomorphism (Cole 1922), from 4
 /// of the 80 STS(15) (Cole, Cummings & White 1917); 132,192 possible second
-/// days and 2,021,760 solutions (our own counts, checked two ways).
+/// days and 2,021,760 solutions (our own counts, no published source).
 ///
 /// Counting method: every solution contains 6 further days, so
 /// 6·N = Σ over second days D of c(D), with c(D) = the number of ways to
