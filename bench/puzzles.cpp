@@ -1,12 +1,12 @@
-// Sudoku puzzle solving and counting (issue 6 §1 targets).
+// Sudoku puzzle solving and counting (targets and figures: results/sudoku-puzzles.md).
 //
 // BM_PuzzleSet/<set>/<threads>: every puzzle of a reference set
 // (data/sudoku), first solution with uniqueness check (limit 2),
 // in parallel across puzzles inside a task_arena of <threads>; counter
 // puzzles/s. The answer is checked after the loop: every puzzle of these sets
 // has exactly one solution, and each returned grid must solve its puzzle.
-// BM_CountPuzzle/<threads>: all 6,696,000 solutions of the ALGORITHMS.md §2a
-// check puzzle through engine::run; counter solutions/s.
+// BM_CountPuzzle/<threads>: all 6,696,000 solutions of the band-class check
+// puzzle (docs/sudoku-puzzles.md) through engine::run; counter solutions/s.
 #include <benchmark/benchmark.h>
 
 #include <fstream>

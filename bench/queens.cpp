@@ -1,4 +1,4 @@
-// N-Queens benchmarks (issue 2 §6, issue 5).
+// N-Queens benchmarks (figures: results/queens.md).
 //
 //   BM_QueensSearch/threads              Q, U, P, R of N = 13 by the depth-split
 //                                        bitboard search (--method search).

@@ -1,5 +1,6 @@
 // Exact minimum expected length of a code-breaking strategy: branch and
-// bound over the strategy tree (the research part of issue 6 §2).
+// bound over the strategy tree (docs/games.md; Koyama & Lai 1993 and
+// Tanaka 1996 give the optima it must reproduce, see docs/sources.md).
 #include <algorithm>
 #include <map>
 #include <memory>

@@ -1,5 +1,5 @@
 // 9×9 sudoku grids by band column signatures and the 44 classes
-// (Felgenhauer & Jarvis 2005; shared/ALGORITHMS.md §2a).
+// (Felgenhauer & Jarvis 2005; docs/sudoku-grids.md, docs/sources.md).
 #include <algorithm>
 #include <array>
 #include <numeric>

@@ -1,6 +1,6 @@
 // 2xC and Cx2 sudoku grids (side 2C) by N = Σ_σ B(σ)² over the column
 // signatures of C×2-box bands, B memoised per graph class
-// (shared/ALGORITHMS.md §2b; Pettersen 2005 for 2x5).
+// (docs/sudoku-grids.md; known totals Russell 2005 for 2x4, Pettersen 2005 for 2x5).
 //
 // Transposed to boxes of C rows × 2 columns, a grid is two bands of C rows,
 // each with C boxes. A band's signature gives, per box b, the C-set S_b of

@@ -1,5 +1,5 @@
 // Bulls and cows and Mastermind: strategy histograms against the known
-// values (ALGORITHMS.md §4), per-secret play as a second method, every split
+// values (docs/sources.md), per-secret play as a second method, every split
 // depth and thread count, and the CLI.
 #include <gtest/gtest.h>
 

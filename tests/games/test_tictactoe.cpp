@@ -1,4 +1,4 @@
-// Tic-tac-toe: the known game-tree numbers (ALGORITHMS.md §4), the same
+// Tic-tac-toe: the known game-tree numbers (Bottomley; docs/sources.md), the same
 // totals for every split depth and thread count, two methods for positions,
 // minimax values, and the CLI.
 #include <gtest/gtest.h>

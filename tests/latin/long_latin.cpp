@@ -58,7 +58,7 @@ TEST(LatinLong, R9ByClasses) {
 }
 
 TEST(LatinLong, RectanglesOfOrder9) {
-  // ALGORITHMS.md §1 table, column n = 9.
+  // R(k,n) table of docs/latin.md (McKay & Wanless 2005), column n = 9.
   EXPECT_EQ(to_string(by_classes(9, 2)), "16687");
   EXPECT_EQ(to_string(by_classes(9, 3)), "103443808");
   EXPECT_EQ(to_string(by_classes(9, 4)), "207624560256");

@@ -1,5 +1,5 @@
 // The bipartite-graph class method: agreement with the tree search, the
-// R(k,n) table of ../shared/ALGORITHMS.md §1, R(n) mod n, thread
+// R(k,n) table of docs/latin.md, R(n) mod n, thread
 // invariance, the genbg wrapper and the on-disk class cache.
 #include <gtest/gtest.h>
 
@@ -71,7 +71,7 @@ TEST(LatinClasses, AgreeWithSearchUpTo7) {
 }
 
 TEST(LatinClasses, RectangleTableUpTo8) {
-  // ALGORITHMS.md §1 (R(n-1,n) = R(n,n) = R(n)); R(1,n) = 1.
+  // docs/latin.md table (R(n-1,n) = R(n,n) = R(n)); R(1,n) = 1.
   const char* table[9][9] = {};
   table[4][2] = "3"; table[4][3] = "4"; table[4][4] = "4";
   table[5][2] = "11"; table[5][3] = "46"; table[5][4] = "56"; table[5][5] = "56";
@@ -95,7 +95,7 @@ TEST(LatinClasses, ModNAndThreads) {
 }
 
 TEST(LatinClasses, ClassCountsFromGenbg) {
-  // 9+9 4-regular: 3529 classes (ALGORITHMS.md §1b); 5-regular ones are their complements.
+  // 9+9 4-regular: 3529 classes (nauty genbg); 5-regular ones are their complements.
   EXPECT_EQ(regular_classes(9, 4, cache()).size(), 3529u);
   EXPECT_EQ(regular_classes(9, 5, cache()).size(), 3529u);  // complements
   EXPECT_EQ(regular_classes(5, 1, cache()).size(), 1u);

@@ -1,5 +1,5 @@
 // Reduced Latin squares and rectangles by tree search: known values
-// (OEIS A000315, ../shared/ALGORITHMS.md §1), shortcuts, and invariance of
+// (OEIS A000315, docs/sources.md), shortcuts, and invariance of
 // the count under threads and split depths.
 #include <gtest/gtest.h>
 
@@ -36,7 +36,7 @@ TEST(LatinSearch, AllSquaresA002860) {
 }
 
 TEST(LatinSearch, RectanglesFromTheTable) {
-  // R(k,n) from ALGORITHMS.md §1 (n ≤ 7 here; R(n-1,n) = R(n)).
+  // R(k,n) from the docs/latin.md table (n ≤ 7 here; R(n-1,n) = R(n)).
   struct Row { int k, n; const char* value; };
   const Row rows[] = {{1, 5, "1"},      {2, 4, "3"},         {2, 5, "11"},       {2, 6, "53"},
                       {2, 7, "309"},    {3, 4, "4"},         {3, 5, "46"},       {3, 6, "1064"},

@@ -6,7 +6,7 @@
 //   rot90    R(N)  OEIS A033148
 // OEIS conventions for N = 1..3: the single queen of N = 1 counts as one
 // solution that is fixed by every symmetry; N = 2, 3 have none.
-// Cross-check: U = (Q + P + 2R)/8 for N ≥ 2 (../shared/ALGORITHMS.md §3).
+// Cross-check: U = (Q + P + 2R)/8 for N ≥ 2 (Burnside; docs/queens.md).
 #include <array>
 #include <cstdint>
 

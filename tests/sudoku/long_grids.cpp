@@ -12,7 +12,7 @@ namespace {
 
 TEST(SudokuGridsLong, TwoByFiveByBandsHas355ClassesAndTheKnownTotal) {
   const auto bands = make_bands_two_column(5);
-  EXPECT_EQ(bands->class_count(), 355u);  // shared/ALGORITHMS.md §2b
+  EXPECT_EQ(bands->class_count(), 355u);  // docs/sudoku-grids.md
   const BigInt total = bands->total(engine::run(bands->job("test")).totals);
   EXPECT_EQ(to_string(total), test::known_grid_count(2, 5));
   EXPECT_TRUE(total % reduced_multiplier({2, 5}) == 0);

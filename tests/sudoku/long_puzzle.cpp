@@ -1,4 +1,4 @@
-// Slow puzzle counts (ctest label `long`): the ALGORITHMS.md §2a per-class
+// Slow puzzle counts (ctest label `long`): the docs/sudoku-grids.md per-class
 // check puzzle, 6,696,000 solutions, by both kernels and several splits.
 #include <gtest/gtest.h>
 
@@ -39,7 +39,7 @@ TEST(PuzzleLong, GeneralKernelAgreesOn6696000) {
 }
 
 TEST(PuzzleLong, EmptySixBySixHas28200960) {
-  // 2×3 boxes: all 28,200,960 grids (seed 001; ALGORITHMS.md §2), and the
+  // 2×3 boxes: all 28,200,960 grids (seed 001; docs/sources.md), and the
   // transposed shape 3×2 gives the same number. A few seconds each.
   for (Shape shape : {Shape{2, 3}, Shape{3, 2}}) {
     engine::RunOptions ro;

@@ -137,7 +137,7 @@ std::vector<std::array<std::uint32_t, 3>> disjoint_boxes(const std::array<std::u
 }
 
 TEST(SudokuGrids, ThreeByThreePerClassCheckTopBandAndFirstColumn) {
-  // shared/ALGORITHMS.md §2a: top band 123456789/456789123/789123456 with the
+  // docs/sudoku-grids.md: top band 123456789/456789123/789123456 with the
   // first column 2,5,8,3,6,9 below it has 6,696,000 completions. Bands are
   // independent given their signatures, and the 3! row orders of a band act
   // freely, so a fixed first column keeps B(σ)/6 of the bands with σ:
@@ -175,7 +175,7 @@ TEST(SudokuGrids, BandsGiveKnownTotalsForEveryThreadCount) {
 TEST(SudokuGrids, TwoColumnClassCounts) {
   EXPECT_EQ(make_bands_two_column(2, 1)->class_count(), 2u);
   EXPECT_EQ(make_bands_two_column(3, 1)->class_count(), 4u);
-  EXPECT_EQ(make_bands_two_column(4, 2)->class_count(), 26u);  // shared/ALGORITHMS.md §2b
+  EXPECT_EQ(make_bands_two_column(4, 2)->class_count(), 26u);  // docs/sudoku-grids.md
   EXPECT_THROW((void)make_bands_two_column(1, 1), std::invalid_argument);
   EXPECT_THROW((void)make_bands_two_column(6, 1), std::invalid_argument);
 }

@@ -8,7 +8,7 @@
 namespace pcount::sudoku {
 namespace {
 
-// Seed 003's classic puzzle (SEEDS.md) and its solution.
+// Seed 003's classic puzzle (docs/sources.md) and its solution.
 const std::string kSeed003 = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 const std::string kSeed003Solution =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";

@@ -11,10 +11,11 @@
 ///   1111 … 6666); the answer is (black = right colour and place, white =
 ///   further right colours, counted with multiplicity).
 ///
-/// Check values (ALGORITHMS.md §4): bulls and cows, strategy
-/// first-consistent: 28024 guesses over 5040 secrets, at most 9, histogram
-/// 1, 13, 108, 596, 1668, 1768, 752, 129, 5 (seed 001). Mastermind, Knuth's
-/// minimax strategy (Knuth 1977, "The computer as master mind"): 5801
+/// Check values (sources: docs/sources.md, "Mastermind and bulls and cows"):
+/// bulls and cows, strategy first-consistent: 28024 guesses over 5040
+/// secrets, at most 9, histogram 1, 13, 108, 596, 1668, 1768, 752, 129, 5
+/// (the seed 001 exercise). Mastermind, Knuth's minimax strategy (Knuth,
+/// "The computer as Master Mind", J. Recreational Math. 9, 1976–77): 5801
 /// guesses over 1296 secrets, at most 5, histogram 1, 6, 62, 533, 694.
 
 #include <array>

@@ -5,9 +5,10 @@
 /// resolvable Steiner triple system STS(15), i.e. a Kirkman triple system.
 ///
 /// Girls are 0..14 (printed A..O). Day 1 is fixed as ABC DEF GHI JKL MNO and
-/// the other days are unordered. Known values (ALGORITHMS.md §4): 132,192
-/// possible second days; 2,021,760 solutions; 7 solutions up to isomorphism
-/// (Cole 1922), from 4 of the 80 STS(15).
+/// the other days are unordered. Known values (docs/sources.md, "Kirkman's
+/// schoolgirl problem"): 7 solutions up to isomorphism (Cole 1922), from 4
+/// of the 80 STS(15) (Cole, Cummings & White 1917); 132,192 possible second
+/// days and 2,021,760 solutions (our own counts, no published source).
 ///
 /// Counting method: every solution contains 6 further days, so
 /// 6·N = Σ over second days D of c(D), with c(D) = the number of ways to

@@ -6,7 +6,7 @@
 /// Cells are numbered 0..8 row by row; X moves first. A game ends when a
 /// player completes a line of three (normal play: that player wins; misère:
 /// that player loses) or when the board is full. Known values (checked in
-/// tests; see ALGORITHMS.md §4 and H. Bottomley's tic-tac-toe pages):
+/// tests; H. Bottomley's tic-tac-toe pages, see docs/sources.md):
 /// 255,168 games (131,184 end with a line of X, 77,904 with a line of O,
 /// 46,080 full-board draws); 26,830 games up to symmetry; 5,478 legal
 /// positions (765 up to symmetry); 958 terminal positions (626 with a line

@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// Regular bipartite graphs between columns and symbols, their ordered
-/// 1-factorisations, and nauty canonical forms (../shared/ALGORITHMS.md §1b;
-/// McKay & Rogoyski 1995, McKay & Wanless 2005).
+/// 1-factorisations, and nauty canonical forms (McKay & Rogoyski 1995,
+/// McKay & Wanless 2005; docs/latin.md, docs/sources.md).
 ///
 /// A k×n Latin rectangle is an ordered 1-factorisation of the k-regular
 /// bipartite graph G (column c — symbol s when s appears in column c): row i

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// Reduced Latin squares and rectangles by bipartite-graph classes
-/// (../shared/ALGORITHMS.md §1b; McKay & Rogoyski 1995, McKay & Wanless 2005).
+/// (McKay & Rogoyski 1995, McKay & Wanless 2005; docs/latin.md "Method 2").
 ///
 /// With N(H) = ordered 1-factorisations of H and Aut(G) the automorphisms
 /// preserving columns and symbols:

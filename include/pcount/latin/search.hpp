@@ -5,13 +5,14 @@
 /// Reduced form: row 0 is 0..n-1 and column 0 is 0..k-1 (k rows). The
 /// search fills cells row-major with bitmasks (candidates = symbols unused
 /// in the row and in the column). For full squares (k ≥ n-1; R(n-1,n) =
-/// R(n)) three exact shortcuts apply (../shared/ALGORITHMS.md §1a):
+/// R(n)) three exact shortcuts apply (docs/latin.md "Method 1"):
 /// - the second row is reduced to its cycle type λ (all parts ≥ 2) with
 ///   weight w(λ) = n!/(z_λ·(n-1)) (the completions of [id; σ] depend only on
 ///   the cycle type of σ);
 /// - the last row is forced;
 /// - the last two rows are counted in closed form, 2^(cycles-1).
-/// Known values: R(n) OEIS A000315; R(k,n) see ALGORITHMS.md §1.
+/// Known values: R(n) OEIS A000315; R(k,n) McKay & Wanless 2005 (table in
+/// docs/latin.md; sources in docs/sources.md).
 
 #include <array>
 #include <cstdint>

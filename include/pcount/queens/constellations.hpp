@@ -2,7 +2,7 @@
 /// @file
 /// N-Queens by border constellations (after Preußer & Engelhardt, "Putting
 /// Queens in Carry Chains, No 27", J. Signal Process. Syst. 2017;
-/// ../shared/ALGORITHMS.md §3).
+/// docs/queens.md, docs/sources.md).
 ///
 /// Every solution has exactly one queen on each of the four border lines
 /// (row 0, row N-1, column 0, column N-1); a corner queen serves two lines.

@@ -9,7 +9,7 @@
 /// compatible signatures (every column's sets partition the digits).
 ///
 /// - 3x3 (9×9): Felgenhauer & Jarvis 2005, in the column-signature form of
-///   `shared/ALGORITHMS.md` §2a: N = Σ_{σ1} B(σ1)·T(σ1), T(σ1) = Σ over the
+///   docs/sudoku-grids.md: N = Σ_{σ1} B(σ1)·T(σ1), T(σ1) = Σ over the
 ///   56³ column-compatible σ2 of B(σ2)·B(σ3). B and T depend only on the
 ///   three box "shapes" (partitions of the digits into 3 column sets, 280 of
 ///   them) up to digit relabelling and box order; with box 1's shape fixed
@@ -17,9 +17,10 @@
 ///   tasks. Internal checks (InternalError on failure): Σ_σ B(σ) =
 ///   9!·56·6⁶ = 948,109,639,680 and exactly 44 classes.
 /// - 2xC and Cx2 (N = 2C, C = 2..5): transposed to C×2 boxes, two bands of
-///   C rows, N = Σ_σ B(σ)² (§2b; Pettersen 2005 for 2x5). B is memoised per
-///   isomorphism class of the C-regular column–digit bipartite graph
-///   (canonical form by nauty); the classes are the engine's tasks.
+///   C rows, N = Σ_σ B(σ)² (docs/sudoku-grids.md; known totals Russell
+///   2005 for 2x4, Pettersen 2005 for 2x5). B is memoised per isomorphism
+///   class of the C-regular column–digit bipartite graph (canonical form by
+///   nauty); the classes are the engine's tasks.
 ///
 /// B(σ) = ordered 1-factorisations of the column–digit bipartite graph (the
 /// rows of the band are its perfect matchings), counted by
@@ -47,7 +48,7 @@ namespace pcount::sudoku {
 /// degree k (throws std::invalid_argument otherwise). Method: the perfect
 /// matchings are placed one at a time with column 0's digits used in
 /// increasing order (×k!), and the last two in closed form, 2^(cycles-1)
-/// (`shared/ALGORITHMS.md` §1a/§1b).
+/// (as for Latin rectangles, docs/latin.md).
 [[nodiscard]] u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k);
 
 /// A grid count split into band classes: the engine job over the classes

@@ -2,18 +2,19 @@
 /// @file
 /// Solving and counting sudoku puzzles with our own bitboard solvers.
 ///
-/// Method (the seeds' "definite search", SEEDS.md 000/002): candidate masks
-/// per cell, naked and hidden singles to a fixpoint, then depth-first search
-/// branching on an open cell with the fewest candidates (minimum remaining
-/// values), values in increasing order. 9×9 puzzles use band bitboards with
+/// Method (the "definite search" of the seed 000/002 exercises, see
+/// docs/sources.md "Sudoku puzzles"): candidate masks per cell, naked and
+/// hidden singles to a fixpoint, then depth-first search branching on an
+/// open cell with the fewest candidates (minimum remaining values), values
+/// in increasing order. 9×9 puzzles use band bitboards with
 /// locked-candidate elimination (Fast9Kernel), other box shapes a general
 /// mask solver (GeneralKernel); see solver_kernels.hpp.
 ///
 /// Known values used by the tests: an empty 4×4 (2x2 boxes) has 288
 /// solutions; the puzzle
 /// `1234567894567891237891234562........5........8........3........6........9........`
-/// has 6,696,000 (ALGORITHMS.md §2a); the seed 003 puzzle and AI Escargot
-/// have one each.
+/// has 6,696,000 (the band-class check of docs/sudoku-grids.md); the seed
+/// 003 puzzle and AI Escargot (Inkala 2006) have one each (docs/sources.md).
 
 #include <cstddef>
 #include <cstdint>
