@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Turns ctest's JUnit output of a `long` run into a Markdown section for
 results/long-tests.md: date, commit, machine, flags, each test's result and
-seconds. Usage: long-test-record.py JUNIT.xml STARTED WALL_SECONDS REPO_ROOT"""
+seconds. Usage: long-test-record.py JUNIT.xml STARTED WALL_SECONDS COMMIT LOAD
+(COMMIT as `git describe` gave it when the run started; LOAD the load
+average then)."""
 import os
 import platform
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -21,9 +22,7 @@ def cpu_model():
 
 
 def main():
-    junit, started, wall, root = sys.argv[1:5]
-    commit = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty"],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
+    junit, started, wall, commit, load = sys.argv[1:6]
     suite = ET.parse(junit).getroot()
     cases = suite.iter("testcase")
     rows, passed, failed = [], 0, 0
@@ -40,7 +39,8 @@ def main():
     print(f"## {started} — commit {commit}")
     print()
     print(f"Machine: {os.cpu_count()} CPUs (`nproc`), {cpu_model()}; {platform.system()} {platform.release()}; "
-          f"`ci` preset (-O3 -march=native, GCC). Wall time of the whole run: {wall} s. "
+          f"`ci` preset (-O3 -march=native, GCC); load average at the start {load}. "
+          f"Wall time of the whole run: {wall} s. "
           f"Result: {passed} passed, {failed} failed.")
     print()
     print("| test | result | seconds |")
