@@ -113,8 +113,9 @@ struct ProblemEntry {
 /// and what the engine throws.
 [[nodiscard]] engine::RunResult run_job(const Invocation& inv, const engine::Job& job);
 
-/// Before a job runs: estimates its size from Job::probe (Knuth 1975) with
-/// 4000 probes (at most about half a second). Above one CPU-day at an
+/// Before a job runs: estimates its size from Job::probe (Knuth 1975): 128
+/// probes, and when those do not show the job to be small (under a
+/// hundredth of the note threshold), 4000 (at most about half a second). Above one CPU-day at an
 /// optimistic 10⁹ nodes per second per thread it prints a note on `inv.err`
 /// (the estimate, the time, how to stop); above ten CPU-years it throws
 /// InvalidArgument with the same estimate when standard input is not a

@@ -46,6 +46,10 @@ std::string problem_option(const Invocation& inv) {
 
 void check_feasible(const Invocation& inv, const engine::Job& job) {
   if (!inv.common.estimate_check || !job.probe || job.task_count == 0) return;
+  // A first look with few probes lets the many small runs skip the rest:
+  // well below the note threshold (a hundredth of it) nothing is said.
+  const engine::SizeEstimate first = engine::estimate_job_nodes(job, 128);
+  if (first.nodes / kNodesPerSecond < kNoteSeconds / 100) return;
   const engine::SizeEstimate e = engine::estimate_job_nodes(job);
   const double cpu = e.nodes / kNodesPerSecond;
   if (!(cpu > kNoteSeconds)) return;  // also skips NaN
