@@ -196,10 +196,7 @@ int run_puzzle_file(const Invocation& inv) {
   const std::string path = *inv.value("puzzle-file");
   std::ifstream file;
   std::istream* in = &std::cin;
-  if (path != "-") {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-      throw InvalidArgument("--puzzle-file", "'" + path + "' is a directory, not a file of puzzles");
+  if (path != "-") {  // checked readable (and not a directory) by cli::main before the run
     file.open(path);
     if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
     in = &file;
