@@ -1,7 +1,6 @@
 // count --puzzle P / --puzzle-file F: solve and count sudoku puzzles.
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
