@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cli/cli.hpp"
+#include "cli/problems.hpp"
 #include "fuzz_support.hpp"
 
 namespace {
@@ -100,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     argv.push_back("STOP");
   }
   std::ostringstream out, err;
-  const int status = pcount::cli::main(static_cast<int>(argv.size()), argv.data(), out, err);
+  const int status = pcount::driver::main(static_cast<int>(argv.size()), argv.data(), pcount::cli::count_program(), out, err);
   const std::string e = err.str();
   if (status != 0 && status != 1 && status != 2 && status != 143) broken("exit status " + std::to_string(status));
   if (e.rfind("count: internal error", 0) == 0 || e.find("\ncount: internal error") != std::string::npos) broken("internal error: " + e);

@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "cli/cli.hpp"
+#include "cli/problems.hpp"
 #include "fuzz_support.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 #include "pcount/sudoku/solver.hpp"
@@ -61,7 +61,7 @@ void puzzle_file(std::string_view text) {
   const std::string p = path.string();
   const char* argv[] = {"count", "--puzzle-file", p.c_str(), "--threads", "1", "--limit", "2", "--quiet"};
   std::ostringstream out, err;
-  const int status = pcount::cli::main(static_cast<int>(std::size(argv)), argv, out, err);
+  const int status = pcount::driver::main(static_cast<int>(std::size(argv)), argv, pcount::cli::count_program(), out, err);
   if (status != 0 && status != 1 && status != 2) broken("exit status " + std::to_string(status));
   if (err.str().rfind("count: internal error", 0) == 0 || err.str().find("\ncount: internal error") != std::string::npos) broken("internal error: " + err.str());
   if (status == 2) {

@@ -1,5 +1,7 @@
 #include <iostream>
 
-#include "cli/cli.hpp"
+#include "cli/problems.hpp"
 
-int main(int argc, char** argv) { return pcount::cli::main(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+  return pcount::driver::main(argc, argv, pcount::cli::count_program(), std::cout, std::cerr);
+}

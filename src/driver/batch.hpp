@@ -1,34 +1,36 @@
 #pragma once
-// Internals shared by run_job (src/cli/run_job.cpp), count merge
-// (src/cli/merge.cpp) and cli::main. Not a public header.
+// Internals shared by run_job (src/driver/run_job.cpp), merge
+// (src/driver/merge.cpp) and driver::main. Not a public header.
 #include <string>
 #include <vector>
 
-#include "pcount/engine/runner.hpp"
+#include "pcount/driver/driver.hpp"
 
-namespace pcount::cli {
+namespace pcount::driver {
 
-/// Keeps the program's arguments (argv[1..]) for shard result files.
-void remember_command(int argc, const char* const* argv);
-
-/// The remembered arguments without the batch and output options (--shard,
+/// The session's arguments without the batch and output options (--shard,
 /// --out, --checkpoint, --stop-file, --profile, --progress, --quiet, --json):
-/// what rebuilds the same job for `count merge`.
-[[nodiscard]] std::vector<std::string> problem_command();
+/// what rebuilds the same job for `merge`.
+[[nodiscard]] std::vector<std::string> problem_command(const Session& session);
 
 /// The arguments of `command` (a shard file's "command") that define the
-/// job: the problem option and its parameters, by an allow-list. Every
-/// option that names a file (its value is FILE, PATH, DIR or F), prints or
-/// draws more than the counts (--show, --ascii, --svg) or controls the run
-/// (threads, progress, batch options), and every word that is not a known
-/// option or its value (e.g. "merge", bundled flags such as -qh), is
-/// dropped and added to `ignored` (made printable, at most 60 bytes each);
-/// so that `count merge` never writes, reads or runs anything a file names.
-[[nodiscard]] std::vector<std::string> job_arguments(const std::vector<std::string>& command,
+/// job: the problem option and its parameters, by an allow-list against the
+/// options of `program`. Every option that names a file (its value is FILE,
+/// PATH, DIR or F), prints or draws more than the counts (--show, --ascii,
+/// --svg) or controls the run (threads, progress, batch options), and every
+/// word that is not a known option or its value (e.g. "merge", bundled flags
+/// such as -qh), is dropped and added to `ignored` (made printable, at most
+/// 60 bytes each); so that `merge` never writes, reads or runs anything a
+/// file names.
+[[nodiscard]] std::vector<std::string> job_arguments(const Program& program, const std::vector<std::string>& command,
                                                      std::vector<std::string>& ignored);
 
-/// Makes the next run_job return `result` instead of running, after checking
-/// that the job's fingerprint is `fingerprint` (count merge); nullptr clears.
-void set_replay(const engine::RunResult* result, const std::string& fingerprint);
+/// Parses `argv` (argv[0] is the program) against the options of
+/// `program`, plans the chosen problem and runs it — or, when
+/// `session.replay` is set (merge), reports the replayed totals after
+/// checking the plan's fingerprint — then prints the report and runs the
+/// deferred result-file writes. Returns the exit status (driver::main).
+[[nodiscard]] int run_invocation(int argc, const char* const* argv, const Program& program, Session& session,
+                                 std::ostream& out, std::ostream& err);
 
-}  // namespace pcount::cli
+}  // namespace pcount::driver

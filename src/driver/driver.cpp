@@ -1,5 +1,5 @@
-#include "cli/cli.hpp"
-#include "cli/batch.hpp"
+#include "pcount/driver/driver.hpp"
+#include "driver/batch.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -17,14 +17,18 @@
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
 
-namespace pcount::cli {
+namespace pcount::driver {
 
 namespace {
 
 std::string dashed(std::string_view name) { return "--" + std::string(name); }
 
 /// Options understood with every problem.
-po::options_description common_options() {
+po::options_description common_options(const Program& program) {
+  std::string methods;
+  for (const Problem& e : program.problems)
+    if (!e.methods.empty()) methods += (methods.empty() ? "" : ", ") + dashed(e.option) + " " + std::string(e.methods);
+  methods = "counting method" + (methods.empty() ? std::string() : ": " + methods) + "; default: the fastest that applies";
   po::options_description d("Common options");
   d.add_options()
       ("help,h", "print this help and exit")
@@ -34,9 +38,7 @@ po::options_description common_options() {
       ("split-depth", po::value<std::string>()->value_name("D"),
        "tree depth at which a search is split into tasks, D ≥ 0; default: the shallowest depth "
        "giving enough tasks (see each problem)")
-      ("method", po::value<std::string>()->value_name("M"),
-       "counting method: --latin search|classes, --sudoku search|bands, --queens "
-       "search|constellations, --puzzle auto|fast9|general; default: the fastest that applies")
+      ("method", po::value<std::string>()->value_name("M"), methods.c_str())
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
@@ -69,9 +71,9 @@ struct Parsed {
   std::map<std::string, std::string> owner;  ///< problem option name → group
 };
 
-Parsed build_options() {
+Parsed build_options(const Program& program) {
   Parsed p;
-  for (const ProblemEntry& e : cli::problems()) {
+  for (const Problem& e : program.problems) {
     const std::string name(e.option);
     if (e.value_name.empty())
       p.problems.add_options()(name.c_str(), std::string(e.help).c_str());
@@ -79,11 +81,11 @@ Parsed build_options() {
       p.problems.add_options()(name.c_str(), po::value<std::string>()->value_name(std::string(e.value_name)),
                                std::string(e.help).c_str());
   }
-  p.all.add(p.problems).add(common_options()).add(batch_options());
-  for (const ProblemEntry& e : cli::problems()) {
+  p.all.add(p.problems).add(common_options(program)).add(batch_options());
+  for (const Problem& e : program.problems) {
     if (!e.add_options) continue;
     std::string members;
-    for (const ProblemEntry& m : cli::problems())
+    for (const Problem& m : program.problems)
       if (m.group == e.group) members += (members.empty() ? "" : " and ") + dashed(m.option);
     po::options_description own("Options of " + members);
     e.add_options(own);
@@ -94,21 +96,22 @@ Parsed build_options() {
   return p;
 }
 
-void print_help(std::ostream& out, const Parsed& p) {
-  out << "usage: count PROBLEM [OPTIONS]\n"
-         "       count merge FILE...\n"
-         "Counts combinatorial objects exactly, in parallel (pcount " << version() << ").\n\n"
+void print_help(std::ostream& out, const Program& program, const Parsed& p) {
+  out << "usage: " << program.name << " PROBLEM [OPTIONS]\n"
+      << "       " << program.name << " merge FILE...\n"
+      << (program.summary.empty() ? "Counts exactly, in parallel" : program.summary) << " (pcount " << version()
+      << ").\n\n"
       << p.all << "\n"
       << "Exit status: 0 done; 1 a run-time failure; 2 bad arguments.\n";
 }
 
-const ProblemEntry& choose_problem(const po::variables_map& vm) {
-  std::vector<const ProblemEntry*> chosen;
-  for (const ProblemEntry& e : problems())
+const Problem& choose_problem(const Program& program, const po::variables_map& vm) {
+  std::vector<const Problem*> chosen;
+  for (const Problem& e : program.problems)
     if (vm.count(std::string(e.option))) chosen.push_back(&e);
   if (chosen.empty()) {
     std::string list;
-    for (const ProblemEntry& e : problems()) list += (list.empty() ? "" : ", ") + dashed(e.option);
+    for (const Problem& e : program.problems) list += (list.empty() ? "" : ", ") + dashed(e.option);
     throw InvalidArgument("", "no problem given; choose one of " + list + " (see --help)");
   }
   if (chosen.size() > 1)
@@ -171,10 +174,6 @@ void check_paths(const Invocation& inv) {
     const std::string option = dashed(p.name);
     if (p.output) {
       engine::check_output_file(option, *v);
-      // A problem's second job (tic-tac-toe's positions) logs to FILE.2: an
-      // existing FILE.2 must be a writable file too.
-      if ((option == "--checkpoint" || option == "--profile") && std::filesystem::exists(*v + ".2"))
-        engine::check_output_file(option, *v + ".2");
     } else if (p.input) {
       engine::check_input_file(option, *v);
     } else if (v->empty()) {
@@ -197,7 +196,7 @@ void check_paths(const Invocation& inv) {
 /// One line for a Boost.Program_options error, naming the option.
 std::pair<std::string, std::string> describe(const po::error& e) {
   if (const auto* u = dynamic_cast<const po::unknown_option*>(&e))
-    return {u->get_option_name(), "unknown option (see count --help)"};
+    return {u->get_option_name(), "unknown option (see --help)"};
   if (const auto* m = dynamic_cast<const po::invalid_command_line_syntax*>(&e)) {
     if (m->kind() == po::invalid_command_line_syntax::missing_parameter)
       return {m->get_option_name(), "missing value"};
@@ -213,12 +212,13 @@ std::pair<std::string, std::string> describe(const po::error& e) {
 
 }  // namespace
 
-std::vector<std::string> job_arguments(const std::vector<std::string>& command, std::vector<std::string>& ignored) {
+std::vector<std::string> job_arguments(const Program& program, const std::vector<std::string>& command,
+                                       std::vector<std::string>& ignored) {
   static const std::set<std::string> not_job = {
       "help",  "version", "threads", "json",     "quiet", "progress",  "checkpoint", "stop-file",
       "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir", "puzzle-file"};
   static const std::set<std::string> path_values = {"FILE", "PATH", "DIR", "F"};
-  const Parsed p = build_options();
+  const Parsed p = build_options(program);
   std::vector<std::string> kept;
   // An allow-list: a known option that defines the job (and its value) is
   // kept; everything else — other options, bare words such as "merge",
@@ -252,6 +252,8 @@ std::vector<std::string> job_arguments(const std::vector<std::string>& command, 
 }
 
 std::string_view version() { return PCOUNT_VERSION; }
+
+std::string fingerprint_prefix() { return "pcount/" + std::string(version()) + " "; }
 
 std::optional<std::string> Invocation::value(const std::string& name) const {
   if (!vm.count(name)) return std::nullopt;
@@ -333,31 +335,35 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
   std::ostringstream wall;
   wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
   line("wall", wall.str());
-  inv.out << s.str();
+  inv.out << s.str() << report.text_after;
 }
 
-int run_and_report(const Invocation& inv, const engine::Job& job, Report report) {
-  const engine::RunResult result = run_job(inv, job);
-  print_report(inv, job, result, report);
-  return 0;
+int main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err,
+         Distributed* distributed) {
+  if (argc >= 2 && std::string_view(argv[1]) == "merge") return merge_main(argc - 1, argv + 1, program, out, err);
+  Session session;
+  session.program = program.name;
+  session.command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
+  session.distributed = distributed;
+  return run_invocation(argc, argv, program, session, out, err);
 }
 
-int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  if (argc >= 2 && std::string_view(argv[1]) == "merge") return merge_main(argc - 1, argv + 1, out, err);
-  remember_command(argc, argv);
-  // Result files left by run_job until the report is out (Invocation::after_report).
-  std::vector<std::function<void()>> after_report;
-  const auto finish = [&after_report, &err](int status) {
-    for (auto& write : after_report) try {
+int run_invocation(int argc, const char* const* argv, const Program& program, Session& session, std::ostream& out,
+                   std::ostream& err) {
+  const std::string& name = session.program;
+  // Result files left by run_job until the report is out (Session::after_report).
+  const auto finish = [&session, &err, &name](int status) {
+    for (auto& write : session.after_report) try {
         write();
       } catch (const std::exception& e) {
-        err << "count: error: " << e.what() << (status == 0 ? " (the counts printed are complete)" : "") << '\n';
+        err << name << ": error: " << e.what() << (status == 0 ? " (the counts printed are complete)" : "") << '\n';
         if (status == 0) status = 1;
       }
+    session.after_report.clear();
     return status;
   };
   try {
-    Parsed p = build_options();
+    Parsed p = build_options(program);
     po::variables_map vm;
     try {
       const po::parsed_options parsed =
@@ -368,47 +374,71 @@ int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
       // No positional arguments are allowed: name the first one.
       for (const po::option& o : parsed.options)
         if (o.string_key.empty() && !o.original_tokens.empty()) {
-          err << "count: '" << o.original_tokens.front()
-              << "': unexpected argument without an option (see count --help)\n";
+          err << name << ": '" << o.original_tokens.front() << "': unexpected argument without an option (see "
+              << name << " --help)\n";
           return 2;
         }
       po::store(parsed, vm);
       po::notify(vm);
     } catch (const po::error& e) {
       auto [arg, msg] = describe(e);
-      err << "count: " << (arg.empty() ? "" : arg + ": ") << msg << '\n';
+      err << name << ": " << (arg.empty() ? "" : arg + ": ") << msg << '\n';
       return 2;
     }
     if (vm.count("help")) {
-      print_help(out, p);
+      print_help(out, program, p);
       return 0;
     }
     if (vm.count("version")) {
-      out << "count (pcount) " << version() << '\n';
+      out << name << " (pcount) " << version() << '\n';
       return 0;
     }
-    const ProblemEntry& problem = choose_problem(vm);
-    for (const auto& [name, group] : p.owner)
-      if (vm.count(name) && group != problem.group)
-        throw InvalidArgument(dashed(name), "does not apply to " + dashed(problem.option));
-    Invocation inv{vm, read_common(vm), out, err, &after_report};
+    const Problem& problem = choose_problem(program, vm);
+    for (const auto& [option, group] : p.owner)
+      if (vm.count(option) && group != problem.group)
+        throw InvalidArgument(dashed(option), "does not apply to " + dashed(problem.option));
+    Invocation inv{vm, read_common(vm), out, err, session, &problem};
     check_paths(inv);
-    const int status = problem.run(inv);
+    if (problem.run) {
+      if (session.replay) throw std::runtime_error("merge: --" + std::string(problem.option) + " has no shards to merge");
+      const int status = problem.run(inv);
+      out.flush();
+      return finish(status);
+    }
+    if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
+    const Plan plan = problem.plan(inv);
+    if (!plan.batch) {
+      const char* batch_only[] = {"checkpoint", "shard", "out"};
+      for (const char* o : batch_only)
+        if (vm.count(o)) throw InvalidArgument(dashed(o), "does not apply to this search (it finds, it does not count)");
+    }
+    engine::RunResult result;
+    if (session.replay) {  // merge: the shards' sum instead of a run
+      if (plan.job.fingerprint != session.replay_fingerprint)
+        throw std::runtime_error("merge: the shard files are results of '" + printable(session.replay_fingerprint) +
+                                 "' but their stored command builds '" + printable(plan.job.fingerprint) +
+                                 "' (an edited file, or another program version)");
+      result = *session.replay;
+      result.threads = inv.common.threads;
+    } else {
+      result = run_job(inv, plan.job);
+    }
+    print_report(inv, plan.job, result, plan.report(result));
     out.flush();
-    return finish(status);
+    return finish(0);
   } catch (const EarlyExit& e) {
     out.flush();
     return finish(e.status);
   } catch (const InvalidArgument& e) {
-    err << "count: " << (e.argument().empty() ? "" : e.argument() + ": ") << e.what() << '\n';
+    err << name << ": " << (e.argument().empty() ? "" : e.argument() + ": ") << e.what() << '\n';
     return 2;
   } catch (const InternalError& e) {
-    err << "count: internal error: " << e.what() << '\n';
+    err << name << ": internal error: " << e.what() << '\n';
     return 1;
   } catch (const std::exception& e) {
-    err << "count: error: " << e.what() << '\n';
+    err << name << ": error: " << e.what() << '\n';
     return 1;
   }
 }
 
-}  // namespace pcount::cli
+}  // namespace pcount::driver

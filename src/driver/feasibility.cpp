@@ -7,10 +7,10 @@
 
 #include <unistd.h>
 
-#include "cli/cli.hpp"
+#include "pcount/driver/driver.hpp"
 #include "pcount/engine/estimate.hpp"
 
-namespace pcount::cli {
+namespace pcount::driver {
 
 namespace {
 
@@ -33,13 +33,11 @@ std::string duration(double s) {
 }
 
 std::string problem_option(const Invocation& inv) {
-  for (const ProblemEntry& e : problems())
-    if (inv.vm.count(std::string(e.option))) {
-      std::string s = "--" + std::string(e.option);
-      if (auto v = inv.value(std::string(e.option)); v && !v->empty() && v->size() <= 16) s += " " + *v;
-      return s;
-    }
-  return "the job";
+  if (!inv.problem) return "the job";
+  const std::string option(inv.problem->option);
+  std::string s = "--" + option;
+  if (auto v = inv.value(option); v && !v->empty() && v->size() <= 16) s += " " + *v;
+  return s;
 }
 
 }  // namespace
@@ -63,8 +61,8 @@ void check_feasible(const Invocation& inv, const engine::Job& job) {
   if (cpu > kEndlessSeconds && isatty(0) == 0)
     throw InvalidArgument("", what + "; not started because standard input is not a terminal — add "
                               "--no-estimate-check to start it anyway");
-  inv.err << "count: note: " << what << "; --stop-file or SIGTERM stops it"
+  inv.err << inv.session.program << ": note: " << what << "; --stop-file or SIGTERM stops it"
           << (inv.common.checkpoint.empty() ? ", and --checkpoint keeps its work" : "") << '\n';
 }
 
-}  // namespace pcount::cli
+}  // namespace pcount::driver

@@ -1,4 +1,4 @@
-// count merge: adds up the result files of the shards of one job.
+// merge: adds up the result files of the shards of one job.
 
 // GCC 12 reports a false -Wrestrict inside inlined std::string concatenation
 // (GCC bug 105329); the code is correct, so the warning is off for this file.
@@ -9,12 +9,12 @@
 #include <iomanip>
 #include <sstream>
 
-#include "cli/batch.hpp"
-#include "cli/cli.hpp"
+#include "driver/batch.hpp"
+#include "pcount/driver/driver.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
 
-namespace pcount::cli {
+namespace pcount::driver {
 
 namespace {
 
@@ -50,7 +50,8 @@ void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
 
 }  // namespace
 
-int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int merge_main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err) {
+  const std::string& name = program.name;
   bool json = false;
   bool raw = false;
   std::vector<std::string> files;
@@ -61,27 +62,27 @@ int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
     } else if (a == "--raw") {
       raw = true;
     } else if (a == "--help" || a == "-h") {
-      out << "usage: count merge [--json] [--raw] FILE...\n"
-             "Checks that the shard result files (count ... --shard I/K --out FILE) are all the\n"
+      out << "usage: " << name << " merge [--json] [--raw] FILE...\n"
+          << "Checks that the shard result files (" << name << " ... --shard I/K --out FILE) are all the\n"
              "shards of one job, each once, adds them up and prints the job's report as a\n"
              "single run would (--raw: the raw counters only). Exit 1 names missing or\n"
              "duplicated shards.\n";
       return 0;
     } else if (a.rfind("-", 0) == 0 && a.size() > 1) {
-      err << "count: merge: " << a << ": unknown option (allowed: --json, --raw)\n";
+      err << name << ": merge: " << a << ": unknown option (allowed: --json, --raw)\n";
       return 2;
     } else {
       files.push_back(a);
     }
   }
   if (files.empty()) {
-    err << "count: merge: no files given (usage: count merge [--json] [--raw] FILE...)\n";
+    err << name << ": merge: no files given (usage: " << name << " merge [--json] [--raw] FILE...)\n";
     return 2;
   }
   for (const auto& f : files) {
     std::error_code ec;
     if (std::filesystem::is_directory(f, ec)) {
-      err << "count: merge: " << f << ": is a directory, expected a shard result file (count ... --out FILE)\n";
+      err << name << ": merge: " << f << ": is a directory, expected a shard result file (" << name << " ... --out FILE)\n";
       return 2;
     }
   }
@@ -91,7 +92,7 @@ int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
     for (const auto& f : files) shards.push_back(engine::read_shard_file(f));
     merged = engine::merge_shards(shards, files);
   } catch (const std::exception& e) {
-    err << "count: merge: " << e.what() << '\n';
+    err << name << ": merge: " << e.what() << '\n';
     return 1;
   }
   if (raw || merged.command.empty()) {
@@ -110,23 +111,27 @@ int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
   // choose the problem and its parameters, nothing else. Options that name
   // files or do more than count (--svg, --out, --checkpoint, --cache-dir,
   // --show, ...) are dropped, and said so.
-  std::vector<std::string> args{"count"};
+  std::vector<std::string> args{name};
   std::vector<std::string> ignored;
-  const std::vector<std::string> kept = job_arguments(merged.command, ignored);
+  const std::vector<std::string> kept = job_arguments(program, merged.command, ignored);
   args.insert(args.end(), kept.begin(), kept.end());
   if (!ignored.empty()) {
     std::string list;
     for (std::size_t i = 0; i < ignored.size() && i < 12; ++i) list += (list.empty() ? "" : ", ") + ignored[i];
     if (ignored.size() > 12) list += " and " + std::to_string(ignored.size() - 12) + " more";
-    err << "count: merge: ignored from the shard files' command: " << list << '\n';
+    err << name << ": merge: ignored from the shard files' command: " << list << '\n';
   }
   if (json) args.emplace_back("--json");
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());
-  set_replay(&result, merged.fingerprint);
-  const int status = main(static_cast<int>(cargs.size()), cargs.data(), out, err);
-  set_replay(nullptr, "");
-  return status;
+  // The same driver path as a run: parse, plan, report — with the merged
+  // totals in place of the run (Session::replay).
+  Session session;
+  session.program = name;
+  session.command.assign(args.begin() + 1, args.end());
+  session.replay = &result;
+  session.replay_fingerprint = merged.fingerprint;
+  return run_invocation(static_cast<int>(cargs.size()), cargs.data(), program, session, out, err);
 }
 
-}  // namespace pcount::cli
+}  // namespace pcount::driver

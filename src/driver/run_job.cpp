@@ -23,26 +23,21 @@
 
 #include <unistd.h>
 
-#include "cli/batch.hpp"
-#include "cli/cli.hpp"
+#include "driver/batch.hpp"
+#include "pcount/driver/driver.hpp"
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
 
-namespace pcount::cli {
+namespace pcount::driver {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::string> g_command;             // argv[1..] of this program
-const engine::RunResult* g_replay = nullptr;    // count merge: the merged result
-std::string g_replay_fingerprint;
-Distributed* g_distributed = nullptr;           // count-mpi
-std::size_t g_calls = 0;                        // run_job calls in this invocation
-
-// Set from the signal handler (lock-free atomics are async-signal-safe).
+// Set from the signal handler (lock-free atomics are async-signal-safe); the
+// only process-wide state of the driver, as a signal handler needs it.
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_stop_signal{0};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
@@ -145,12 +140,12 @@ private:
   void draw(bool final) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     std::size_t done_now = done_.load();
-    if (g_distributed) done_now = std::min(g_distributed->claimed(), total_ - std::min(total_, resumed_));
+    if (Distributed* d = inv_.session.distributed) done_now = std::min(d->claimed(), total_ - std::min(total_, resumed_));
     const std::size_t done = std::min(total_, resumed_ + done_now);
     const double rate = elapsed > 0 ? static_cast<double>(done_now) / elapsed : 0.0;
     const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : -1.0;
     std::ostringstream line;
-    line << "count: " << done << "/" << total_ << " tasks";
+    line << inv_.session.program << ": " << done << "/" << total_ << " tasks";
     if (total_ > 0) line << " (" << std::fixed << std::setprecision(1) << 100.0 * static_cast<double>(done) / static_cast<double>(total_) << "%)";
     line << std::fixed << std::setprecision(1) << "  " << rate << " tasks/s  elapsed " << clock_text(elapsed);
     if (!final) line << "  ETA " << clock_text(eta);
@@ -220,17 +215,13 @@ std::string shard_text(const Common& c) { return std::to_string(c.shard_index) +
 
 }  // namespace
 
-void remember_command(int argc, const char* const* argv) {
-  g_command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
-  g_calls = 0;
-}
-
-std::vector<std::string> problem_command() {
+std::vector<std::string> problem_command(const Session& session) {
   static const std::vector<std::string> with_value = {"--checkpoint", "--stop-file", "--shard", "--out", "--profile"};
   static const std::vector<std::string> flags = {"--progress", "--quiet", "-q", "--json"};
   std::vector<std::string> kept;
-  for (std::size_t i = 0; i < g_command.size(); ++i) {
-    const std::string& a = g_command[i];
+  const std::vector<std::string>& command = session.command;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const std::string& a = command[i];
     const std::string name = a.substr(0, a.find('='));
     if (std::find(flags.begin(), flags.end(), a) != flags.end()) continue;
     if (std::find(with_value.begin(), with_value.end(), name) != with_value.end()) {
@@ -242,28 +233,13 @@ std::vector<std::string> problem_command() {
   return kept;
 }
 
-void set_replay(const engine::RunResult* result, const std::string& fingerprint) {
-  g_replay = result;
-  g_replay_fingerprint = fingerprint;
-}
-
-void set_distributed(Distributed* d) { g_distributed = d; }
-
 std::size_t auto_split_min_tasks(const Invocation& inv) {
   return std::max<std::size_t>(1024, 16 * static_cast<std::size_t>(std::max(1, inv.common.threads)));
 }
 
 engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
-  const std::size_t call = ++g_calls;  // 1 for the problem's first job
-  if (g_replay && call == 1) {  // count merge: the shards' sum instead of a run
-    if (job.fingerprint != g_replay_fingerprint)
-      throw std::runtime_error("merge: the shard files are results of '" + printable(g_replay_fingerprint) +
-                               "' but their stored command builds '" + printable(job.fingerprint) +
-                               "' (an edited file, or another program version)");
-    engine::RunResult r = *g_replay;
-    r.threads = inv.common.threads;
-    return r;
-  }
+  Distributed* const dist = inv.session.distributed;
+  const std::size_t call = ++inv.session.jobs_run;  // 1 for the problem's first job
   // A problem that runs further jobs after its first (e.g. tic-tac-toe: games,
   // then positions) runs them in full: shards split the first job only, and
   // the n-th job's checkpoint is FILE.<n>.
@@ -277,7 +253,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     if (!c.profile.empty()) c.profile += "." + std::to_string(call);
   }
   const engine::Shard shard{c.shard_index, c.shard_count};
-  const bool rank0 = !g_distributed || g_distributed->rank() == 0;
+  const bool rank0 = !dist || dist->rank() == 0;
   const std::size_t counters = job.counter_names.size();
 
   // Checkpoint: load what earlier runs finished. Under MPI rank 0 logs to
@@ -302,14 +278,14 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
       records.insert(records.end(), found.begin(), found.end());
     };
     std::string own = c.checkpoint;
-    if (g_distributed) {
+    if (dist) {
       for (const std::string& path : rank_logs(c.checkpoint)) {
         std::string warning;
         auto found = engine::read_checkpoint(path, job, &warning);
         take(path, std::move(found), warning);
       }
-      g_distributed->barrier();
-      if (g_distributed->rank() > 0) own += ".rank" + std::to_string(g_distributed->rank());
+      dist->barrier();
+      if (dist->rank() > 0) own += ".rank" + std::to_string(dist->rank());
       log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
     } else {
       log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
@@ -323,7 +299,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
       }
     }
     if (rank0)
-      for (const auto& w : warnings) inv.err << "count: warning: --checkpoint: " << w << '\n';
+      for (const auto& w : warnings) inv.err << inv.session.program << ": warning: --checkpoint: " << w << '\n';
     std::sort(records.begin(), records.end(),
               [](const engine::TaskRecord& a, const engine::TaskRecord& b) { return a.id < b.id; });
     for (std::size_t i = 0; i < records.size(); ++i) {
@@ -352,9 +328,9 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     if (log) log->record(engine::TaskRecord{id, counts, seconds});
     done.fetch_add(1, std::memory_order_relaxed);
   };
-  if (g_distributed) {
-    g_distributed->begin(job.fingerprint, shard_tasks - resumed_tasks.size());
-    options.claim = [] { return g_distributed->claim(); };
+  if (dist) {
+    dist->begin(job.fingerprint, shard_tasks - resumed_tasks.size());
+    options.claim = [dist] { return dist->claim(); };
   }
 
   const bool show = rank0 && !c.quiet && (c.progress || isatty(2) != 0);
@@ -367,16 +343,16 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     } catch (const std::exception& e) {
       monitor.stop();
       if (log) log->close();  // keep what finished before the error
-      if (g_distributed) g_distributed->abort(e.what(), 1);  // the other ranks must not wait for this one
+      if (dist) dist->abort(e.what(), 1);  // the other ranks must not wait for this one
       throw;
     }
     monitor.stop();
     if (log) log->close();
     if (monitor.saw_stop_file()) g_stop_signal.store(SIGTERM);
   }
-  if (g_distributed) {
-    g_distributed->reduce(result.totals, result.tasks_run, result.interrupted);
-    if (options.record_tasks) g_distributed->gather(result.tasks);
+  if (dist) {
+    dist->reduce(result.totals, result.tasks_run, result.interrupted);
+    if (options.record_tasks) dist->gather(result.tasks);
   }
   result.totals.merge(resumed_totals);
   result.tasks_resumed = resumed_tasks.size();
@@ -391,10 +367,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
   }
   // Result files are written after the report is printed (cli::main runs
   // inv.after_report), so that a write failing at the end loses no count.
-  const auto later = [&inv](std::function<void()> write) {
-    if (inv.after_report) inv.after_report->push_back(std::move(write));
-    else write();
-  };
+  const auto later = [&inv](std::function<void()> write) { inv.session.after_report.push_back(std::move(write)); };
   if (!c.profile.empty() && rank0)
     later([path = c.profile, job, all_tasks, resumed] { write_profile(path, job, all_tasks, resumed); });
 
@@ -404,7 +377,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     if (rank0) {
       const std::string why = sig == SIGINT ? "SIGINT" : sig == SIGTERM && c.stop_file.empty() ? "SIGTERM"
                               : sig == SIGTERM ? "SIGTERM or the stop file" : "a stop request";
-      inv.err << "count: stopped by " << why << " after " << result.tasks_run + result.tasks_resumed << " of "
+      inv.err << inv.session.program << ": stopped by " << why << " after " << result.tasks_run + result.tasks_resumed << " of "
               << shard_tasks << " tasks" << (c.shard_count > 1 ? " of shard " + shard_text(c) : "") << " ("
               << result.tasks_resumed << " from the checkpoint); "
               << (c.checkpoint.empty() ? "no --checkpoint, so this work is lost"
@@ -421,7 +394,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     r.counter_names = job.counter_names;
     r.task_count = job.task_count;
     r.shard = shard;
-    r.command = problem_command();
+    r.command = problem_command(inv.session);
     r.threads = result.threads;
     r.wall_seconds = result.wall_seconds;
     r.tasks_run = result.tasks_run;
@@ -474,4 +447,4 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
   return result;
 }
 
-}  // namespace pcount::cli
+}  // namespace pcount::driver

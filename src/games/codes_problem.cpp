@@ -1,14 +1,16 @@
-// count --bulls-and-cows / --mastermind [--strategy S]: a code-breaking
+// The `--bulls-and-cows` and `--mastermind [--strategy S]` problems: a code-breaking
 // strategy played against every secret.
 #include <cstdio>
 #include <string>
 
-#include "cli/problems.hpp"
+#include "pcount/games/problem.hpp"
 #include "pcount/games/codes.hpp"
 
-namespace pcount::cli {
+namespace pcount::games {
 
-namespace codes = games::codes;
+using namespace driver;
+
+namespace {
 
 void add_codes_options(po::options_description& d) {
   d.add_options()("strategy", po::value<std::string>()->value_name("S"),
@@ -16,8 +18,6 @@ void add_codes_options(po::options_description& d) {
                   "bulls and cows), knuth (minimax; default for Mastermind) or optimal (least average, exact "
                   "branch and bound: seconds for Mastermind, hours for bulls and cows)");
 }
-
-namespace {
 
 codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) {
   const auto s = inv.value("strategy");
@@ -28,7 +28,7 @@ codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) 
   throw InvalidArgument("--strategy", "unknown strategy '" + *s + "'; allowed: first-consistent, knuth, optimal");
 }
 
-int run_codes(const Invocation& inv, codes::Game game) {
+Plan plan_codes(const Invocation& inv, codes::Game game) {
   const codes::Strategy strategy = parse_strategy(
       inv, game == codes::Game::mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
   const std::string method = strategy == codes::Strategy::optimal
@@ -39,8 +39,10 @@ int run_codes(const Invocation& inv, codes::Game game) {
                                                                            : "first-consistent";
   const int depth = inv.common.split_depth.value_or(1);
   engine::Job job = codes::make_strategy_job(game, strategy, depth);
-  job.fingerprint = "pcount/" + std::string(version()) + " " + job.fingerprint;
-  const engine::RunResult result = run_job(inv, job);
+  job.fingerprint = fingerprint_prefix() + job.fingerprint;
+  Plan plan;
+  plan.job = std::move(job);
+  plan.report = [game, method, strategy_name](const engine::RunResult& result) {
   const codes::Summary s = codes::summarize(result.totals);
   const bool mastermind = game == codes::Game::mastermind;
   if (s.secrets != code_set(game).size())
@@ -59,13 +61,24 @@ int run_codes(const Invocation& inv, codes::Game game) {
   report.extra["average"] = average;
   report.extra["max_guesses"] = s.max_guesses;
   report.extra["histogram"] = s.histogram;
-  print_report(inv, job, result, report);
-  return 0;
+  return report;
+  };
+  return plan;
 }
+
+Plan plan_bulls_and_cows(const Invocation& inv) { return plan_codes(inv, codes::Game::bulls_and_cows); }
+Plan plan_mastermind(const Invocation& inv) { return plan_codes(inv, codes::Game::mastermind); }
 
 }  // namespace
 
-int run_bulls_and_cows(const Invocation& inv) { return run_codes(inv, codes::Game::bulls_and_cows); }
-int run_mastermind(const Invocation& inv) { return run_codes(inv, codes::Game::mastermind); }
+std::span<const Problem> code_problems() {
+  static const Problem table[] = {
+      {"bulls-and-cows", "", "evaluate a bulls-and-cows strategy over all 5040 secrets", "codes", add_codes_options,
+       "strategy-tree|branch-and-bound", plan_bulls_and_cows, nullptr},
+      {"mastermind", "", "evaluate a Mastermind strategy (4 pegs, 6 colours) over all 1296 secrets", "codes",
+       nullptr, "strategy-tree|branch-and-bound", plan_mastermind, nullptr},
+  };
+  return table;
+}
 
-}  // namespace pcount::cli
+}  // namespace pcount::games

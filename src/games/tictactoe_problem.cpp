@@ -1,27 +1,29 @@
-// count --tictactoe [--misere]: game-tree statistics and minimax values.
+// The `--tictactoe [--misere]` problem: game-tree statistics and minimax values.
 #include <algorithm>
 #include <string>
 
-#include "cli/problems.hpp"
+#include "pcount/games/problem.hpp"
 #include "pcount/games/tictactoe.hpp"
 
-namespace pcount::cli {
+namespace pcount::games {
 
-namespace ttt = games::tictactoe;
+using namespace driver;
+
+namespace ttt = tictactoe;
+
+namespace {
 
 void add_tictactoe_options(po::options_description& d) {
   d.add_options()("misere", "misère play: completing a line of three loses");
 }
 
-namespace {
 std::string value_name(int v) { return v > 0 ? "win" : v < 0 ? "loss" : "draw"; }
-}  // namespace
 
 int run_tictactoe(const Invocation& inv) {
   const bool misere = inv.has("misere");
   const std::string method = choose_method(inv, {"search"}, "search");
   const int depth = inv.common.split_depth.value_or(2);
-  const std::string tag = "pcount/" + std::string(version()) + (misere ? " misere" : " normal");
+  const std::string tag = fingerprint_prefix() + (misere ? "misere" : "normal");
 
   engine::Job games = ttt::make_games_job(depth);
   games.fingerprint = tag + " " + games.fingerprint;
@@ -75,4 +77,14 @@ int run_tictactoe(const Invocation& inv) {
   return 0;
 }
 
-}  // namespace pcount::cli
+}  // namespace
+
+std::span<const Problem> tictactoe_problems() {
+  static const Problem table[] = {
+      {"tictactoe", "", "tic-tac-toe game-tree statistics and minimax values", "tictactoe", add_tictactoe_options,
+       "search", nullptr, run_tictactoe},
+  };
+  return table;
+}
+
+}  // namespace pcount::games

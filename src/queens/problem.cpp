@@ -1,15 +1,20 @@
-// `count --queens N`: all, distinct and rotation-symmetric N-Queens solutions.
+// The `--queens N` problem: all, distinct and rotation-symmetric N-Queens solutions.
 #include <optional>
+#include <sstream>
 #include <string>
 
-#include "cli/problems.hpp"
+#include "pcount/queens/problem.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/constellations.hpp"
 #include "pcount/queens/search.hpp"
 #include "pcount/queens/show.hpp"
 
-namespace pcount::cli {
+namespace pcount::queens {
+
+using namespace driver;
+
+namespace {
 
 void add_queens_options(po::options_description& d) {
   d.add_options()
@@ -21,8 +26,6 @@ void add_queens_options(po::options_description& d) {
       ("svg", po::value<std::string>()->value_name("FILE"),
        "also write the --show boards (default K = 12) as one SVG image to FILE, atomically");
 }
-
-namespace {
 
 /// The --show/--ascii/--svg options.
 struct ShowOptions {
@@ -42,12 +45,11 @@ ShowOptions read_show_options(const Invocation& inv) {
   return o;
 }
 
-void report_counts(const Invocation& inv, const engine::Job& job, const engine::RunResult& result, int n,
-                   const std::string& method, const queens::QueensCounts& c, nlohmann::ordered_json extra,
-                   ShowOptions& show) {
+Report report_counts(const Invocation& inv, int n, const std::string& method, const QueensCounts& c,
+                     nlohmann::ordered_json extra, const ShowOptions& show) {
   std::vector<std::vector<int>> boards;
-  if (show.count() > 0) boards = queens::first_distinct_solutions(n, show.count());
-  if (show.svg) engine::write_atomically(*show.svg, queens::boards_svg(boards));
+  if (show.count() > 0) boards = first_distinct_solutions(n, show.count());
+  if (show.svg) engine::write_atomically(*show.svg, boards_svg(boards));
   if (show.show) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& b : boards) list.push_back(b);
@@ -63,45 +65,55 @@ void report_counts(const Invocation& inv, const engine::Job& job, const engine::
   report.counts.emplace_back("rot180", to_string(c.rot180));
   report.counts.emplace_back("rot90", to_string(c.rot90));
   report.extra = std::move(extra);
-  print_report(inv, job, result, report);
   if (show.show && !inv.common.json) {
+    std::ostringstream text;
     for (std::size_t i = 0; i < boards.size(); ++i) {
-      inv.out << "\nsolution " << i + 1 << " (columns";
-      for (int col : boards[i]) inv.out << ' ' << col + 1;
-      inv.out << ")\n" << queens::board_text(boards[i], show.ascii);
+      text << "\nsolution " << i + 1 << " (columns";
+      for (int col : boards[i]) text << ' ' << col + 1;
+      text << ")\n" << board_text(boards[i], show.ascii);
     }
+    report.text_after = text.str();
   }
+  return report;
 }
 
-}  // namespace
-
-int run_queens(const Invocation& inv) {
-  const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, queens::kMaxN));
-  ShowOptions show = read_show_options(inv);
+Plan plan_queens(const Invocation& inv) {
+  const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, kMaxN));
+  const ShowOptions show = read_show_options(inv);
   const std::string method = choose_method(inv, {"search", "constellations"}, n >= 10 ? "constellations" : "search");
-  const std::string fingerprint =
-      "pcount/" + std::string(version()) + " queens n=" + std::to_string(n) + " method=" + method;
+  const std::string fingerprint = fingerprint_prefix() + "queens n=" + std::to_string(n) + " method=" + method;
+  Plan plan;
   if (method == "constellations") {
     if (inv.common.split_depth)
       throw InvalidArgument("--split-depth", "does not apply to --method constellations (use --group)");
     std::size_t group = 1;
     if (const auto g = inv.value("group")) group = static_cast<std::size_t>(parse_int("--group", *g, 1, 1'000'000));
-    const engine::Job job = queens::make_constellation_job(n, group, fingerprint);
-    const engine::RunResult result = run_job(inv, job);
-    nlohmann::ordered_json extra = nlohmann::ordered_json::object();
-    extra["canonical"] = queens::canonical_constellations(n).size();
-    extra["group"] = group;
-    report_counts(inv, job, result, n, method, queens::constellation_counts(n, result.totals), std::move(extra), show);
-    return 0;
+    plan.job = make_constellation_job(n, group, fingerprint);
+    plan.report = [&inv, n, method, group, show](const engine::RunResult& result) {
+      nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+      extra["canonical"] = canonical_constellations(n).size();
+      extra["group"] = group;
+      return report_counts(inv, n, method, constellation_counts(n, result.totals), std::move(extra), show);
+    };
+    return plan;
   }
   if (inv.has("group")) throw InvalidArgument("--group", "applies only to --method constellations");
-  const int depth = inv.common.split_depth.value_or(
-      queens::auto_search_depth(n, auto_split_min_tasks(inv)));
-  const engine::Job job = queens::make_search_job(n, depth, fingerprint);
-  const engine::RunResult result = run_job(inv, job);
-  report_counts(inv, job, result, n, method, queens::search_counts(n, result.totals), nlohmann::ordered_json::object(),
-                show);
-  return 0;
+  const int depth = inv.common.split_depth.value_or(auto_search_depth(n, auto_split_min_tasks(inv)));
+  plan.job = make_search_job(n, depth, fingerprint);
+  plan.report = [&inv, n, method, show](const engine::RunResult& result) {
+    return report_counts(inv, n, method, search_counts(n, result.totals), nlohmann::ordered_json::object(), show);
+  };
+  return plan;
 }
 
-}  // namespace pcount::cli
+}  // namespace
+
+std::span<const Problem> problems() {
+  static const Problem table[] = {
+      {"queens", "N", "N-Queens solutions: all, distinct under symmetry, symmetric ones, 1 ≤ N ≤ 32", "queens",
+       add_queens_options, "search|constellations", plan_queens, nullptr},
+  };
+  return table;
+}
+
+}  // namespace pcount::queens

@@ -1,17 +1,19 @@
-// --sudoku RxC: all sudoku grids with boxes of R rows × C columns.
+// The `--sudoku RxC` problem: all sudoku grids with boxes of R rows × C columns.
 // Methods: "bands" (band / column-signature classes: 3x3, 2xC and Cx2 for
 // C = 2..5) and "search" (tree search over reduced grids: 2x2, 2x3, 3x2).
 #include <chrono>
 #include <memory>
 #include <string>
 
-#include "cli/problems.hpp"
+#include "pcount/sudoku/problem.hpp"
 #include "pcount/engine/bigint.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/bands.hpp"
 #include "pcount/sudoku/grids.hpp"
 
-namespace pcount::cli {
+namespace pcount::sudoku {
+
+using namespace driver;
 
 namespace {
 
@@ -20,16 +22,16 @@ using Clock = std::chrono::steady_clock;
 const char* const kSupported =
     "supported: --method bands for 3x3, 2x2..2x5 and 3x2..5x2; --method search for 2x2, 2x3, 3x2";
 
-bool search_applies(sudoku::BoxShape s) {
+bool search_applies(BoxShape s) {
   return (s.rows == 2 && s.cols == 2) || (s.rows == 2 && s.cols == 3) || (s.rows == 3 && s.cols == 2);
 }
 
-bool bands_applies(sudoku::BoxShape s) {
+bool bands_applies(BoxShape s) {
   if (s.rows == 3 && s.cols == 3) return true;
   return (s.rows == 2 && s.cols >= 2 && s.cols <= 5) || (s.cols == 2 && s.rows >= 2 && s.rows <= 5);
 }
 
-Report base_report(sudoku::BoxShape shape, const std::string& method) {
+Report base_report(BoxShape shape, const std::string& method) {
   Report report;
   report.problem = "sudoku";
   const std::string n = std::to_string(shape.side());
@@ -43,8 +45,8 @@ Report base_report(sudoku::BoxShape shape, const std::string& method) {
 }
 
 /// Adds total, reduced and multiplier to the report; checks divisibility.
-void add_counts(Report& report, sudoku::BoxShape shape, const BigInt& total) {
-  const BigInt mult = sudoku::reduced_multiplier(shape);
+void add_counts(Report& report, BoxShape shape, const BigInt& total) {
+  const BigInt mult = reduced_multiplier(shape);
   if (total % mult != 0)
     throw InternalError("grid total " + to_string(total) + " is not a multiple of N!·C!·(R-1)! = " +
                         to_string(mult));
@@ -55,49 +57,47 @@ void add_counts(Report& report, sudoku::BoxShape shape, const BigInt& total) {
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-int run_search(const Invocation& inv, sudoku::BoxShape shape) {
-  auto tree = std::make_shared<const sudoku::GridSearchTree>(shape);
+Plan plan_search(const Invocation& inv, BoxShape shape) {
+  auto tree = std::make_shared<const GridSearchTree>(shape);
   const int depth = inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
-  const engine::Job job = engine::make_tree_job(
-      tree, depth, "pcount/" + std::string(version()) + " sudoku box=" + shape.name() + " method=search",
-      {"reduced"});
-  const engine::RunResult result = run_job(inv, job);
-  Report report = base_report(shape, "search");
-  add_counts(report, shape, to_big(result.totals.counts[0]) * sudoku::reduced_multiplier(shape));
-  print_report(inv, job, result, report);
-  return 0;
+  Plan plan;
+  plan.job = engine::make_tree_job(tree, depth, fingerprint_prefix() + "sudoku box=" + shape.name() + " method=search",
+                                   {"reduced"});
+  plan.report = [shape](const engine::RunResult& result) {
+    Report report = base_report(shape, "search");
+    add_counts(report, shape, to_big(result.totals.counts[0]) * reduced_multiplier(shape));
+    return report;
+  };
+  return plan;
 }
 
-int run_bands(const Invocation& inv, sudoku::BoxShape shape) {
+Plan plan_bands(const Invocation& inv, BoxShape shape) {
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --method bands (its tasks are band classes)");
   const auto t0 = Clock::now();
-  std::shared_ptr<const sudoku::BandCount> bands;
+  std::shared_ptr<const BandCount> bands;
   if (shape.rows == 3 && shape.cols == 3)
-    bands = sudoku::make_bands_3x3(inv.common.threads);
+    bands = make_bands_3x3(inv.common.threads);
   else
-    bands = sudoku::make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
+    bands = make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
   const double setup = seconds_since(t0);
-  const engine::Job job =
-      bands->job("pcount/" + std::string(version()) + " sudoku box=" + shape.name() + " method=bands");
-  const engine::RunResult result = run_job(inv, job);
-  Report report = base_report(shape, "bands");  // run_job returns complete totals only
-  add_counts(report, shape, bands->total(result.totals));
-  report.extra["classes"] = bands->class_count();
-  report.extra["setup_seconds"] = setup;
-  report.extra["count_seconds"] = result.wall_seconds;
-  print_report(inv, job, result, report);
-  return 0;
+  Plan plan;
+  plan.job = bands->job(fingerprint_prefix() + "sudoku box=" + shape.name() + " method=bands");
+  plan.report = [shape, bands, setup](const engine::RunResult& result) {
+    Report report = base_report(shape, "bands");  // complete totals only
+    add_counts(report, shape, bands->total(result.totals));
+    report.extra["classes"] = bands->class_count();
+    report.extra["setup_seconds"] = setup;
+    report.extra["count_seconds"] = result.wall_seconds;
+    return report;
+  };
+  return plan;
 }
 
-}  // namespace
-
-void add_sudoku_options(po::options_description&) {}
-
-int run_sudoku(const Invocation& inv) {
-  const sudoku::BoxShape shape = [&] {
+Plan plan_sudoku(const Invocation& inv) {
+  const BoxShape shape = [&] {
     const auto [r, c] = parse_box("--sudoku", *inv.value("sudoku"));
-    return sudoku::BoxShape{r, c};
+    return BoxShape{r, c};
   }();
   const bool search_ok = search_applies(shape);
   const bool bands_ok = bands_applies(shape);
@@ -108,11 +108,21 @@ int run_sudoku(const Invocation& inv) {
     if (!search_ok)
       throw InvalidArgument("--method", "search cannot finish " + shape.name() + " in reasonable time; " +
                                             kSupported);
-    return run_search(inv, shape);
+    return plan_search(inv, shape);
   }
   if (!bands_ok)
     throw InvalidArgument("--method", "bands does not apply to " + shape.name() + "; " + kSupported);
-  return run_bands(inv, shape);
+  return plan_bands(inv, shape);
 }
 
-}  // namespace pcount::cli
+}  // namespace
+
+std::span<const Problem> grid_problems() {
+  static const Problem table[] = {
+      {"sudoku", "RxC", "sudoku grids with boxes of R rows × C columns, e.g. 2x3, 3x3", "sudoku", nullptr,
+       "bands|search", plan_sudoku, nullptr},
+  };
+  return table;
+}
+
+}  // namespace pcount::sudoku

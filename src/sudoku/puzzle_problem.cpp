@@ -1,4 +1,4 @@
-// count --puzzle P / --puzzle-file F: solve and count sudoku puzzles.
+// The `--puzzle P` and `--puzzle-file F` problems: solve and count sudoku puzzles.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -12,22 +12,24 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
-#include "cli/problems.hpp"
+#include "pcount/sudoku/problem.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 #include "pcount/sudoku/solver.hpp"
 
-namespace pcount::cli {
+namespace pcount::sudoku {
+
+using namespace driver;
 
 namespace {
 
 constexpr long long kMaxLimit = std::numeric_limits<long long>::max();
 
-sudoku::Shape read_shape(const Invocation& inv) {
-  sudoku::Shape shape;
+Shape read_shape(const Invocation& inv) {
+  Shape shape;
   if (auto box = inv.value("box")) {
-    const auto [r, c] = parse_box("--box", *box, sudoku::kMaxSide);
-    shape = sudoku::Shape{r, c};
-    sudoku::check_shape(shape, "--box");
+    const auto [r, c] = parse_box("--box", *box, kMaxSide);
+    shape = Shape{r, c};
+    check_shape(shape, "--box");
   }
   return shape;
 }
@@ -37,14 +39,14 @@ std::uint64_t read_limit(const Invocation& inv, std::uint64_t fallback) {
   return fallback;
 }
 
-sudoku::Kernel read_kernel(const Invocation& inv) {
+Kernel read_kernel(const Invocation& inv) {
   const std::string m = choose_method(inv, {"auto", "fast9", "general"}, "auto");
-  if (m == "fast9") return sudoku::Kernel::fast9;
-  if (m == "general") return sudoku::Kernel::general;
-  return sudoku::Kernel::automatic;
+  if (m == "fast9") return Kernel::fast9;
+  if (m == "general") return Kernel::general;
+  return Kernel::automatic;
 }
 
-std::string shape_name(const sudoku::Shape& s) {
+std::string shape_name(const Shape& s) {
   return std::to_string(s.box_rows) + "x" + std::to_string(s.box_cols);
 }
 
@@ -58,26 +60,26 @@ struct LineResult {
 };
 
 /// Parses, solves and formats one line (runs on a worker thread).
-void solve_line(LineResult& r, const sudoku::Shape& shape, std::uint64_t limit, sudoku::Kernel kernel, bool json) {
-  sudoku::Puzzle p;
+void solve_line(LineResult& r, const Shape& shape, std::uint64_t limit, Kernel kernel, bool json) {
+  Puzzle p;
   try {
-    p = sudoku::parse_puzzle(r.text, shape, "--puzzle-file");
+    p = parse_puzzle(r.text, shape, "--puzzle-file");
   } catch (const InvalidArgument& e) {
     r.bad = true;
     r.out = e.what();
     return;
   }
-  const sudoku::SolveResult res = sudoku::solve(p, limit, kernel);
-  if (!res.first.empty() && !sudoku::is_solution(p, res.first))
+  const SolveResult res = solve(p, limit, kernel);
+  if (!res.first.empty() && !is_solution(p, res.first))
     throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
                         std::to_string(r.line) + ")");
   const std::uint64_t k = res.solutions;
   r.kind = k == 0 ? 0 : (k == 1 && !res.limit_reached) ? 1 : 2;
-  const std::string sol = res.first.empty() ? std::string() : sudoku::to_line(res.first);
+  const std::string sol = res.first.empty() ? std::string() : to_line(res.first);
   if (json) {
     nlohmann::ordered_json j;
     j["line"] = r.line;
-    j["puzzle"] = sudoku::to_line(p.cells);
+    j["puzzle"] = to_line(p.cells);
     j["solutions"] = std::to_string(k);
     j["limit_reached"] = res.limit_reached;
     j["solution"] = sol.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(sol);
@@ -125,8 +127,6 @@ bool blank_or_comment(const std::string& line) {
   return true;
 }
 
-}  // namespace
-
 void add_puzzle_options(po::options_description& d) {
   d.add_options()
       ("box", po::value<std::string>()->value_name("RxC"),
@@ -135,67 +135,67 @@ void add_puzzle_options(po::options_description& d) {
        "stop counting at K solutions (0 = no limit); default: no limit for --puzzle, 2 for --puzzle-file");
 }
 
-int run_puzzle(const Invocation& inv) {
-  const sudoku::Shape shape = read_shape(inv);
+Plan plan_puzzle(const Invocation& inv) {
+  const Shape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 0);
-  const sudoku::Kernel kernel = read_kernel(inv);
-  if (kernel == sudoku::Kernel::fast9 && !(shape == sudoku::Shape{3, 3}))
+  const Kernel kernel = read_kernel(inv);
+  if (kernel == Kernel::fast9 && !(shape == Shape{3, 3}))
     throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
-  const sudoku::Puzzle puzzle = sudoku::parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
+  const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
 
   // The first solution in search order, sequentially; the count in parallel.
-  const sudoku::SolveResult first = sudoku::solve(puzzle, 1, kernel);
-  sudoku::CountJobOptions options;
+  auto first = std::make_shared<const SolveResult>(solve(puzzle, 1, kernel));
+  CountJobOptions options;
   options.limit = limit;
   options.kernel = kernel;
   options.split_depth = inv.common.split_depth.value_or(-1);
   options.min_tasks = 64 * static_cast<std::size_t>(inv.common.threads);  // subtrees vary a lot in size
   options.fingerprint_prefix = "pcount/" + std::string(version());
-  const engine::Job job = sudoku::make_count_job(puzzle, options);
-  const engine::RunResult result = run_job(inv, job);
+  Plan plan;
+  plan.job = make_count_job(puzzle, options);
+  plan.report = [&inv, shape, limit, kernel, puzzle, first](const engine::RunResult& result) {
+    u128 count = result.totals.counts[0];
+    const bool limit_reached = limit != 0 && count >= limit;
+    if (limit_reached) count = limit;
+    if ((count == 0) != first->first.empty())
+      throw InternalError("puzzle: the count (" + to_string(count) + ") and the first solution search disagree");
+    if (!first->first.empty() && !is_solution(puzzle, first->first))
+      throw InternalError("puzzle: the solver returned a grid that breaks the rules");
 
-  u128 count = result.totals.counts[0];
-  const bool limit_reached = limit != 0 && count >= limit;
-  if (limit_reached) count = limit;
-  if ((count == 0) != first.first.empty())
-    throw InternalError("puzzle: the count (" + to_string(count) + ") and the first solution search disagree");
-  if (!first.first.empty() && !sudoku::is_solution(puzzle, first.first))
-    throw InternalError("puzzle: the solver returned a grid that breaks the rules");
-
-  const int n = shape.side();
-  Report report;
-  report.problem = "puzzle";
-  report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
-                 shape_name(shape) + " boxes)";
-  report.params["box"] = shape_name(shape);
-  report.params["puzzle"] = sudoku::to_line(puzzle.cells);
-  report.params["limit"] = limit;
-  report.method = std::string("search (") +
-                  (kernel == sudoku::Kernel::automatic ? (n == 9 && shape.box_rows == 3 ? "fast9" : "general")
-                                                       : sudoku::kernel_name(kernel)) +
-                  ")";
-  report.counts.emplace_back("solutions", to_string(count));
-  report.extra["limit_reached"] = limit_reached;
-  report.extra["solution"] = first.first.empty() ? nlohmann::ordered_json(nullptr)
-                                                 : nlohmann::ordered_json(sudoku::to_line(first.first));
-  print_report(inv, job, result, report);
-  if (!inv.common.json && !first.first.empty())
-    inv.out << "first solution:\n" << sudoku::to_grid(first.first, shape);
-  return 0;
+    const int n = shape.side();
+    Report report;
+    report.problem = "puzzle";
+    report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
+                   shape_name(shape) + " boxes)";
+    report.params["box"] = shape_name(shape);
+    report.params["puzzle"] = to_line(puzzle.cells);
+    report.params["limit"] = limit;
+    report.method = std::string("search (") +
+                    (kernel == Kernel::automatic ? (n == 9 && shape.box_rows == 3 ? "fast9" : "general")
+                                                 : kernel_name(kernel)) +
+                    ")";
+    report.counts.emplace_back("solutions", to_string(count));
+    report.extra["limit_reached"] = limit_reached;
+    report.extra["solution"] = first->first.empty() ? nlohmann::ordered_json(nullptr)
+                                                    : nlohmann::ordered_json(to_line(first->first));
+    if (!inv.common.json && !first->first.empty()) report.text_after = "first solution:\n" + to_grid(first->first, shape);
+    return report;
+  };
+  return plan;
 }
 
 int run_puzzle_file(const Invocation& inv) {
-  const sudoku::Shape shape = read_shape(inv);
+  const Shape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 2);
-  const sudoku::Kernel kernel = read_kernel(inv);
-  if (kernel == sudoku::Kernel::fast9 && !(shape == sudoku::Shape{3, 3}))
+  const Kernel kernel = read_kernel(inv);
+  if (kernel == Kernel::fast9 && !(shape == Shape{3, 3}))
     throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");
   std::ifstream file;
   std::istream* in = &std::cin;
-  if (path != "-") {  // checked readable (and not a directory) by cli::main before the run
+  if (path != "-") {  // checked readable (and not a directory) by driver::main before the run
     file.open(path);
     if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
     in = &file;
@@ -244,7 +244,7 @@ int run_puzzle_file(const Invocation& inv) {
           out.clear();
         }
         inv.out.flush();
-        inv.err << "count: --puzzle-file: line " << r.line << ": " << r.out << '\n';
+        inv.err << inv.session.program << ": --puzzle-file: line " << r.line << ": " << r.out << '\n';
         continue;
       }
       ++solved;
@@ -257,7 +257,7 @@ int run_puzzle_file(const Invocation& inv) {
   }
   inv.out.flush();
   if (too_long) {
-    inv.err << "count: --puzzle-file: line " << line_no + 1 << ": longer than " << kMaxPuzzleLine
+    inv.err << inv.session.program << ": --puzzle-file: line " << line_no + 1 << ": longer than " << kMaxPuzzleLine
             << " characters; stopped reading '" << path << "' there (is it a file of puzzles, one per line?)\n";
     ++bad;
   }
@@ -274,4 +274,16 @@ int run_puzzle_file(const Invocation& inv) {
   return bad ? 1 : 0;
 }
 
-}  // namespace pcount::cli
+}  // namespace
+
+std::span<const Problem> puzzle_problems() {
+  static const Problem table[] = {
+      {"puzzle", "P", "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)", "puzzle",
+       add_puzzle_options, "auto|fast9|general", plan_puzzle, nullptr},
+      {"puzzle-file", "F", "solve every puzzle of file F (one per line, '-' = stdin)", "puzzle", nullptr,
+       "auto|fast9|general", nullptr, run_puzzle_file},
+  };
+  return table;
+}
+
+}  // namespace pcount::sudoku

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "cli/cli.hpp"
+#include "cli/problems.hpp"
 #include "support/run_command.hpp"
 
 namespace pcount::test {
@@ -42,9 +42,9 @@ TEST(Cli, HelpListsEveryProblemAndVersionPrints) {
   EXPECT_EQ(help.status, 0);
   // Every entry of the problem table (src/cli/problems.cpp), with its value
   // name and the start of its help line, and nothing else in that section.
-  const auto table = cli::problems();
+  const auto table = cli::count_program().problems;
   ASSERT_GE(table.size(), 9u);
-  for (const cli::ProblemEntry& p : table) {
+  for (const driver::Problem& p : table) {
     std::string usage = "\n  --" + std::string(p.option);
     usage += p.value_name.empty() ? std::string(" ") : " " + std::string(p.value_name) + " ";
     EXPECT_NE(help.out.find(usage), std::string::npos) << usage << "\n" << help.out;

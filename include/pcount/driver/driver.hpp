@@ -1,6 +1,16 @@
 #pragma once
-// The `count` program's internals: the problem table, shared option parsing,
-// running a job and printing its report. Not a public header.
+/// @file
+/// The driver: one generic command-line program around engine jobs.
+///
+/// A problem describes itself once, as a driver::Problem: its option and
+/// parameters, its own options, and a plan() that turns the parsed
+/// arguments into an engine::Job (fingerprint, named counters, task list,
+/// kernel) plus a report() that turns complete totals into what is printed.
+/// driver::main does everything else for every problem alike: option
+/// parsing and bad-input messages (exit 2), path checks before the run, the
+/// size estimate, threads, progress, --json, --checkpoint, --shard/--out,
+/// `merge`, --profile, --stop-file, signals and (count-mpi) MPI ranks.
+/// docs/engine.md walks through a complete problem (examples/langford).
 
 #include <cstddef>
 #include <functional>
@@ -19,7 +29,7 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/task.hpp"
 
-namespace pcount::cli {
+namespace pcount::driver {
 
 namespace po = boost::program_options;
 
@@ -44,10 +54,30 @@ struct Common {
 /// Thrown by run_job when the program must stop without a problem report:
 /// an interrupted run (status 130 for SIGINT, 143 for SIGTERM or the stop
 /// file; what was done is already on stderr) or a finished shard of K > 1
-/// (its partial counts are on stdout and in --out; status 0). cli::main
+/// (its partial counts are on stdout and in --out; status 0). driver::main
 /// catches it and returns `status`. Problems must let it pass.
 struct EarlyExit {
   int status = 0;
+};
+
+struct Distributed;
+struct Problem;
+
+/// What one call of driver::main keeps for its whole run (no globals): the
+/// program's name and arguments, the distributed runner (count-mpi), the
+/// merged result `merge` reports instead of running, and result-file
+/// writes left until the report is out.
+struct Session {
+  std::string program = "count";           ///< prefix of every message on stderr
+  std::vector<std::string> command;        ///< argv[1..], stored in shard result files
+  Distributed* distributed = nullptr;      ///< set by count-mpi, else null
+  const engine::RunResult* replay = nullptr;  ///< merge: the shards' sum, returned instead of a run
+  std::string replay_fingerprint;          ///< merge: the fingerprint the shard files name
+  std::size_t jobs_run = 0;                ///< run_job calls so far
+  /// Writes of result files (--out, --profile) that run_job leaves until the
+  /// report is on stdout; main runs them after the problem, so a file that
+  /// cannot be written at the end loses no printed count (exit 1).
+  std::vector<std::function<void()>> after_report;
 };
 
 /// One call of the program with one problem chosen.
@@ -56,10 +86,8 @@ struct Invocation {
   Common common;
   std::ostream& out;
   std::ostream& err;
-  /// Writes of result files (--out, --profile) that run_job leaves until the
-  /// report is on stdout: cli::main runs them after the problem returns, so
-  /// a file that cannot be written at the end loses no printed count (exit 1).
-  std::vector<std::function<void()>>* after_report = nullptr;
+  Session& session;
+  const Problem* problem = nullptr;  ///< the problem chosen
 
   /// The string value of option `name` (without dashes); nullopt if absent.
   [[nodiscard]] std::optional<std::string> value(const std::string& name) const;
@@ -75,20 +103,49 @@ struct Report {
   std::string method;                                       ///< e.g. "search"
   std::vector<std::pair<std::string, std::string>> counts;  ///< name → decimal, in print order
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();   ///< further fields (JSON and text)
+  std::string text_after;  ///< printed after the text block (not with --json), e.g. drawn boards
 };
 
-/// A problem of the `count` program: `--<option> <value_name>`.
-struct ProblemEntry {
+/// A problem's answer to one invocation: the job to run and how to report it.
+struct Plan {
+  /// The job (fingerprint, counter names, tasks, kernel; engine/task.hpp).
+  /// Its fingerprint should start with driver::fingerprint_prefix().
+  engine::Job job;
+  /// Builds the report from the job's complete totals — after a full run, a
+  /// resumed one or `merge` of all shards. May throw InternalError when a
+  /// run-time self-check fails (nothing wrong is then printed).
+  std::function<Report(const engine::RunResult&)> report;
+  /// false for a job whose report needs more than its counts (a search that
+  /// finds one object): --checkpoint, --shard and --out are refused.
+  bool batch = true;
+};
+
+/// A problem the driver runs: chosen by `--<option> <value_name>`.
+struct Problem {
   std::string_view option;      ///< long option without dashes, e.g. "latin"
   std::string_view value_name;  ///< e.g. "N"; empty for a flag
   std::string_view help;        ///< one line for --help
   std::string_view group;       ///< entries of one group share problem options
   void (*add_options)(po::options_description&);  ///< the group's own options (one entry per group), or null
-  int (*run)(const Invocation&);                  ///< runs the problem; returns the exit status
+  std::string_view methods;     ///< its --method values for --help, e.g. "search|classes"; empty if none
+  /// Parses the problem's arguments (throwing InvalidArgument naming the
+  /// option, before any work) and returns the job and its report.
+  Plan (*plan)(const Invocation&) = nullptr;
+  /// Instead of plan: a problem that streams its own output (one line per
+  /// input puzzle) and calls run_job itself; returns the exit status.
+  int (*run)(const Invocation&) = nullptr;
 };
 
-/// The problem table (src/cli/problems.cpp): the one place problems register.
-[[nodiscard]] std::span<const ProblemEntry> problems();
+/// How the program presents itself.
+struct Program {
+  std::string name = "count";         ///< in usage lines and as the prefix of messages
+  std::string summary;                ///< one line under the usage in --help
+  std::span<const Problem> problems;  ///< the problems it offers (one or more)
+};
+
+/// "pcount/<version> ": the start of every job fingerprint, so that files of
+/// another program version are refused.
+[[nodiscard]] std::string fingerprint_prefix();
 
 /// Whole number from `text` in [lo, hi]; throws InvalidArgument(arg) naming
 /// the range otherwise.
@@ -129,11 +186,12 @@ void check_feasible(const Invocation& inv, const engine::Job& job);
 /// run) with another --threads still has the same split and fingerprint.
 [[nodiscard]] std::size_t auto_split_min_tasks(const Invocation& inv);
 
-/// `count merge [--json] [--raw] FILE...` (argv[0] = "merge"): checks and adds
-/// shard result files, then prints the problem's report as a single run
+/// `NAME merge [--json] [--raw] FILE...` (argv[0] = "merge"): checks and
+/// adds shard result files, rebuilds the job from the files' command with
+/// the problem's plan() (nothing runs) and prints its report as a single run
 /// would (or, with --raw, the raw counters). Returns the exit status:
 /// 0, 1 for a problem with the files (one line on stderr), 2 for bad usage.
-int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int merge_main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err);
 
 /// A distributed runner (count-mpi installs one before calling main): how
 /// run_job hands out tasks across processes and adds up the results.
@@ -161,17 +219,18 @@ struct Distributed {
   [[noreturn]] virtual void abort(const std::string& message, int status) = 0;
 };
 
-/// Installs (or, with nullptr, removes) the distributed runner used by run_job.
-void set_distributed(Distributed* d);
 
 /// Prints the report: a readable block, or one JSON object with --json.
 void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
                   const Report& report);
 
-/// Runs the job and prints its report; returns the exit status (0).
-int run_and_report(const Invocation& inv, const engine::Job& job, Report report);
+/// Entry point of a program: `NAME PROBLEM [OPTIONS]` or `NAME merge FILE…`.
+/// Parses argv, plans the chosen problem, runs its job (run_job) and prints
+/// its report. Returns the exit status: 0 done, 1 a run-time failure (one
+/// line on `err`), 2 bad arguments (one line on `err` naming the argument,
+/// before any work), 130/143 stopped by SIGINT/SIGTERM or the stop file.
+/// `distributed` is count-mpi's runner (null for a single process).
+int main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err,
+         Distributed* distributed = nullptr);
 
-/// Entry point of the program; returns the exit status.
-int main(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
-
-}  // namespace pcount::cli
+}  // namespace pcount::driver

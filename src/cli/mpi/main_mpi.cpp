@@ -22,12 +22,14 @@
 #include <thread>
 #include <vector>
 
-#include "cli/cli.hpp"
+#include "cli/problems.hpp"
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace pcount::cli {
 namespace {
+
+using driver::Distributed;
 
 /// Words of one reduced tally: (low, high) per counter and for the nodes,
 /// then an overflow flag.
@@ -210,11 +212,11 @@ int main(int argc, char** argv) {
   int status = 1;
   {
     pcount::cli::MpiDistributed dist;
-    pcount::cli::set_distributed(&dist);
     pcount::cli::NullBuffer null_buffer;
     std::ostream null_out(&null_buffer);
     std::ostringstream rank_err;  // a rank > 0's messages; shown only if it fails alone
-    status = pcount::cli::main(argc, argv, rank == 0 ? std::cout : null_out, rank == 0 ? std::cerr : rank_err);
+    status = pcount::driver::main(argc, argv, pcount::cli::count_program(), rank == 0 ? std::cout : null_out,
+                                  rank == 0 ? std::cerr : rank_err, &dist);
     std::cout.flush();
     // Did every rank get here? An error on this rank only (a file it cannot
     // write, a failed allocation) leaves the others waiting in a collective
@@ -237,7 +239,6 @@ int main(int argc, char** argv) {
     int worst = 0;
     MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, finish_comm);
     status = worst;
-    pcount::cli::set_distributed(nullptr);
   }
   MPI_Comm_free(&finish_comm);
   MPI_Finalize();
