@@ -11,11 +11,10 @@
 #include <sstream>
 #include <system_error>
 
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/files.hpp"
+#include "pcount/engine/parallel.hpp"
 #include "pcount/latin/genbg.hpp"
 
 namespace pcount::latin {
@@ -121,7 +120,7 @@ void write_cache(const std::filesystem::path& file, int n, int d, const std::vec
   }
 }
 
-std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache) {
+std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache, int threads) {
   std::vector<GraphClass> classes;
   if (d == 0 || d == n) {
     BipGraph g;
@@ -134,7 +133,7 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
     return classes;
   }
   if (2 * d > n) {
-    for (const GraphClass& c : regular_classes(n, n - d, cache)) {
+    for (const GraphClass& c : regular_classes(n, n - d, cache, threads)) {
       const BipGraph comp = c.graph.complement();
       const Canonical can = canonical(comp);
       classes.push_back(GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms});
@@ -146,18 +145,23 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
   // does not change it).
   const int mod = n >= 10 ? 16 : 1;
   std::vector<std::vector<std::string>> slices(static_cast<std::size_t>(mod));
-  tbb::parallel_for(0, mod, [&](int res) { slices[static_cast<std::size_t>(res)] = genbg_regular(n, d, res, mod); });
+  engine::for_each_index(static_cast<std::size_t>(mod), threads, [&](std::size_t res) {
+    slices[res] = genbg_regular(n, d, static_cast<int>(res), mod);
+  });
   std::vector<std::string> lines;
   for (auto& slice : slices)
     for (auto& line : slice) lines.push_back(std::move(line));
   classes.resize(lines.size());
-  tbb::parallel_for(std::size_t{0}, lines.size(), [&](std::size_t i) {
-    const BipGraph g = from_graph6(lines[i], n);
-    if (g.regular_degree() != d)
-      throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
-    const Canonical can = canonical(g);
-    classes[i] = GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms};
-  });
+  engine::for_each_index(
+      lines.size(), threads,
+      [&](std::size_t i) {
+        const BipGraph g = from_graph6(lines[i], n);
+        if (g.regular_degree() != d)
+          throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
+        const Canonical can = canonical(g);
+        classes[i] = GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms};
+      },
+      64);
   return classes;
 }
 
@@ -178,13 +182,11 @@ u128 labelled_copies(int n, std::uint64_t aut) {
 
 /// A table of N(G) over all d-regular classes: DFS when `lower` is null,
 /// else by peeling into `lower`. Runs on `threads` workers.
-FactorTable build_table(const std::vector<GraphClass>& classes, const FactorTable* lower, tbb::task_arena& arena) {
+FactorTable build_table(const std::vector<GraphClass>& classes, const FactorTable* lower, int threads) {
   std::vector<u128> values(classes.size());
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, classes.size(), [&](std::size_t i) {
-      const GraphClass& c = classes[i];
-      values[i] = lower ? peel_count(c.graph, *lower) : count_factorisations(c.graph);
-    });
+  engine::for_each_index(classes.size(), threads, [&](std::size_t i) {
+    const GraphClass& c = classes[i];
+    values[i] = lower ? peel_count(c.graph, *lower) : count_factorisations(c.graph);
   });
   return FactorTable(classes, std::move(values));
 }
@@ -208,7 +210,7 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
     throw InvalidArgument(option, "the cache directory " + dir.string() + " is not writable");
 }
 
-std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache) {
+std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache, int threads) {
   if (n < 2 || n > kMaxClassOrder)
     throw InvalidArgument("--latin", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
                                          ", got " + std::to_string(n));
@@ -217,12 +219,12 @@ std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache)
     ensure_writable_dir(*cache.dir, cache.option);
     const auto file = cache_file(*cache.dir, n, d);
     if (auto cached = read_cache(file, n, d)) return std::move(*cached);
-    auto classes = generate_classes(n, d, cache);
+    auto classes = generate_classes(n, d, cache, threads);
     sort_by_key(classes);
     write_cache(file, n, d, classes, cache.option);
     return classes;
   }
-  auto classes = generate_classes(n, d, cache);
+  auto classes = generate_classes(n, d, cache, threads);
   sort_by_key(classes);
   return classes;
 }
@@ -291,7 +293,6 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   if (k < 1 || k > n)
     throw InvalidArgument("--rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
   const auto t0 = std::chrono::steady_clock::now();
-  tbb::task_arena arena(std::max(threads, 1));
   const bool square = k >= n - 1;
   const int h = n / 2;
   const int b = std::min((n - 1) / 2, 3);  // degrees ≤ b: N by DFS; above: by peeling
@@ -309,45 +310,43 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   auto lower_table = [&](int d, const std::vector<GraphClass>* known) {
     FactorTable table;
     for (int j = std::min(d, b); j <= d; ++j) {
-      const std::vector<GraphClass> loaded = (j == d && known) ? std::vector<GraphClass>{} : regular_classes(n, j, cache);
+      const std::vector<GraphClass> loaded = (j == d && known) ? std::vector<GraphClass>{} : regular_classes(n, j, cache, threads);
       const std::vector<GraphClass>& cls = (j == d && known) ? *known : loaded;
-      table = build_table(cls, j <= b ? nullptr : &table, arena);
+      table = build_table(cls, j <= b ? nullptr : &table, threads);
     }
     return table;
   };
   auto plan = std::make_shared<Plan>();
   plan->n = n;
   int degree = k;
-  arena.execute([&] {
+  {
     if (!square && k <= b) {
       plan->mode = Mode::RectDfs;
-      plan->classes = regular_classes(n, k, cache);
+      plan->classes = regular_classes(n, k, cache, threads);
     } else if (!square) {
       plan->mode = Mode::RectPeel;
       plan->lower = lower_table(k - 1, nullptr);
-      plan->classes = regular_classes(n, k, cache);
+      plan->classes = regular_classes(n, k, cache, threads);
     } else if (n % 2 == 1) {
       plan->mode = Mode::SquareOdd;
       degree = h;
-      plan->classes = regular_classes(n, h, cache);
+      plan->classes = regular_classes(n, h, cache, threads);
       plan->lower = lower_table(h, &plan->classes);
     } else {
       plan->mode = Mode::SquareEven;
       degree = h;
       plan->lower = lower_table(h - 1, nullptr);
-      const std::vector<GraphClass> all = regular_classes(n, h, cache);
+      const std::vector<GraphClass> all = regular_classes(n, h, cache, threads);
       std::vector<u128> comp_key(all.size());
-      arena.execute([&] {
-        tbb::parallel_for(std::size_t{0}, all.size(),
-                          [&](std::size_t i) { comp_key[i] = canonical(all[i].graph.complement()).key; });
-      });
+      engine::for_each_index(
+          all.size(), threads, [&](std::size_t i) { comp_key[i] = canonical(all[i].graph.complement()).key; }, 64);
       for (std::size_t i = 0; i < all.size(); ++i) {
         if (all[i].key > comp_key[i]) continue;  // counted with its complement's class
         plan->classes.push_back(all[i]);
         plan->times.push_back(all[i].key == comp_key[i] ? 1 : 2);
       }
     }
-  });  // arena
+  }
 
   const std::size_t count = plan->classes.size();
   // The task ids index this class list: its hash goes into the fingerprint,

@@ -21,13 +21,11 @@
 #include <string>
 #include <vector>
 
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
 
 #include <nauty.h>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/bands.hpp"
 
@@ -164,10 +162,7 @@ public:
       };
       place(place, 2, p0);
     };
-    const int workers = threads > 0 ? threads : engine::hardware_threads();
-    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(workers));
-    tbb::task_arena arena(workers);
-    arena.execute([&] { tbb::parallel_for(std::size_t{0}, tasks, [&](std::size_t t) { discover(t); }); });
+    engine::for_each_index(tasks, threads, discover);
 
     ClassMap merged;
     for (const ClassMap& part : found)

@@ -63,12 +63,12 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 /// the source; one line "<canonical key, 32 hex digits> <|Aut|>" per class,
 /// keys strictly increasing, each graph d-regular; "end <count> <FNV-1a 64
 /// of the class lines>"), otherwise generated —
-/// d ≤ n/2 with genbg (for n ≥ 10 as 16 res/mod slices run concurrently in
-/// the current oneTBB arena), higher degrees as complements of the
+/// d ≤ n/2 with genbg (for n ≥ 10 as 16 res/mod slices run concurrently on
+/// `threads` engine workers, 0 = all hardware threads; engine/parallel.hpp), higher degrees as complements of the
 /// (n-d)-regular list — canonised with nauty and written atomically (temp
 /// file + rename). Throws what genbg_regular throws, and
 /// InvalidArgument(cache.option) when the cache directory cannot be written.
-[[nodiscard]] std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache);
+[[nodiscard]] std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache, int threads = 0);
 
 /// N(G) for every class of one degree, keyed for lookup.
 ///
