@@ -374,9 +374,8 @@ std::string format(const Day& day) {
 }  // namespace pcount::games::kirkman
 
 // ---------------------------------------------------------------------------
-// Isomorphism classes (nauty). Kept at the end of the file: nauty.h defines
-// short macros (TRUE, MAX, ...).
-#include <nauty.h>
+// Isomorphism classes (nauty canonical forms, graph/canonical.hpp).
+#include "pcount/graph/canonical.hpp"
 
 namespace pcount::games::kirkman {
 
@@ -395,36 +394,21 @@ void collect(const State& s, std::vector<Schedule>& out) {
 
 /// Canonical form (nauty) of the girls–rows(–days) incidence graph with
 /// colour classes {girls | rows | days}; without days it is the triple system.
-std::vector<setword> canonical_form(const Schedule& sch, bool with_days) {
+graph::CanonicalForm canonical_form(const Schedule& sch, bool with_days) {
   const int rows = kDays * kRows;
-  const int n = kGirls + rows + (with_days ? kDays : 0);
-  const int m = SETWORDSNEEDED(n);
-  std::vector<setword> g(static_cast<std::size_t>(m) * static_cast<std::size_t>(n));
-  std::vector<setword> canon(g.size());
-  EMPTYGRAPH(g.data(), m, n);
+  std::vector<int> cells{kGirls, rows};
+  if (with_days) cells.push_back(kDays);
+  graph::ColouredGraph g(cells);
   // Rows sorted so that the triple system does not depend on day order.
   std::vector<std::uint16_t> all;
   for (const Day& d : sch)
     for (std::uint16_t t : d) all.push_back(t);
   for (int r = 0; r < rows; ++r) {
     const int v = kGirls + r;
-    for (unsigned t = all[static_cast<std::size_t>(r)]; t; t &= t - 1) ADDONEEDGE(g.data(), low(t), v, m);
-    if (with_days) ADDONEEDGE(g.data(), v, kGirls + rows + r / kRows, m);
+    for (unsigned t = all[static_cast<std::size_t>(r)]; t; t &= t - 1) g.add_edge(low(t), v);
+    if (with_days) g.add_edge(v, kGirls + rows + r / kRows);
   }
-  std::vector<int> lab(static_cast<std::size_t>(n)), ptn(static_cast<std::size_t>(n)), orbits(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    lab[static_cast<std::size_t>(i)] = i;
-    ptn[static_cast<std::size_t>(i)] = 1;
-  }
-  ptn[kGirls - 1] = 0;
-  ptn[static_cast<std::size_t>(kGirls + rows - 1)] = 0;
-  ptn[static_cast<std::size_t>(n - 1)] = 0;
-  DEFAULTOPTIONS_GRAPH(options);
-  options.getcanon = TRUE;
-  options.defaultptn = FALSE;
-  statsblk stats;
-  densenauty(g.data(), lab.data(), ptn.data(), orbits.data(), &options, &stats, m, n, canon.data());
-  return canon;
+  return graph::canonical_form(g);
 }
 
 }  // namespace
@@ -435,7 +419,7 @@ std::size_t isomorphism_classes(std::size_t& systems) {
   // meet every class.
   std::vector<Schedule> all;
   for (const auto& o : second_day_orbits()) collect(with_second_day(o.representative), all);
-  std::set<std::vector<setword>> kts, sts;
+  std::set<graph::CanonicalForm> kts, sts;
   for (const Schedule& s : all) {
     if (!is_solution(s)) throw InternalError("kirkman: a completion is not a valid schedule");
     kts.insert(canonical_form(s, true));

@@ -1,5 +1,7 @@
 #include "pcount/latin/bipartite.hpp"
 
+#include "pcount/graph/canonical.hpp"
+
 #include <bit>
 #include <cmath>
 #include <stdexcept>
@@ -7,7 +9,6 @@
 #include "pcount/engine/errors.hpp"
 #include "pcount/latin/search.hpp"
 
-#include <nauty.h>  // last: it defines short macros (TRUE, MAX, ...)
 
 namespace pcount::latin {
 
@@ -58,42 +59,22 @@ BipGraph from_graph6(std::string_view line, int n) {
 }
 
 Canonical canonical(const BipGraph& g) {
-  static_assert(WORDSIZE >= 2 * kMaxClassOrder, "one setword per vertex row");
-  constexpr int kMaxV = 2 * kMaxClassOrder;
-  thread_local graph work[kMaxV];
-  thread_local graph canon[kMaxV];
-  thread_local int lab[kMaxV], ptn[kMaxV], orbits[kMaxV];
+  // The graph on n column vertices and n symbol vertices, the two sides as
+  // two colour cells (so no labelling swaps them).
+  thread_local graph::ColouredGraph work;
+  thread_local graph::CanonicalForm form;
   const int n = g.n;
-  const int v = 2 * n;
-  const int m = 1;
-  EMPTYGRAPH(work, m, v);
-  for (int c = 0; c < n; ++c) {
-    std::uint32_t a = g.adj[static_cast<std::size_t>(c)];
-    while (a) {
-      const int s = std::countr_zero(a);
-      a &= a - 1;
-      ADDONEEDGE(work, c, n + s, m);
-    }
-  }
-  for (int i = 0; i < v; ++i) {
-    lab[i] = i;
-    ptn[i] = 1;
-  }
-  ptn[n - 1] = 0;
-  ptn[v - 1] = 0;
-  DEFAULTOPTIONS_GRAPH(options);
-  options.getcanon = TRUE;
-  options.defaultptn = FALSE;
-  statsblk stats;
-  densenauty(work, lab, ptn, orbits, &options, &stats, m, v, canon);
+  const int cells[2] = {n, n};
+  work.reset(cells);
+  for (int c = 0; c < n; ++c)
+    for (std::uint32_t a = g.adj[static_cast<std::size_t>(c)]; a; a &= a - 1)
+      work.add_edge(c, n + std::countr_zero(a));
+  graph::canonical_form(work, form);
   Canonical out;
   for (int c = 0; c < n; ++c)
     for (int s = 0; s < n; ++s)
-      if (ISELEMENT(GRAPHROW(canon, c, m), n + s)) out.key |= u128{1} << (c * n + s);
-  if (stats.grpsize2 != 0 || stats.grpsize1 < 1.0 || stats.grpsize1 > 1e15 ||
-      std::floor(stats.grpsize1) != stats.grpsize1)
-    throw InternalError("nauty group size not exactly representable");
-  out.automorphisms = static_cast<std::uint64_t>(stats.grpsize1);
+      if (form.has_edge(c, n + s)) out.key |= u128{1} << (c * n + s);
+  out.automorphisms = form.automorphisms();
   return out;
 }
 

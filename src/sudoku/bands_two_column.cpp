@@ -22,10 +22,10 @@
 #include <vector>
 
 
-#include <nauty.h>
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/parallel.hpp"
+#include "pcount/graph/canonical.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/bands.hpp"
 
@@ -54,38 +54,26 @@ using ClassMap = std::map<u128, ClassEntry>;
 /// classes {columns | digits}.
 class Canoniser {
 public:
-  explicit Canoniser(int c) : n_(4 * c), half_(2 * c) {}
+  explicit Canoniser(int c) : half_(2 * c) {}
 
   u128 key(const Columns& cols) {
-    constexpr int m = 1;
-    graph g[64];
-    graph canon[64];
-    int lab[64], ptn[64], orbits[64];
-    EMPTYGRAPH(g, m, n_);
+    const int cells[2] = {half_, half_};  // columns | digits
+    g_.reset(cells);
     for (int col = 0; col < half_; ++col)
       for (int d = 0; d < half_; ++d)
-        if (cols[static_cast<std::size_t>(col)] & (1u << d)) ADDONEEDGE(g, col, half_ + d, m);
-    for (int v = 0; v < n_; ++v) {
-      lab[v] = v;
-      ptn[v] = (v == half_ - 1 || v == n_ - 1) ? 0 : 1;
-    }
-    DEFAULTOPTIONS_GRAPH(options);
-    options.getcanon = TRUE;
-    options.defaultptn = FALSE;
-    statsblk stats;
-    densenauty(g, lab, ptn, orbits, &options, &stats, m, n_, canon);
+        if (cols[static_cast<std::size_t>(col)] & (1u << d)) g_.add_edge(col, half_ + d);
+    graph::canonical_form(g_, form_);
     u128 k = 0;
-    for (int col = 0; col < half_; ++col) {
-      const set* row = GRAPHROW(canon, col, m);
+    for (int col = 0; col < half_; ++col)
       for (int d = 0; d < half_; ++d)
-        if (ISELEMENT(row, half_ + d)) k |= static_cast<u128>(1) << (col * half_ + d);
-    }
+        if (form_.has_edge(col, half_ + d)) k |= static_cast<u128>(1) << (col * half_ + d);
     return k;
   }
 
 private:
-  int n_;
   int half_;
+  graph::ColouredGraph g_;
+  graph::CanonicalForm form_;
 };
 
 class TwoColumnBands final : public BandCount {

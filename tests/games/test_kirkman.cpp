@@ -168,6 +168,8 @@ TEST(KirkmanCli, CountFindAndBadInput) {
       {{"--kirkman", "--find", "--method", "orbits"}, "--method"},
       {{"--kirkman", "--find", "--split-depth", "2"}, "--split-depth"},
       {{"--kirkman", "--find", "--classes"}, "--find, --classes"},
+      {{"--kirkman", "--find", "--shard", "0/2"}, "--shard"},  // a search that finds: nothing to split
+      {{"--kirkman", "--classes", "--out", "kirkman-classes.json"}, "--out"},
       {{"--kirkman", "--classes", "--method", "orbits"}, "--method"},
       {{"--tictactoe", "--classes"}, "--classes"},
       {{"--kirkman", "--misere"}, "--misere"},
