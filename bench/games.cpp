@@ -6,7 +6,7 @@
 
 #include "pcount/engine/runner.hpp"
 #include "pcount/games/codes.hpp"
-#include "pcount/games/kirkman.hpp"
+#include "pcount/designs/kirkman.hpp"
 #include "pcount/games/tictactoe.hpp"
 #include "support/plain_kirkman.hpp"
 
@@ -62,24 +62,24 @@ void BM_MastermindOptimal(benchmark::State& state) {
 
 void BM_KirkmanCount(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));
-  const engine::Job job = games::kirkman::make_count_job(3);  // orbits computed outside the timing
+  const engine::Job job = designs::kirkman::make_count_job(3);  // orbits computed outside the timing
   engine::RunResult r;
   for (auto _ : state) r = run(job, threads);
-  if (games::kirkman::solutions(r.totals) != 2021760) state.SkipWithError("wrong Kirkman count");
+  if (designs::kirkman::solutions(r.totals) != 2021760) state.SkipWithError("wrong Kirkman count");
   state.counters["nodes/s"] =
       benchmark::Counter(static_cast<double>(r.totals.nodes) * static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate);
 }
 
 void BM_KirkmanFind(benchmark::State& state) {
-  std::optional<games::kirkman::Schedule> s;
-  for (auto _ : state) s = games::kirkman::find_solution();
-  if (!s || !games::kirkman::is_solution(*s)) state.SkipWithError("no valid schedule");
+  std::optional<designs::kirkman::Schedule> s;
+  for (auto _ : state) s = designs::kirkman::find_solution();
+  if (!s || !designs::kirkman::is_solution(*s)) state.SkipWithError("no valid schedule");
 }
 
 void BM_KirkmanSecondDayOrbits(benchmark::State& state) {
   std::size_t days = 0;
-  for (auto _ : state) days = games::kirkman::second_days().size();
+  for (auto _ : state) days = designs::kirkman::second_days().size();
   if (days != pcount::test::plain_second_day_count()) state.SkipWithError("wrong number of second days");
 }
 

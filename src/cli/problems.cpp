@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "pcount/designs/problem.hpp"
 #include "pcount/games/problem.hpp"
 #include "pcount/latin/problem.hpp"
 #include "pcount/queens/problem.hpp"
@@ -16,7 +17,7 @@ const driver::Program& count_program() {
   static const std::vector<driver::Problem> table = [] {
     std::vector<driver::Problem> all;
     for (const auto part : {latin::problems(), sudoku::grid_problems(), queens::problems(),
-                            sudoku::puzzle_problems(), games::code_problems(), games::kirkman_problems(),
+                            sudoku::puzzle_problems(), games::code_problems(), designs::problems(),
                             games::tictactoe_problems()})
       all.insert(all.end(), part.begin(), part.end());
     return all;

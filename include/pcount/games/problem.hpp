@@ -11,9 +11,6 @@ namespace pcount::games {
 /// `--bulls-and-cows` and `--mastermind`: a strategy evaluated over every secret.
 [[nodiscard]] std::span<const driver::Problem> code_problems();
 
-/// `--kirkman`: Kirkman's 15 schoolgirls (count, --classes, --find).
-[[nodiscard]] std::span<const driver::Problem> kirkman_problems();
-
 /// `--tictactoe`: game-tree statistics and minimax values.
 [[nodiscard]] std::span<const driver::Problem> tictactoe_problems();
 

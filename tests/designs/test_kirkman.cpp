@@ -12,11 +12,11 @@
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
-#include "pcount/games/kirkman.hpp"
+#include "pcount/designs/kirkman.hpp"
 #include "support/plain_kirkman.hpp"
 #include "support/run_command.hpp"
 
-namespace pcount::games::kirkman {
+namespace pcount::designs::kirkman {
 namespace {
 
 u128 count(int depth, int threads) {
@@ -179,4 +179,4 @@ TEST(KirkmanCli, CountFindAndBadInput) {
 }
 
 }  // namespace
-}  // namespace pcount::games::kirkman
+}  // namespace pcount::designs::kirkman

@@ -6,9 +6,9 @@
 
 #include <map>
 
-#include "pcount/games/kirkman.hpp"
+#include "pcount/designs/kirkman.hpp"
 
-namespace pcount::games::kirkman {
+namespace pcount::designs::kirkman {
 namespace {
 
 TEST(KirkmanLong, CompletionsAreConstantOnEachOrbit) {
@@ -31,4 +31,4 @@ TEST(KirkmanLong, CompletionsAreConstantOnEachOrbit) {
 }
 
 }  // namespace
-}  // namespace pcount::games::kirkman
+}  // namespace pcount::designs::kirkman

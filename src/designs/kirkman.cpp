@@ -1,4 +1,4 @@
-#include "pcount/games/kirkman.hpp"
+#include "pcount/designs/kirkman.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -9,7 +9,7 @@
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/tree.hpp"
 
-namespace pcount::games::kirkman {
+namespace pcount::designs::kirkman {
 
 namespace {
 
@@ -371,13 +371,13 @@ std::string format(const Day& day) {
   return s;
 }
 
-}  // namespace pcount::games::kirkman
+}  // namespace pcount::designs::kirkman
 
 // ---------------------------------------------------------------------------
 // Isomorphism classes (nauty canonical forms, graph/canonical.hpp).
 #include "pcount/graph/canonical.hpp"
 
-namespace pcount::games::kirkman {
+namespace pcount::designs::kirkman {
 
 namespace {
 
@@ -429,4 +429,4 @@ std::size_t isomorphism_classes(std::size_t& systems) {
   return kts.size();
 }
 
-}  // namespace pcount::games::kirkman
+}  // namespace pcount::designs::kirkman

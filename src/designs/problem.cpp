@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "pcount/games/problem.hpp"
-#include "pcount/games/kirkman.hpp"
+#include "pcount/designs/problem.hpp"
+#include "pcount/designs/kirkman.hpp"
 
-namespace pcount::games {
+namespace pcount::designs {
 
 using namespace driver;
 
@@ -121,7 +121,7 @@ Plan plan_kirkman(const Invocation& inv) {
 
 }  // namespace
 
-std::span<const Problem> kirkman_problems() {
+std::span<const Problem> problems() {
   static const Problem table[] = {
       {"kirkman", "", "Kirkman's 15 schoolgirls: count the solutions (or --find one)", "kirkman",
        add_kirkman_options, "orbits", plan_kirkman, nullptr},
@@ -129,4 +129,4 @@ std::span<const Problem> kirkman_problems() {
   return table;
 }
 
-}  // namespace pcount::games
+}  // namespace pcount::designs

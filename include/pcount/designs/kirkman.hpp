@@ -27,7 +27,7 @@
 
 #include "pcount/engine/task.hpp"
 
-namespace pcount::games::kirkman {
+namespace pcount::designs::kirkman {
 
 inline constexpr int kGirls = 15;
 inline constexpr int kDays = 7;
@@ -103,4 +103,4 @@ enum Counter : std::size_t {
 /// completion is not a valid schedule.
 [[nodiscard]] std::size_t isomorphism_classes(std::size_t& systems);
 
-}  // namespace pcount::games::kirkman
+}  // namespace pcount::designs::kirkman
