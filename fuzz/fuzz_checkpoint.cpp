@@ -7,7 +7,7 @@
 // Properties, for a file that is accepted: every record's id is below the
 // job's task count, ids are unique, and each record written back with
 // checkpoint_line reads back unchanged. A refusal must be
-// InvalidArgument("--checkpoint"); any other exception escapes and is a finding.
+// InvalidArgument("checkpoint"); any other exception escapes and is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string warning;
     records = engine::read_checkpoint(path.string(), job, &warning);
   } catch (const pcount::InvalidArgument& e) {
-    if (e.argument() != "--checkpoint") broken("refusal names '" + e.argument() + "', not --checkpoint");
+    if (e.argument() != "checkpoint") broken("refusal names '" + e.argument() + "', not checkpoint");
     return 0;
   }
   std::set<std::size_t> ids;

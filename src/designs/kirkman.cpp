@@ -278,7 +278,7 @@ std::vector<SecondDayOrbit> second_day_orbits() {
 
 engine::Job make_count_job(int split_depth) {
   if (split_depth < 0 || split_depth > 10)
-    throw InvalidArgument("--split-depth", "Kirkman searches split after 0 to 10 further rows, got " +
+    throw InvalidArgument("split_depth", "Kirkman searches split after 0 to 10 further rows, got " +
                                                std::to_string(split_depth));
   auto tasks = std::make_shared<std::vector<Task>>();
   for (const auto& o : second_day_orbits()) {

@@ -193,6 +193,20 @@ void check_paths(const Invocation& inv) {
   }
 }
 
+/// The option that sets library parameter `argument` (ParameterOption), or
+/// `argument` itself when it already is an option or is not known.
+std::string option_for(const Problem* problem, const std::string& argument) {
+  static constexpr ParameterOption kCommon[] = {
+      {"threads", "--threads"}, {"split_depth", "--split-depth"}, {"method", "--method"},
+      {"checkpoint", "--checkpoint"}, {"shard", "--shard"}, {"cache_dir", "--cache-dir"}};
+  if (problem)
+    for (const ParameterOption& p : problem->parameters)
+      if (argument == p.parameter) return std::string(p.option);
+  for (const ParameterOption& p : kCommon)
+    if (argument == p.parameter) return std::string(p.option);
+  return argument;
+}
+
 /// One line for a Boost.Program_options error, naming the option.
 std::pair<std::string, std::string> describe(const po::error& e) {
   if (const auto* u = dynamic_cast<const po::unknown_option*>(&e))
@@ -362,6 +376,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     session.after_report.clear();
     return status;
   };
+  const Problem* chosen = nullptr;  // for naming options in errors
   try {
     Parsed p = build_options(program);
     po::variables_map vm;
@@ -394,6 +409,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       return 0;
     }
     const Problem& problem = choose_problem(program, vm);
+    chosen = &problem;
     for (const auto& [option, group] : p.owner)
       if (vm.count(option) && group != problem.group)
         throw InvalidArgument(dashed(option), "does not apply to " + dashed(problem.option));
@@ -430,7 +446,8 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     out.flush();
     return finish(e.status);
   } catch (const InvalidArgument& e) {
-    err << name << ": " << (e.argument().empty() ? "" : e.argument() + ": ") << e.what() << '\n';
+    const std::string option = option_for(chosen, e.argument());
+    err << name << ": " << (option.empty() ? "" : option + ": ") << e.what() << '\n';
     return 2;
   } catch (const InternalError& e) {
     err << name << ": internal error: " << e.what() << '\n';

@@ -41,7 +41,7 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 [[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw InvalidArgument("--checkpoint", path + ": " + why);
+  throw InvalidArgument("checkpoint", path + ": " + why);
 }
 
 std::vector<std::string> split_spaces(const std::string& line) {
@@ -227,7 +227,7 @@ CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seco
     try {
       write_atomically(path_, header);
     } catch (const std::runtime_error& e) {
-      throw InvalidArgument("--checkpoint", e.what());
+      throw InvalidArgument("checkpoint", e.what());
     }
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd_ < 0) refuse(path_, std::string("cannot open for appending: ") + std::strerror(errno));

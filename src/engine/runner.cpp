@@ -45,7 +45,7 @@ std::vector<std::size_t> schedule(const Job& job, const RunOptions& options) {
 int hardware_threads() { return std::max(1, tbb::info::default_concurrency()); }
 
 RunResult run(const Job& job, const RunOptions& options) {
-  if (options.threads < 0) throw InvalidArgument("--threads", "must be ≥ 1");
+  if (options.threads < 0) throw InvalidArgument("threads", "must be ≥ 1");
   if (!job.run_task && job.task_count > 0) throw std::logic_error("job has tasks but no run_task");
   const int threads = options.threads == 0 ? hardware_threads() : options.threads;
 

@@ -65,7 +65,7 @@ Shard parse_shard(const std::string& text) {
   if (slash == std::string::npos || !parse_size(std::string_view(text).substr(0, slash), s.index) ||
       !parse_size(std::string_view(text).substr(slash + 1), s.count) || s.count < 1 || s.count > kMaxShards ||
       s.index >= s.count)
-    throw InvalidArgument("--shard", "expected I/K with 0 ≤ I < K ≤ 1000000 (e.g. 0/4), got '" + text + "'");
+    throw InvalidArgument("shard", "expected I/K with 0 ≤ I < K ≤ 1000000 (e.g. 0/4), got '" + text + "'");
   return s;
 }
 

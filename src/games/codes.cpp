@@ -244,12 +244,12 @@ Frontier expand(const CodeSet& codes, Strategy strategy, int depth) {
 engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth) {
   if (strategy == Strategy::optimal) {
     if (split_depth != 1)
-      throw InvalidArgument("--split-depth", "the optimal strategy is split by the first answer only: use 1, got " +
+      throw InvalidArgument("split_depth", "the optimal strategy is split by the first answer only: use 1, got " +
                                                  std::to_string(split_depth));
     return make_optimal_job(game);
   }
   if (split_depth < 0 || split_depth > 3)
-    throw InvalidArgument("--split-depth", "code games split by the first answers: expected 0 to 3, got " +
+    throw InvalidArgument("split_depth", "code games split by the first answers: expected 0 to 3, got " +
                                                std::to_string(split_depth));
   const CodeSet& codes = code_set(game);
   auto f = std::make_shared<const Frontier>(expand(codes, strategy, split_depth));

@@ -211,7 +211,7 @@ Board transform(const Board& board, int s) {
 
 engine::Job make_games_job(int split_depth) {
   if (split_depth < 0 || split_depth > 9)
-    throw InvalidArgument("--split-depth",
+    throw InvalidArgument("split_depth",
                           "tic-tac-toe games have at most 9 moves; expected 0 to 9, got " + std::to_string(split_depth));
   const Tables& t = tables();
   std::uint64_t above = 0, above_sym = 0;

@@ -212,9 +212,9 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 
 std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache, int threads) {
   if (n < 2 || n > kMaxClassOrder)
-    throw InvalidArgument("--latin", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
+    throw InvalidArgument("order", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
                                          ", got " + std::to_string(n));
-  if (d < 0 || d > n) throw InvalidArgument("--rows", "degree out of range");
+  if (d < 0 || d > n) throw InvalidArgument("rows", "degree out of range");
   if (cache.dir) {
     ensure_writable_dir(*cache.dir, cache.option);
     const auto file = cache_file(*cache.dir, n, d);
@@ -288,10 +288,10 @@ u128 reduced_from_all(int n, int k, u128 all) {
 
 ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   if (n < 2 || n > kMaxClassOrder)
-    throw InvalidArgument("--latin", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
+    throw InvalidArgument("order", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
                                          ", got " + std::to_string(n) + " (use --method search for N ≤ 16)");
   if (k < 1 || k > n)
-    throw InvalidArgument("--rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
+    throw InvalidArgument("rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
   const auto t0 = std::chrono::steady_clock::now();
   const bool square = k >= n - 1;
   const int h = n / 2;

@@ -40,7 +40,7 @@ std::vector<std::string> run_lines(const std::string& program, const std::vector
   close(fds[1]);
   if (rc != 0) {
     close(fds[0]);
-    throw InvalidArgument("--method", "the classes method needs nauty's genbg, but '" + program +
+    throw InvalidArgument("method", "the classes method needs nauty's genbg, but '" + program +
                                           "' cannot be run (" + std::strerror(rc) +
                                           "); install the Debian package nauty, set PCOUNT_GENBG, or use --method search");
   }

@@ -102,10 +102,12 @@ Plan plan_latin(const Invocation& inv) {
 
 }  // namespace
 
+constexpr ParameterOption kParameters[] = {{"order", "--latin"}, {"rows", "--rows"}};
+
 std::span<const Problem> problems() {
   static const Problem table[] = {
       {"latin", "N", "reduced Latin squares R(N) and all Latin squares L(N), 1 ≤ N ≤ 16", "latin",
-       add_latin_options, "search|classes", plan_latin, nullptr},
+       add_latin_options, "search|classes", plan_latin, nullptr, kParameters},
   };
   return table;
 }

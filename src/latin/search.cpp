@@ -83,7 +83,7 @@ struct Kernel {
 
 std::vector<CycleType> cycle_types(int n) {
   if (n < 2 || n > kMaxSearchOrder)
-    throw InvalidArgument("--latin", "cycle types need 2 ≤ N ≤ " + std::to_string(kMaxSearchOrder) + ", got " +
+    throw InvalidArgument("order", "cycle types need 2 ≤ N ≤ " + std::to_string(kMaxSearchOrder) + ", got " +
                                          std::to_string(n));
   std::vector<std::vector<int>> parts;
   std::vector<int> current;
@@ -138,10 +138,10 @@ std::uint64_t last_two_rows(const std::uint32_t* missing, int n) {
 
 LatinTree::LatinTree(int n, int k) : n_(n), k_(k) {
   if (n < 1 || n > kMaxSearchOrder)
-    throw InvalidArgument("--latin", "expected N from 1 to " + std::to_string(kMaxSearchOrder) + ", got " +
+    throw InvalidArgument("order", "expected N from 1 to " + std::to_string(kMaxSearchOrder) + ", got " +
                                          std::to_string(n));
   if (k < 1 || k > n)
-    throw InvalidArgument("--rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
+    throw InvalidArgument("rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
   square_ = k >= n - 1;
   stop_row_ = square_ ? std::max(n - 2, 2) : k;
   full_ = (1u << n) - 1u;

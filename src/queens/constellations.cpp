@@ -16,7 +16,7 @@ namespace {
 
 void check_n(int n) {
   if (n < 1 || n > kMaxN)
-    throw InvalidArgument("--queens", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
+    throw InvalidArgument("n", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
 }
 
 /// The distinct squares of a constellation's border queens (1 to 4).
@@ -342,7 +342,7 @@ double estimate_constellation(int n, const Constellation& c) {
 
 engine::Job make_constellation_job(int n, std::size_t group, const std::string& fingerprint) {
   check_n(n);
-  if (group < 1) throw InvalidArgument("--group", "must be a whole number ≥ 1");
+  if (group < 1) throw InvalidArgument("group", "must be a whole number ≥ 1");
   auto list = std::make_shared<const std::vector<Constellation>>(canonical_constellations(n));
   const std::size_t groups = (list->size() + group - 1) / group;
   engine::Job job;

@@ -108,10 +108,12 @@ Plan plan_queens(const Invocation& inv) {
 
 }  // namespace
 
+constexpr ParameterOption kParameters[] = {{"n", "--queens"}, {"group", "--group"}};
+
 std::span<const Problem> problems() {
   static const Problem table[] = {
       {"queens", "N", "N-Queens solutions: all, distinct under symmetry, symmetric ones, 1 ≤ N ≤ 32", "queens",
-       add_queens_options, "search|constellations", plan_queens, nullptr},
+       add_queens_options, "search|constellations", plan_queens, nullptr, kParameters},
   };
   return table;
 }

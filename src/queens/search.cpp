@@ -31,7 +31,7 @@ struct Counter {
 
 void check_n(int n) {
   if (n < 1 || n > kMaxN)
-    throw InvalidArgument("--queens", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
+    throw InvalidArgument("n", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
 }
 
 /// Search for the solutions fixed by a rotation: the lowest empty row gets a

@@ -47,7 +47,7 @@ std::string columns_text(const std::vector<int>& p) {
 
 std::vector<std::vector<int>> first_distinct_solutions(int n, std::size_t k) {
   if (n < 1 || n > kMaxN)
-    throw InvalidArgument("--queens", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
+    throw InvalidArgument("n", "expected N from 1 to " + std::to_string(kMaxN) + ", got " + std::to_string(n));
   FirstDistinct f{n, k, n == 32 ? ~0u : (1u << n) - 1u, std::vector<int>(static_cast<std::size_t>(n), 0), {}};
   if (k > 0) f.dfs(0, 0, 0, 0);
   return f.found;

@@ -117,10 +117,12 @@ Plan plan_sudoku(const Invocation& inv) {
 
 }  // namespace
 
+constexpr ParameterOption kParameters[] = {{"box_shape", "--sudoku"}};
+
 std::span<const Problem> grid_problems() {
   static const Problem table[] = {
       {"sudoku", "RxC", "sudoku grids with boxes of R rows × C columns, e.g. 2x3, 3x3", "sudoku", nullptr,
-       "bands|search", plan_sudoku, nullptr},
+       "bands|search", plan_sudoku, nullptr, kParameters},
   };
   return table;
 }

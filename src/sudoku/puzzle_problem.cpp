@@ -276,12 +276,15 @@ int run_puzzle_file(const Invocation& inv) {
 
 }  // namespace
 
+constexpr ParameterOption kPuzzleParameters[] = {{"box_shape", "--box"}, {"puzzle", "--puzzle"}};
+constexpr ParameterOption kFileParameters[] = {{"box_shape", "--box"}, {"puzzle", "--puzzle-file"}};
+
 std::span<const Problem> puzzle_problems() {
   static const Problem table[] = {
       {"puzzle", "P", "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)", "puzzle",
-       add_puzzle_options, "auto|fast9|general", plan_puzzle, nullptr},
+       add_puzzle_options, "auto|fast9|general", plan_puzzle, nullptr, kPuzzleParameters},
       {"puzzle-file", "F", "solve every puzzle of file F (one per line, '-' = stdin)", "puzzle", nullptr,
-       "auto|fast9|general", nullptr, run_puzzle_file},
+       "auto|fast9|general", nullptr, run_puzzle_file, kFileParameters},
   };
   return table;
 }

@@ -72,7 +72,7 @@ TEST(PuzzleParse, BadInputNamesCellAndRule) {
       (void)parse_puzzle(c.text, c.shape);
       ADD_FAILURE() << "accepted: " << c.text;
     } catch (const PuzzleError& e) {
-      EXPECT_EQ(e.argument(), "--puzzle");
+      EXPECT_EQ(e.argument(), "puzzle");
       EXPECT_EQ(e.row(), c.row) << e.what();
       EXPECT_EQ(e.column(), c.column) << e.what();
       EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
@@ -89,10 +89,10 @@ TEST(PuzzleParse, ShapeLimits) {
   EXPECT_THROW((void)parse_puzzle("", Shape{0, 3}), InvalidArgument);
   EXPECT_NO_THROW((void)parse_puzzle(".", Shape{1, 1}));
   try {
-    check_shape(Shape{17, 1}, "--box");
+    check_shape(Shape{17, 1});  // the default parameter name
     ADD_FAILURE();
   } catch (const InvalidArgument& e) {
-    EXPECT_EQ(e.argument(), "--box");
+    EXPECT_EQ(e.argument(), "box_shape");
   }
 }
 

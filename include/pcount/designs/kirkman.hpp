@@ -70,7 +70,7 @@ enum Counter : std::size_t {
 /// more). Each representative's completion search is split after
 /// `split_depth` further rows (0 ≤ split_depth ≤ 10); every frontier node is
 /// one task. Nodes = search nodes below the split. Throws
-/// InvalidArgument("--split-depth") for another depth.
+/// InvalidArgument("split_depth") for another depth.
 [[nodiscard]] engine::Job make_count_job(int split_depth);
 
 /// c(D): the number of ways to complete {day 1, `second`} to a solution

@@ -120,6 +120,16 @@ struct Plan {
   bool batch = true;
 };
 
+/// Library code names the parameter at fault in InvalidArgument ("order",
+/// "box_shape", "split_depth"); the driver turns it into the option that
+/// sets it ("--latin", "--sudoku", "--split-depth") before printing.
+/// Common parameters (threads, split_depth, method, checkpoint, shard,
+/// cache_dir) are known to the driver; a problem lists its own.
+struct ParameterOption {
+  std::string_view parameter;  ///< e.g. "order"
+  std::string_view option;     ///< e.g. "--latin"
+};
+
 /// A problem the driver runs: chosen by `--<option> <value_name>`.
 struct Problem {
   std::string_view option;      ///< long option without dashes, e.g. "latin"
@@ -134,6 +144,8 @@ struct Problem {
   /// Instead of plan: a problem that streams its own output (one line per
   /// input puzzle) and calls run_job itself; returns the exit status.
   int (*run)(const Invocation&) = nullptr;
+  /// Its parameters' options, for error messages (see ParameterOption).
+  std::span<const ParameterOption> parameters = {};
 };
 
 /// How the program presents itself.

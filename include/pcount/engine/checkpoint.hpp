@@ -23,7 +23,7 @@
 /// Reading an existing file: a damaged header (incomplete, garbled, CR LF
 /// line ends: "damaged: ...; remove it ... to start afresh"), a header of
 /// another job (problem, parameters, method, split depth or program
-/// version) or a damaged complete record → InvalidArgument("--checkpoint",
+/// version) or a damaged complete record → InvalidArgument("checkpoint",
 /// ...), never a wrong total.
 /// A last line without '\n' (the run was killed while writing it) is
 /// dropped with a warning and cut off the file; that task runs again.
@@ -55,7 +55,7 @@ namespace pcount::engine {
 /// Reads the records of an existing checkpoint file of `job` without changing
 /// it (MPI ranks read each other's logs); an absent file gives no records.
 /// A truncated last line is skipped and described in `*warning` (if given).
-/// Throws InvalidArgument("--checkpoint") for a foreign or damaged file.
+/// Throws InvalidArgument("checkpoint") for a foreign or damaged file.
 [[nodiscard]] std::vector<TaskRecord> read_checkpoint(const std::string& path, const Job& job,
                                                       std::string* warning = nullptr);
 
@@ -64,7 +64,7 @@ class CheckpointLog {
 public:
   /// Opens `path` for `job`: reads and checks an existing file (its records
   /// become `resumed()`), or creates it with the header. Throws
-  /// InvalidArgument("--checkpoint") for a foreign or damaged file or one that
+  /// InvalidArgument("checkpoint") for a foreign or damaged file or one that
   /// cannot be created. `flush_seconds` > 0 bounds the work a kill can lose.
   CheckpointLog(std::string path, const Job& job, double flush_seconds = 1.0);
   /// Stops the writer thread after a last flush (errors ignored: call close()).

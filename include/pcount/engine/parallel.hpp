@@ -15,7 +15,7 @@ namespace pcount::engine {
 /// for different i run concurrently, so `body` must be thread-safe; each i
 /// runs exactly once. The first exception `body` throws stops the loop
 /// (indices not yet started are skipped) and is rethrown. Meant for the
-/// work before a job runs, not for use inside a task. Throws InvalidArgument("--threads") for threads < 0.
+/// work before a job runs, not for use inside a task. Throws InvalidArgument("threads") for threads < 0.
 void for_each_index(std::size_t count, int threads, const std::function<void(std::size_t i)>& body,
                     std::size_t grain = 1);
 

@@ -62,7 +62,7 @@ struct RunResult {
 /// `options.threads` workers; per-thread 128-bit tallies are reduced at the
 /// end. With `options.claim`, positions in that order are claimed one at a
 /// time instead. With `options.cancel`, stops early (RunResult::interrupted).
-/// Throws InvalidArgument("--threads") for threads < 0, CountOverflow
+/// Throws InvalidArgument("threads") for threads < 0, CountOverflow
 /// on overflow, and rethrows the first exception a task throws.
 [[nodiscard]] RunResult run(const Job& job, const RunOptions& options = {});
 

@@ -47,7 +47,7 @@ struct Shard {
   }
 };
 
-/// Parses "I/K" with 0 ≤ I < K ≤ kMaxShards; throws InvalidArgument("--shard").
+/// Parses "I/K" with 0 ≤ I < K ≤ kMaxShards; throws InvalidArgument("shard").
 [[nodiscard]] Shard parse_shard(const std::string& text);
 
 /// The content of one shard result file.

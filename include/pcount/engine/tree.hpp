@@ -42,7 +42,7 @@ inline constexpr std::size_t kMaxSplitTasks = 20'000'000;
 namespace detail {
 /// Replaces every node of `frontier` by its children, in DFS order (a
 /// childless node stays). Returns false when no node had children. Throws
-/// InvalidArgument("--split-depth") past kMaxSplitTasks nodes.
+/// InvalidArgument("split_depth") past kMaxSplitTasks nodes.
 template <TreeProblem P>
 bool expand_level(const P& problem, std::vector<typename P::Node>& frontier, int depth) {
   std::vector<typename P::Node> next;
@@ -56,7 +56,7 @@ bool expand_level(const P& problem, std::vector<typename P::Node>& frontier, int
       for (auto& k : kids) next.push_back(std::move(k));
     }
     if (next.size() > kMaxSplitTasks)
-      throw InvalidArgument("--split-depth", "depth " + std::to_string(depth) + " gives more than " +
+      throw InvalidArgument("split_depth", "depth " + std::to_string(depth) + " gives more than " +
                                                  std::to_string(kMaxSplitTasks) + " tasks; use a smaller depth");
   }
   if (grew) frontier = std::move(next);
@@ -66,7 +66,7 @@ bool expand_level(const P& problem, std::vector<typename P::Node>& frontier, int
 
 /// The frontier at `depth`, in DFS order: the nodes at that depth plus the
 /// childless nodes above it. Depth 0 gives {root}. Throws
-/// InvalidArgument("--split-depth") when it would exceed kMaxSplitTasks.
+/// InvalidArgument("split_depth") when it would exceed kMaxSplitTasks.
 template <TreeProblem P>
 [[nodiscard]] std::vector<typename P::Node> expand(const P& problem, int depth) {
   std::vector<typename P::Node> frontier{problem.root()};
@@ -114,7 +114,7 @@ template <TreeProblem P>
 template <TreeProblem P>
 [[nodiscard]] Job make_tree_job(std::shared_ptr<const P> problem, int depth, std::string fingerprint,
                                 std::vector<std::string> counter_names) {
-  if (depth < 0) throw InvalidArgument("--split-depth", "must be a whole number ≥ 0");
+  if (depth < 0) throw InvalidArgument("split_depth", "must be a whole number ≥ 0");
   auto frontier = std::make_shared<const std::vector<typename P::Node>>(expand(*problem, depth));
   Job job;
   job.fingerprint = std::move(fingerprint) + " split=" + std::to_string(depth);

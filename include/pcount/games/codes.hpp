@@ -108,7 +108,7 @@ enum Counter : std::size_t {
 /// `split_depth` answers (0 ≤ split_depth ≤ 3) is one task (the secrets of a
 /// task are exactly its consistent set). Secrets solved above the split are
 /// counted by task 0. Counters: Counter; nodes = guesses decided. Throws
-/// InvalidArgument("--split-depth") for another depth. Strategy::optimal:
+/// InvalidArgument("split_depth") for another depth. Strategy::optimal:
 /// split_depth must be 1 (one task per answer to the fixed first guess, each
 /// an exact branch and bound; no node count).
 [[nodiscard]] engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth = 1);

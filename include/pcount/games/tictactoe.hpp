@@ -62,7 +62,7 @@ enum PositionCounter : std::size_t {
 /// current board (this counts 26,830 games; the plain orbit count of move
 /// sequences would be 255,168 / 8). Counters: GameCounter. Node count =
 /// nodes of the full tree (549,946, root included, whatever the split).
-/// Throws InvalidArgument("--split-depth") for a depth outside 0..9.
+/// Throws InvalidArgument("split_depth") for a depth outside 0..9.
 [[nodiscard]] engine::Job make_games_job(int split_depth);
 
 /// All 3^9 cell colourings as an engine job (27 tasks by the first three

@@ -44,8 +44,8 @@ struct GraphClass {
 struct CacheOptions {
   /// Cache directory; nullopt = no disk cache (always run genbg).
   std::optional<std::filesystem::path> dir;
-  /// The option to name in errors about `dir` (e.g. "--cache-dir").
-  std::string option = "--cache-dir";
+  /// The parameter to name in errors about `dir`.
+  std::string option = "cache_dir";
 };
 
 /// The default cache directory: $XDG_CACHE_HOME/pcount, else
@@ -114,7 +114,7 @@ struct ClassJob {
 
 /// Builds the job: lists the classes (cache or genbg) and builds the lookup
 /// tables using `threads` worker threads. 2 ≤ n ≤ kMaxClassOrder, 1 ≤ k ≤ n
-/// (InvalidArgument("--latin") / ("--rows") otherwise). Tasks are slices of
+/// (InvalidArgument("order") / ("--rows") otherwise). Tasks are slices of
 /// consecutive classes (at most 4096 tasks; ids stable for given n, k).
 /// The fingerprint names n, k and the method.
 [[nodiscard]] ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads);

@@ -16,7 +16,7 @@ namespace pcount::latin {
 [[nodiscard]] std::string genbg_program();
 
 /// Runs `program args...` and returns its standard output split into lines
-/// (without the newlines). Throws InvalidArgument("--method") when the
+/// (without the newlines). Throws InvalidArgument("method") when the
 /// program cannot be started (e.g. not installed: the message says to
 /// install the Debian package nauty, set PCOUNT_GENBG, or use --method
 /// search), and std::runtime_error when it exits with a non-zero status or

@@ -37,7 +37,7 @@ struct CycleType {
 
 /// All cycle types of derangements of n (parts ≥ 2), in lexicographically
 /// decreasing order of the parts, each with its weight. Throws
-/// InvalidArgument("--latin") for n < 2 or n > kMaxSearchOrder, and
+/// InvalidArgument("order") for n < 2 or n > kMaxSearchOrder, and
 /// InternalError if a weight is not a whole number. Sum of the weights =
 /// derangements(n)/(n-1) (OEIS A000255 shifted).
 [[nodiscard]] std::vector<CycleType> cycle_types(int n);
@@ -73,7 +73,7 @@ public:
   };
 
   /// Reduced k×n rectangles, 1 ≤ n ≤ 16, 1 ≤ k ≤ n (k ≥ n-1 counts R(n)).
-  /// Throws InvalidArgument("--latin") / ("--rows") when out of range.
+  /// Throws InvalidArgument("order") / ("--rows") when out of range.
   LatinTree(int n, int k);
 
   [[nodiscard]] int n() const { return n_; }

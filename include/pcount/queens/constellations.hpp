@@ -51,7 +51,7 @@ struct Constellation {
 
 /// The canonical border constellations of the n×n board (1 ≤ n ≤ 32) whose
 /// queens do not attack each other, in a fixed order (by top, bottom, left,
-/// right). Throws InvalidArgument("--queens") for n outside 1..32.
+/// right). Throws InvalidArgument("n") for n outside 1..32.
 [[nodiscard]] std::vector<Constellation> canonical_constellations(int n);
 
 /// What the completions of one constellation contribute.
@@ -88,8 +88,8 @@ enum ConstellationCounter : std::size_t {
 /// constellations [i·group, (i+1)·group) of canonical_constellations(n);
 /// tasks T and T+1 run the half- and quarter-turn searches. Each task's
 /// estimate is the sum of its constellations' estimates (the runner starts
-/// the largest first). Throws InvalidArgument("--queens") for a bad n and
-/// InvalidArgument("--group") for group < 1.
+/// the largest first). Throws InvalidArgument("n") for a bad n and
+/// InvalidArgument("group") for group < 1.
 [[nodiscard]] engine::Job make_constellation_job(int n, std::size_t group, const std::string& fingerprint);
 
 /// Checks a finished constellation job's totals (P and R from the

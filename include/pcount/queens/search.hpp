@@ -34,7 +34,7 @@ public:
     std::uint32_t diag2 = 0;  ///< attacked squares of this row along ↘ diagonals
   };
 
-  /// Board side 1 ≤ n ≤ 32; throws InvalidArgument("--queens") otherwise.
+  /// Board side 1 ≤ n ≤ 32; throws InvalidArgument("n") otherwise.
   explicit QueensTree(int n);
 
   /// Board side.
@@ -57,7 +57,7 @@ private:
 /// gives P(n), OEIS A032522; Symmetry::rot90 gives R(n), OEIS A033148), by a
 /// search that fills the lowest empty row with a queen and all its images
 /// under the rotation at once. `nodes` (if not null) gets the nodes visited
-/// added. Throws InvalidArgument("--queens") for n outside 1..32 and
+/// added. Throws InvalidArgument("n") for n outside 1..32 and
 /// std::invalid_argument for another symmetry.
 [[nodiscard]] u128 count_rotation_symmetric(int n, Symmetry rotation, u128* nodes = nullptr);
 

@@ -16,7 +16,7 @@ namespace pcount::queens {
 /// order, the same on every run. Fewer than k when U(n) < k. Found by a
 /// sequential lexicographic search that keeps the solutions equal to their
 /// canonical form; it stops as soon as k are found. Throws
-/// InvalidArgument("--queens") for n outside 1..32.
+/// InvalidArgument("n") for n outside 1..32.
 [[nodiscard]] std::vector<std::vector<int>> first_distinct_solutions(int n, std::size_t k);
 
 /// One solution as a text board: n lines of n cells separated by spaces,

@@ -35,7 +35,7 @@ struct Shape {
 
 /// Checks that 1 ≤ R, C and R·C ≤ kMaxSide; throws InvalidArgument(argument)
 /// naming the shape otherwise.
-void check_shape(const Shape& shape, const std::string& argument = "--box");
+void check_shape(const Shape& shape, const std::string& argument = "box_shape");
 
 /// A puzzle: `cells[row·N + col]` is 0 for a blank or the value 1..N.
 struct Puzzle {
@@ -64,9 +64,9 @@ private:
 /// wrong number of cells ("expected 81 cells, got 80"); two equal clues in a
 /// row, column or box ("row r, column c: digit d repeats in column c (already
 /// at row r', column c)"). Checks are made in that order; the first fault is
-/// reported. Throws InvalidArgument("--box") for a bad shape.
+/// reported. Throws InvalidArgument("box_shape") for a bad shape.
 [[nodiscard]] Puzzle parse_puzzle(std::string_view text, const Shape& shape = {},
-                                  const std::string& argument = "--puzzle");
+                                  const std::string& argument = "puzzle");
 
 /// The character for value v (0 → '.', 1..9 → '1'..'9', 10.. → 'A'..).
 [[nodiscard]] char value_char(int v);

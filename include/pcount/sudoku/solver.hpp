@@ -30,7 +30,7 @@ namespace pcount::sudoku {
 /// Which kernel to run.
 enum class Kernel {
   automatic,  ///< fast9 for 3x3 boxes, general otherwise
-  fast9,      ///< band bitboards; 3x3 boxes only (else InvalidArgument("--box"))
+  fast9,      ///< band bitboards; 3x3 boxes only (else InvalidArgument("box_shape"))
   general,    ///< any shape with side ≤ 16
 };
 
@@ -51,7 +51,7 @@ struct SolveResult {
 
 /// Solves `puzzle` sequentially, counting solutions up to `limit`
 /// (0 = no limit; counts past 2^64 - 1 are not supported here — use
-/// make_count_job). Throws InvalidArgument("--box") for a shape the kernel
+/// make_count_job). Throws InvalidArgument("box_shape") for a shape the kernel
 /// does not support.
 [[nodiscard]] SolveResult solve(const Puzzle& puzzle, std::uint64_t limit = 0, Kernel kernel = Kernel::automatic);
 
@@ -81,8 +81,8 @@ struct CountJobOptions {
 
 /// An engine job counting the solutions of `puzzle`: counter 0 "solutions",
 /// Tally::nodes = branch assignments. Task ids are positions of the frontier
-/// in DFS order (deterministic). Throws InvalidArgument("--split-depth") for a
-/// split with too many tasks and InvalidArgument("--box") for a bad kernel.
+/// in DFS order (deterministic). Throws InvalidArgument("split_depth") for a
+/// split with too many tasks and InvalidArgument("box_shape") for a bad kernel.
 [[nodiscard]] engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options = {});
 
 }  // namespace pcount::sudoku

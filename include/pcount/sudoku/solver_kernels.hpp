@@ -26,7 +26,7 @@
 /// Invariant after a successful start/assign: every final value has been
 /// removed from the candidates of all its peers, so the open cells'
 /// candidates alone decide the completions (the endgame counter relies on
-/// it). Constructors throw InvalidArgument("--box") for a shape they do not
+/// it). Constructors throw InvalidArgument("box_shape") for a shape they do not
 /// handle (GeneralKernel: side > 16; Fast9Kernel: anything but 3x3).
 
 #include <array>
