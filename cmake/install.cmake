@@ -3,7 +3,8 @@
 #   Development: include/pcount/**, the static libraries, and the CMake package
 #                lib/cmake/pcount/ (targets pcount::engine, ::latin, ::sudoku,
 #                ::queens, ::games; README.md "Using pcount as a library").
-#   Runtime:     count (and count-mpi when built).
+#   Runtime:     count (and count-mpi when built); with PCOUNT_BUNDLE also the
+#                shared libraries and nauty-genbg of the relocatable bundle.
 #
 # The CLI library (pcount_cli) is not exported: its headers are private to
 # src/cli/, and the program `count` is its public face.
@@ -29,7 +30,14 @@ install(FILES ${PROJECT_BINARY_DIR}/pcountConfig.cmake ${PROJECT_BINARY_DIR}/pco
         DESTINATION ${PCOUNT_INSTALL_CMAKEDIR} COMPONENT Development)
 
 set(_pcount_programs count)
-if(TARGET count-mpi)
+if(TARGET count-mpi AND NOT PCOUNT_BUNDLE) # the bundle leaves MPI to the cluster's own build
   list(APPEND _pcount_programs count-mpi)
 endif()
-install(TARGETS ${_pcount_programs} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+if(PCOUNT_BUNDLE)
+  include(${CMAKE_CURRENT_LIST_DIR}/bundle.cmake) # sets _pcount_bundle_deps
+endif()
+install(TARGETS ${_pcount_programs} ${_pcount_bundle_deps}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+if(PCOUNT_BUNDLE)
+  pcount_bundle_install_rules()
+endif()
