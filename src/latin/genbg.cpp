@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "pcount/engine/errors.hpp"
 
@@ -19,6 +21,10 @@ namespace pcount::latin {
 std::string genbg_program() {
   const char* env = std::getenv("PCOUNT_GENBG");
   if (env && *env) return env;
+  // The relocatable bundle (docs/bundle.md) carries its own genbg beside count.
+  std::error_code ec;
+  const auto beside = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "nauty-genbg";
+  if (!ec && access(beside.c_str(), X_OK) == 0) return beside.string();
   return "nauty-genbg";
 }
 

@@ -12,7 +12,8 @@ namespace pcount::latin {
 
 /// The genbg program to run: $PCOUNT_GENBG when set and not empty (a path or
 /// a name looked up in PATH; used by tests to simulate a missing binary),
-/// otherwise "nauty-genbg".
+/// else an executable "nauty-genbg" in the running program's own directory
+/// (the relocatable bundle, docs/bundle.md), otherwise "nauty-genbg".
 [[nodiscard]] std::string genbg_program();
 
 /// Runs `program args...` and returns its standard output split into lines

@@ -1,0 +1,43 @@
+# Install rules, included from the top-level CMakeLists.txt.
+#
+#   Development: include/pcount/**, the static libraries, and the CMake package
+#                lib/cmake/pcount/ (targets pcount::engine, ::latin, ::sudoku,
+#                ::queens, ::games; README.md "Using pcount as a library").
+#   Runtime:     count (and count-mpi when built); with PCOUNT_BUNDLE also the
+#                shared libraries and nauty-genbg of the relocatable bundle.
+#
+# The CLI library (pcount_cli) is not exported: its headers are private to
+# src/cli/, and the program `count` is its public face.
+include(CMakePackageConfigHelpers)
+set(PCOUNT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pcount)
+
+set_target_properties(pcount_flags PROPERTIES EXPORT_NAME flags)
+install(TARGETS pcount_flags pcount_engine pcount_latin pcount_sudoku pcount_queens pcount_games
+        EXPORT pcountTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pcount DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT Development)
+install(EXPORT pcountTargets NAMESPACE pcount:: DESTINATION ${PCOUNT_INSTALL_CMAKEDIR}
+        COMPONENT Development)
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/pcountConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/pcountConfig.cmake
+                              INSTALL_DESTINATION ${PCOUNT_INSTALL_CMAKEDIR})
+# A 0.x project may break its API in any minor release: 0.1.y accepts only
+# requests for 0.1.z (z ≤ y), where SameMajorVersion would accept 0.2 too.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/pcountConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/pcountConfig.cmake ${PROJECT_BINARY_DIR}/pcountConfigVersion.cmake
+        DESTINATION ${PCOUNT_INSTALL_CMAKEDIR} COMPONENT Development)
+
+set(_pcount_programs count)
+if(TARGET count-mpi AND NOT PCOUNT_BUNDLE) # the bundle leaves MPI to the cluster's own build
+  list(APPEND _pcount_programs count-mpi)
+endif()
+if(PCOUNT_BUNDLE)
+  include(${CMAKE_CURRENT_LIST_DIR}/bundle.cmake) # sets _pcount_bundle_deps
+endif()
+install(TARGETS ${_pcount_programs} ${_pcount_bundle_deps}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+if(PCOUNT_BUNDLE)
+  pcount_bundle_install_rules()
+endif()
