@@ -1,18 +1,20 @@
 # Install rules, included from the top-level CMakeLists.txt.
 #
 #   Development: include/pcount/**, the static libraries, and the CMake package
-#                lib/cmake/pcount/ (targets pcount::engine, ::latin, ::sudoku,
-#                ::queens, ::games; README.md "Using pcount as a library").
+#                lib/cmake/pcount/ (targets pcount::engine, ::driver, ::graph,
+#                ::latin, ::sudoku, ::queens, ::games, ::designs; README.md
+#                "Using pcount as a library").
 #   Runtime:     count (and count-mpi when built); with PCOUNT_BUNDLE also the
 #                shared libraries and nauty-genbg of the relocatable bundle.
 #
-# The CLI library (pcount_cli) is not exported: its headers are private to
-# src/cli/, and the program `count` is its public face.
+# The `count` program's problem table (pcount_cli) is not exported: a
+# program of one's own lists its problems for driver::main.
 include(CMakePackageConfigHelpers)
 set(PCOUNT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pcount)
 
 set_target_properties(pcount_flags PROPERTIES EXPORT_NAME flags)
-install(TARGETS pcount_flags pcount_engine pcount_latin pcount_sudoku pcount_queens pcount_games
+install(TARGETS pcount_flags pcount_engine pcount_driver pcount_graph pcount_latin pcount_sudoku pcount_queens
+                pcount_games pcount_designs
         EXPORT pcountTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pcount DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

@@ -1,18 +1,19 @@
-// langford N [--threads T]: Langford pairings L(2,N) up to reversal (OEIS
+// langford --pairs N: Langford pairings L(2,N) up to reversal (OEIS
 // A014552): sequences of 1,1,2,2,…,N,N with the two k's k+1 positions apart.
+// A problem outside pcount, on its engine and driver: --threads, --json,
+// --progress, --checkpoint, --shard/--out with `langford merge`, --stop-file
+// and the size check come with driver::main (docs/engine.md walks through it).
 // Pairs are placed from N down to 1 as bits of a mask of the 2N positions.
 // Reversal: while the placement so far is its own mirror image, a pair goes
 // only to the left one of each mirror pair of positions; no solution is
 // its own mirror (the 1s would have to be adjacent and central: 2N-1 odd),
 // so every {solution, reversal} is counted once, with no halving.
 #include <cstdint>
-#include <cstdio>
+#include <iostream>
 #include <memory>
-#include <string>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
-#include "pcount/engine/runner.hpp"
+#include "pcount/driver/driver.hpp"
 #include "pcount/engine/tree.hpp"
 
 namespace {
@@ -71,52 +72,35 @@ private:
   int n_;
 };
 
-// A whole number in [lo, hi], else InvalidArgument naming `what`.
-int parse(const std::string& what, const std::string& text, int lo, int hi) {
-  std::size_t used = 0;
-  int v = 0;
-  try {
-    v = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || v < lo || v > hi)
-    throw pcount::InvalidArgument(what, "expected a whole number from " + std::to_string(lo) + " to " +
-                                            std::to_string(hi) + ", got '" + pcount::printable(text) + "'");
-  return v;
+using namespace pcount::driver;
+
+Plan plan(const Invocation& inv) {
+  const int n = static_cast<int>(parse_int("--pairs", *inv.value("pairs"), 1, 31));  // 2N bits in 64
+  auto tree = std::make_shared<const Langford>(n);
+  const int depth = inv.common.split_depth.value_or(
+      pcount::engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
+  Plan p;
+  p.job = pcount::engine::make_tree_job(tree, depth, fingerprint_prefix() + "langford n=" + std::to_string(n),
+                                        {"pairings"});
+  p.report = [n](const pcount::engine::RunResult& result) {
+    Report r;
+    r.problem = "langford";
+    r.title = "Langford pairings of " + std::to_string(n) + " pairs, up to reversal";
+    r.params["n"] = n;
+    r.method = "search";
+    r.counts = {{"pairings", pcount::to_string(result.totals.counts[0])}};
+    return r;
+  };
+  return p;
 }
+
+const Problem kProblems[] = {
+    {"pairs", "N", "Langford pairings of N pairs (1 ≤ N ≤ 31), OEIS A014552", "langford", nullptr, "search", plan},
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  namespace engine = pcount::engine;
-  try {
-    int n = -1;
-    engine::RunOptions options;  // threads 0: all hardware threads
-    for (int a = 1; a < argc; ++a) {
-      const std::string arg = argv[a];
-      if (arg == "--threads") {
-        if (a + 1 == argc) throw pcount::InvalidArgument("--threads", "needs a value");
-        options.threads = parse("--threads", argv[++a], 1, 4096);
-      } else if (n < 0 && !arg.starts_with("-")) {
-        n = parse("N", arg, 1, 31);  // 2N positions in a 64-bit mask
-      } else {
-        throw pcount::InvalidArgument(pcount::printable(arg), "unexpected argument; usage: langford N [--threads T]");
-      }
-    }
-    if (n < 0) throw pcount::InvalidArgument("N", "missing; usage: langford N [--threads T]");
-    const auto problem = std::make_shared<const Langford>(n);
-    const int threads = options.threads > 0 ? options.threads : engine::hardware_threads();
-    const int depth = engine::auto_split_depth(*problem, 64 * static_cast<std::size_t>(threads));
-    const engine::Job job = engine::make_tree_job(problem, depth, "langford n=" + std::to_string(n), {"solutions"});
-    const engine::RunResult result = engine::run(job, options);
-    std::printf("%s\n", pcount::to_string(result.totals.counts[0]).c_str());
-    return 0;
-  } catch (const pcount::InvalidArgument& e) {
-    std::fprintf(stderr, "langford: %s: %s\n", e.argument().c_str(), e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "langford: %s\n", e.what());
-    return 1;
-  }
+  const Program program{"langford", "Counts Langford pairings", kProblems};
+  return pcount::driver::main(argc, argv, program, std::cout, std::cerr);
 }
