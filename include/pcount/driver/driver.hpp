@@ -158,8 +158,9 @@ struct Problem {
   /// Parses the problem's arguments (throwing InvalidArgument naming the
   /// option, before any work) and returns the job and its report.
   Plan (*plan)(const Invocation&) = nullptr;
-  /// Instead of plan: a problem that streams its own output (one line per
-  /// input puzzle) and calls run_job itself; returns the exit status.
+  /// Instead of plan: a problem that runs its jobs itself (several jobs,
+  /// its own printing) through run_job; returns the exit status. (A job
+  /// whose tasks print, such as --puzzle-file, is a plan: Plan::output.)
   int (*run)(const Invocation&) = nullptr;
 };
 
