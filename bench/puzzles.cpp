@@ -2,18 +2,18 @@
 //
 // BM_PuzzleSet/<set>/<threads>: every puzzle of a reference set
 // (data/sudoku), first solution with uniqueness check (limit 2),
-// in parallel across puzzles inside a task_arena of <threads>; counter
+// in parallel across puzzles by engine::run on <threads> (one task per 16
+// puzzles); counter
 // puzzles/s. The answer is checked after the loop: every puzzle of these sets
 // has exactly one solution, and each returned grid must solve its puzzle.
 // BM_CountPuzzle/<threads>: all 6,696,000 solutions of the band-class check
 // puzzle (docs/sudoku-puzzles.md) through engine::run; counter solutions/s.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <tbb/task_arena.h>
 
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/puzzle.hpp"
@@ -49,9 +49,19 @@ void BM_PuzzleSet(benchmark::State& state) {
     return;
   }
   std::vector<SolveResult> results(puzzles.size());
-  tbb::task_arena arena(threads);
+  // One engine task per 16 puzzles; task t fills results[16t … 16t+15].
+  constexpr std::size_t kPerTask = 16;
+  pcount::engine::Job job;
+  job.fingerprint = "bench puzzles";
+  job.task_count = (puzzles.size() + kPerTask - 1) / kPerTask;
+  job.run_task = [&puzzles, &results](std::size_t id, pcount::engine::Tally&) {
+    for (std::size_t i = id * kPerTask; i < std::min(puzzles.size(), (id + 1) * kPerTask); ++i)
+      results[i] = pcount::sudoku::solve(puzzles[i], 2);
+  };
+  pcount::engine::RunOptions run;
+  run.threads = threads;
   for (auto _ : state) {
-    arena.execute([&] { pcount::sudoku::solve_many(puzzles, results, 2); });
+    (void)pcount::engine::run(job, run);
     benchmark::DoNotOptimize(results.data());
   }
   std::size_t bad = 0;

@@ -21,7 +21,9 @@ namespace pcount::driver {
 /// word that is not a known option or its value (e.g. "merge", bundled flags
 /// such as -qh), is dropped and added to `ignored` (made printable, at most
 /// 60 bytes each); so that `merge` never writes, reads or runs anything a
-/// file names.
+/// file names. A problem option whose value is a file (--puzzle-file F) is
+/// kept with the value "-": the problem stays chosen, and its plan does not
+/// read input when replaying (Session::replay).
 [[nodiscard]] std::vector<std::string> job_arguments(const Program& program, const std::vector<std::string>& command,
                                                      std::vector<std::string>& ignored);
 

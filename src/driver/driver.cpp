@@ -230,7 +230,7 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
                                        std::vector<std::string>& ignored) {
   static const std::set<std::string> not_job = {
       "help",  "version", "threads", "json",     "quiet", "progress",  "checkpoint", "stop-file",
-      "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir", "puzzle-file"};
+      "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir"};
   static const std::set<std::string> path_values = {"FILE", "PATH", "DIR", "F"};
   const Parsed p = build_options(program);
   std::vector<std::string> kept;
@@ -252,6 +252,16 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
     if (keep && takes_value) {
       const std::string param = d->format_parameter();
       keep = !path_values.count(param.substr(0, param.find(' ')));
+      const bool problem_option = std::any_of(program.problems.begin(), program.problems.end(),
+                                              [&d](const Problem& e) { return e.option == d->long_name(); });
+      if (!keep && problem_option) {
+        // The problem's input file (--puzzle-file F): the problem stays, its
+        // file is replaced by "-", which a plan does not read when replaying.
+        kept.push_back("--" + d->long_name());
+        kept.emplace_back("-");
+        if (with_next) ++i;
+        continue;
+      }
     }
     if (keep) {
       kept.push_back(a);
@@ -308,7 +318,10 @@ std::string choose_method(const Invocation& inv, const std::vector<std::string>&
   throw InvalidArgument("--method", "'" + inv.common.method + "' does not apply here; allowed: " + list);
 }
 
-void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
+namespace {
+
+/// print_report on `out`.
+void write_report(std::ostream& out, const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
                   const Report& report) {
   if (inv.common.json) {
     nlohmann::ordered_json j;
@@ -329,7 +342,7 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
     j["wall_seconds"] = result.wall_seconds;
     j["nodes"] = result.totals.nodes ? nlohmann::ordered_json(to_string(result.totals.nodes)) : nullptr;
     for (const auto& [key, value] : report.extra.items()) j[key] = value;
-    inv.out << j.dump() << '\n';
+    out << j.dump() << '\n';
     return;
   }
   std::ostringstream s;
@@ -349,7 +362,14 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
   std::ostringstream wall;
   wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
   line("wall", wall.str());
-  inv.out << s.str() << report.text_after;
+  out << s.str() << report.text_after;
+}
+
+}  // namespace
+
+void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
+                  const Report& report) {
+  write_report(inv.out, inv, job, result, report);
 }
 
 int main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err,
@@ -437,11 +457,18 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       result = *session.replay;
       result.threads = inv.common.threads;
     } else {
-      result = run_job(inv, plan.job);
+      result = run_job(inv, plan.job, plan.output);
     }
-    print_report(inv, plan.job, result, plan.report(result));
+    const Report report = plan.report(result);
+    // A job whose tasks printed keeps stdout for that output (Plan::output).
+    const bool printed = plan.job.run_task_output && !session.replay;
     out.flush();
-    return finish(0);
+    if (!printed)
+      print_report(inv, plan.job, result, report);
+    else if (!inv.common.quiet)
+      write_report(err, inv, plan.job, result, report);
+    out.flush();
+    return finish(session.replay ? 0 : report.status);
   } catch (const EarlyExit& e) {
     out.flush();
     return finish(e.status);

@@ -237,8 +237,13 @@ std::size_t auto_split_min_tasks(const Invocation& inv) {
   return std::max<std::size_t>(1024, 16 * static_cast<std::size_t>(std::max(1, inv.common.threads)));
 }
 
-engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
+engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const Output& output) {
   Distributed* const dist = inv.session.distributed;
+  const bool prints = static_cast<bool>(job.run_task_output);  // tasks print, in id order
+  if (prints && dist)
+    throw InvalidArgument(inv.problem ? "--" + std::string(inv.problem->option) : std::string(),
+                          "does not run under count-mpi (one process prints its output in order); "
+                          "use --shard I/K on several nodes and count merge");
   const std::size_t call = ++inv.session.jobs_run;  // 1 for the problem's first job
   // A problem that runs further jobs after its first (e.g. tic-tac-toe: games,
   // then positions) runs them in full: shards split the first job only, and
@@ -317,6 +322,13 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     }
   }
   const std::size_t shard_tasks = shard.size(job.task_count);
+  if (prints && rank0 && !resumed_tasks.empty()) {
+    const std::string note =
+        output.resumed_note ? output.resumed_note(resumed_totals, resumed_tasks.size())
+                            : "--checkpoint " + c.checkpoint + ": " + std::to_string(resumed_tasks.size()) +
+                                  " tasks were done by earlier runs; their output is not printed again";
+    inv.err << inv.session.program << ": " << note << '\n' << std::flush;
+  }
 
   engine::RunOptions options;
   options.threads = c.threads;
@@ -328,6 +340,18 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     if (log) log->record(engine::TaskRecord{id, counts, seconds});
     done.fetch_add(1, std::memory_order_relaxed);
   };
+  if (prints) {
+    // In id order, one task at a time (engine/runner.hpp); flushed before
+    // on_task_done lets the checkpoint record the task.
+    options.on_output = [&inv, &output](std::size_t, std::string_view text) {
+      if (output.write)
+        output.write(text);
+      else
+        inv.out << text;
+      inv.out.flush();
+      if (!inv.out) throw std::runtime_error("writing the output on stdout failed");
+    };
+  }
   if (dist) {
     dist->begin(job.fingerprint, shard_tasks - resumed_tasks.size());
     options.claim = [dist] { return dist->claim(); };
@@ -408,8 +432,10 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
   }
   if (c.shard_count > 1) {
     // A shard's counts are partial: no problem report (derived figures and
-    // self-checks need the whole job). count merge prints that.
-    if (rank0) {
+    // self-checks need the whole job). count merge prints that. A job that
+    // prints keeps stdout for its output: the partial counts go to stderr.
+    std::ostream& summary = prints ? inv.err : inv.out;
+    if (rank0 && !(prints && c.quiet)) {
       if (c.json) {
         nlohmann::ordered_json j;
         j["program"] = "pcount";
@@ -425,7 +451,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
         j["tasks_resumed"] = result.tasks_resumed;
         j["wall_seconds"] = result.wall_seconds;
         j["out"] = c.out_file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.out_file);
-        inv.out << j.dump() << '\n';
+        summary << j.dump() << '\n';
       } else {
         std::ostringstream s;
         auto line = [&s](const std::string& key, const std::string& value) {
@@ -439,7 +465,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
         wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
         line("wall", wall.str());
         if (!c.out_file.empty()) line("out", c.out_file);
-        inv.out << s.str();
+        summary << s.str();
       }
     }
     throw EarlyExit{0};

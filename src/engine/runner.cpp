@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -27,26 +30,39 @@ double seconds_since(Clock::time_point start) {
 }
 
 /// Task ids in the order they are handed out: largest estimate first when
-/// the job has estimates (ties keep id order), else id order.
+/// the job has estimates (ties keep id order) and no ordered output, else id
+/// order.
 std::vector<std::size_t> schedule(const Job& job, const RunOptions& options) {
   std::vector<std::size_t> order;
   order.reserve(job.task_count);
   for (std::size_t id = 0; id < job.task_count; ++id)
     if (!options.include || options.include(id)) order.push_back(id);
-  if (job.estimate) {
+  if (job.estimate && !job.run_task_output) {
     std::vector<double> est(job.task_count, 0.0);
     for (std::size_t id : order) est[id] = job.estimate(id);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return est[a] > est[b]; });
   }
   return order;
 }
+/// A finished task of a job with ordered output, waiting until every lower
+/// included id has been delivered.
+struct Pending {
+  bool ready = false;
+  std::size_t id = 0;
+  Tally counts;
+  double seconds = 0.0;
+  std::string text;
+};
 }  // namespace
 
 int hardware_threads() { return std::max(1, tbb::info::default_concurrency()); }
 
 RunResult run(const Job& job, const RunOptions& options) {
   if (options.threads < 0) throw InvalidArgument("threads", "must be ≥ 1");
-  if (!job.run_task && job.task_count > 0) throw std::logic_error("job has tasks but no run_task");
+  const bool ordered = static_cast<bool>(job.run_task_output);
+  if (!job.run_task && !ordered && job.task_count > 0) throw std::logic_error("job has tasks but no run_task");
+  if (ordered && options.claim)
+    throw std::invalid_argument("engine::run: a job with ordered output (run_task_output) cannot be claimed across processes");
   const int threads = options.threads == 0 ? hardware_threads() : options.threads;
 
   RunResult result;
@@ -95,9 +111,110 @@ RunResult run(const Job& job, const RunOptions& options) {
     return true;
   };
 
+  // Ordered output (runner.hpp): position p of `order` may start only while
+  // p < delivered + window; finished tasks wait in ring[p % ring.size()]
+  // until every lower position has been delivered. One thread at a time
+  // (`delivering`) hands the texts over, outside the lock.
+  const std::size_t window =
+      options.output_window ? options.output_window : 4 * static_cast<std::size_t>(threads);
+  std::vector<Pending> ring(ordered ? std::max<std::size_t>(1, std::min(window, order.size())) : 0);
+  std::mutex ring_mutex;
+  std::condition_variable room;  // `delivered` advanced, or the run failed
+  std::size_t next = 0, delivered = 0, held = 0, peak = 0;
+  bool delivering = false;
+
+  const auto fail = [&](std::exception_ptr e) {
+    {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::move(e);
+    }
+    {
+      std::lock_guard lock(ring_mutex);
+      failed.store(true, std::memory_order_relaxed);
+    }
+    room.notify_all();
+  };
+
+  // Stores position p's result and, unless another thread is delivering,
+  // delivers every consecutive ready position from `delivered` on.
+  const auto deposit = [&](std::size_t p, Pending&& finished_task) {
+    std::unique_lock lock(ring_mutex);
+    Pending& slot = ring[p % ring.size()];
+    slot = std::move(finished_task);
+    slot.ready = true;
+    peak = std::max(peak, ++held);
+    if (delivering) return;  // that thread looks at this slot before it stops
+    delivering = true;
+    while (!failed.load(std::memory_order_relaxed) && delivered < order.size()) {
+      Pending& head = ring[delivered % ring.size()];
+      if (!head.ready) break;
+      Pending out = std::move(head);
+      head = Pending{};
+      --held;
+      lock.unlock();
+      try {
+        if (options.on_output) options.on_output(out.id, out.text);
+        if (options.on_task_done) options.on_task_done(out.id, out.counts, out.seconds);
+      } catch (...) {
+        lock.lock();
+        delivering = false;
+        lock.unlock();
+        fail(std::current_exception());
+        return;
+      }
+      lock.lock();
+      ++delivered;
+      room.notify_all();
+    }
+    delivering = false;
+  };
+
+  // One worker of a job with ordered output: takes positions in order.
+  const auto ordered_worker = [&] {
+    for (;;) {
+      std::size_t p = 0;
+      {
+        std::unique_lock lock(ring_mutex);
+        room.wait(lock, [&] {
+          return failed.load(std::memory_order_relaxed) || next >= order.size() || next < delivered + window;
+        });
+        if (failed.load(std::memory_order_relaxed) || next >= order.size()) return;
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+          cancelled.store(true, std::memory_order_relaxed);
+          return;
+        }
+        p = next++;
+      }
+      Pending r;
+      r.id = order[p];
+      try {
+        const auto t0 = Clock::now();
+        job.run_task_output(r.id, r.counts, r.text);
+        r.seconds = seconds_since(t0);
+        partial.local().merge(r.counts);
+      } catch (...) {
+        fail(std::current_exception());
+        return;
+      }
+      if (options.record_tasks) {
+        result.tasks[p] = TaskRecord{r.id, r.counts, r.seconds};
+        finished[p] = 1;
+      }
+      done.fetch_add(1, std::memory_order_relaxed);
+      deposit(p, std::move(r));
+    }
+  };
+
   const auto start = Clock::now();
   arena.execute([&] {
-    if (options.claim) {
+    if (ordered) {
+      tbb::parallel_for(
+          tbb::blocked_range<int>(0, threads, 1),
+          [&](const tbb::blocked_range<int>& workers) {
+            for (int w = workers.begin(); w != workers.end(); ++w) ordered_worker();
+          },
+          tbb::simple_partitioner());
+    } else if (options.claim) {
       // One loop per worker, each claiming positions until none is left.
       tbb::parallel_for(
           tbb::blocked_range<int>(0, threads, 1),
@@ -138,6 +255,10 @@ RunResult run(const Job& job, const RunOptions& options) {
 
   result.tasks_run = done.load();
   result.interrupted = cancelled.load();
+  result.output_peak = peak;
+  if (ordered && delivered != result.tasks_run)
+    throw InternalError("ordered output: " + std::to_string(result.tasks_run) + " tasks ran but " +
+                        std::to_string(delivered) + " were delivered");
   for (const Tally& t : partial) result.totals.merge(t);
   if (options.record_tasks) {
     std::vector<TaskRecord> kept;

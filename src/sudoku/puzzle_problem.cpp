@@ -1,16 +1,13 @@
 // The `--puzzle P` and `--puzzle-file F` problems: solve and count sudoku puzzles.
-#include <chrono>
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <limits>
-#include <sstream>
-
-#include <tbb/blocked_range.h>
-#include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_arena.h>
+#include <memory>
+#include <string_view>
 
 #include "pcount/sudoku/problem.hpp"
 #include "pcount/sudoku/puzzle.hpp"
@@ -57,9 +54,10 @@ struct LineResult {
   bool bad = false;  ///< `out` is the error message
   int kind = 0;      ///< 0 no solution, 1 unique, 2 several (or stopped at the limit)
   std::string out;   ///< the result line (with '\n'), or the error message
+  std::uint64_t nodes = 0;  ///< search nodes of the solve
 };
 
-/// Parses, solves and formats one line (runs on a worker thread).
+/// Parses, solves and formats one line (runs in an engine task).
 void solve_line(LineResult& r, const Shape& shape, std::uint64_t limit, Kernel kernel, bool json) {
   Puzzle p;
   try {
@@ -74,6 +72,7 @@ void solve_line(LineResult& r, const Shape& shape, std::uint64_t limit, Kernel k
     throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
                         std::to_string(r.line) + ")");
   const std::uint64_t k = res.solutions;
+  r.nodes = res.nodes;
   r.kind = k == 0 ? 0 : (k == 1 && !res.limit_reached) ? 1 : 2;
   const std::string sol = res.first.empty() ? std::string() : to_line(res.first);
   if (json) {
@@ -184,7 +183,78 @@ Plan plan_puzzle(const Invocation& inv) {
   return plan;
 }
 
-int run_puzzle_file(const Invocation& inv) {
+/// Puzzle-file lines per task: task b solves the puzzles on lines
+/// 256·b + 1 … 256·b + 256 of the file (stable ids over the file's lines).
+constexpr std::size_t kBlock = 256;
+
+/// The job's counters, in this order.
+enum Counter : std::size_t { kSolved, kUnique, kNoSolution, kSeveral, kBadLines };
+
+/// Starts a line of a task's text that goes to stderr (a bad line's
+/// message) instead of stdout. Result lines never contain it: they are
+/// digits, letters, '+', '-', ' ' or JSON of those; messages are printable.
+constexpr char kToStderr = '\x01';
+
+/// A puzzle file (or stdin) as read before the run.
+struct PuzzleFile {
+  std::string text;                ///< the puzzle lines, one after another (blank and comment lines left out)
+  std::vector<std::size_t> begin;  ///< offset of puzzle line i in `text`; one more entry: text.size()
+  std::vector<std::size_t> line;   ///< file line number (from 1) of puzzle line i
+  std::size_t lines = 0;           ///< lines read, the overlong one included
+  std::size_t too_long = 0;        ///< number of the overlong line where reading stopped, 0 if none
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  ///< FNV-1a 64 of every line read, each ended by '\n'
+
+  [[nodiscard]] std::string_view puzzle(std::size_t i) const {
+    return std::string_view(text).substr(begin[i], begin[i + 1] - begin[i]);
+  }
+  void add_to_hash(std::string_view bytes) {
+    for (char ch : bytes) hash = (hash ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
+    hash = (hash ^ static_cast<unsigned char>('\n')) * 0x100000001b3ULL;
+  }
+};
+
+/// Reads the whole input, up to an overlong line; throws on a read error.
+std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {  // checked readable (and not a directory) by driver::main before the run
+    file.open(path);
+    if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
+    in = &file;
+  }
+  auto f = std::make_shared<PuzzleFile>();
+  std::string line;
+  for (;;) {
+    const LineRead got = read_line(*in, line);
+    if (got == LineRead::end) break;
+    ++f->lines;
+    f->add_to_hash(line);
+    if (got == LineRead::too_long) {
+      f->too_long = f->lines;
+      break;
+    }
+    if (blank_or_comment(line)) continue;
+    f->begin.push_back(f->text.size());
+    f->line.push_back(f->lines);
+    f->text += line;
+  }
+  if (in->bad()) throw std::runtime_error("reading '" + path + "' failed");
+  f->begin.push_back(f->text.size());
+  return f;
+}
+
+std::string method_text(const Shape& shape, Kernel kernel) {
+  const bool nine = shape.side() == 9 && shape.box_rows == 3;
+  return std::string("search (") +
+         (kernel == Kernel::automatic ? (nine ? "fast9" : "general") : kernel_name(kernel)) + ")";
+}
+
+/// `--puzzle-file F`: one engine task per block of kBlock file lines; each
+/// solves its puzzles and prints their result lines (bad lines: a message
+/// on stderr), delivered in line order by the driver (Plan::output), so the
+/// output is the same for any --threads. The counts of the summary are the
+/// job's counters, so checkpoints, shards and merge work as for any job.
+Plan plan_puzzle_file(const Invocation& inv) {
   const Shape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 2);
   const Kernel kernel = read_kernel(inv);
@@ -193,85 +263,110 @@ int run_puzzle_file(const Invocation& inv) {
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (path != "-") {  // checked readable (and not a directory) by driver::main before the run
-    file.open(path);
-    if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
-    in = &file;
+
+  Plan plan;
+  engine::Job& job = plan.job;
+  job.counter_names = {"solved", "unique", "no_solution", "several", "bad_lines"};
+  const std::string stem = fingerprint_prefix() + "puzzle-file box=" + shape_name(shape) +
+                           " limit=" + std::to_string(limit) + " method=" + kernel_name(kernel) +
+                           " block=" + std::to_string(kBlock) + " ";
+  std::size_t lines = 0;
+  if (const engine::RunResult* replay = inv.session.replay) {
+    // merge: the counts come from the shard files; the input is not read
+    // (its identity is in the files' fingerprint, which must match `stem`).
+    const std::string& found = inv.session.replay_fingerprint;
+    job.fingerprint = found.rfind(stem, 0) == 0 ? found : stem + "(shard files of another job)";
+    job.task_count = replay->tasks_total;
+    const auto at = found.find(" lines=");
+    if (at != std::string::npos) lines = std::strtoull(found.c_str() + at + 7, nullptr, 10);
+    job.run_task_output = [](std::size_t, engine::Tally&, std::string&) {
+      throw InternalError("puzzle-file: a replayed job ran a task");
+    };
+  } else {
+    const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path);
+    lines = file->lines;
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash));
+    job.fingerprint = stem + "lines=" + std::to_string(file->lines) + " input=fnv1a64:" + hash;
+    job.task_count = (file->lines + kBlock - 1) / kBlock;
+    const std::string where = inv.session.program + ": --puzzle-file: line ";
+    const bool json = inv.common.json;
+    job.run_task_output = [file, shape, limit, kernel, json, where, path](std::size_t id, engine::Tally& tally,
+                                                                          std::string& text) {
+      const std::size_t first = id * kBlock + 1;  // file lines first … first + kBlock - 1
+      const auto lo = std::lower_bound(file->line.begin(), file->line.end(), first) - file->line.begin();
+      const auto hi = std::lower_bound(file->line.begin(), file->line.end(), first + kBlock) - file->line.begin();
+      text.reserve(static_cast<std::size_t>(hi - lo) * (json ? 260 : 100));
+      LineResult r;
+      for (auto i = lo; i < hi; ++i) {
+        r.line = file->line[static_cast<std::size_t>(i)];
+        r.text = file->puzzle(static_cast<std::size_t>(i));
+        r.bad = false;
+        solve_line(r, shape, limit, kernel, json);
+        if (r.bad) {
+          tally.add(kBadLines, 1);
+          text += kToStderr;
+          text += where + std::to_string(r.line) + ": " + r.out + '\n';
+          continue;
+        }
+        tally.add(kSolved, 1);
+        tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
+        tally.nodes += r.nodes;
+        text += r.out;
+      }
+      if (file->too_long >= first && file->too_long < first + kBlock) {
+        tally.add(kBadLines, 1);
+        text += kToStderr;
+        text += where + std::to_string(file->too_long) + ": longer than " + std::to_string(kMaxPuzzleLine) +
+                " characters; stopped reading '" + printable(path, path.size()) +
+                "' there (is it a file of puzzles, one per line?)\n";
+      }
+    };
   }
 
-  const auto t0 = std::chrono::steady_clock::now();
-  const int threads = inv.common.threads;
-  tbb::global_control allow(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  tbb::task_arena arena(threads);
-  constexpr std::size_t kChunk = 16384;  // puzzles read, solved and printed at a time
-  std::vector<LineResult> chunk;
-  chunk.reserve(kChunk);
-  std::size_t line_no = 0, solved = 0, unique = 0, none = 0, several = 0, bad = 0;
-  std::string line;
-  bool more = true;
-  bool too_long = false;
-  while (more) {
-    chunk.clear();
-    while (chunk.size() < kChunk) {
-      const LineRead got = read_line(*in, line);
-      more = got == LineRead::ok;
-      too_long = got == LineRead::too_long;
-      if (!more) break;
-      ++line_no;
-      if (blank_or_comment(line)) continue;
-      LineResult r;
-      r.line = line_no;
-      r.text = line;
-      chunk.push_back(std::move(r));
-    }
-    if (in->bad()) throw std::runtime_error("reading '" + path + "' failed");
-    arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunk.size(), 16),
-                        [&](const tbb::blocked_range<std::size_t>& range) {
-                          for (std::size_t i = range.begin(); i != range.end(); ++i)
-                            solve_line(chunk[i], shape, limit, kernel, inv.common.json);
-                        });
-    });
-    std::string out;
-    out.reserve(chunk.size() * (inv.common.json ? 260 : 100));
-    for (const LineResult& r : chunk) {
-      if (r.bad) {
-        ++bad;
-        if (!out.empty()) {  // keep stdout and stderr in input order on a terminal
-          inv.out << out;
-          out.clear();
-        }
-        inv.out.flush();
-        inv.err << inv.session.program << ": --puzzle-file: line " << r.line << ": " << r.out << '\n';
-        continue;
+  // Result lines to stdout; a bad line's message to stderr at its place.
+  plan.output.write = [&inv](std::string_view text) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const std::size_t mark = text.find(kToStderr, pos);
+      if (mark == std::string_view::npos) {
+        inv.out << text.substr(pos);
+        return;
       }
-      ++solved;
-      if (r.kind == 0) ++none;
-      else if (r.kind == 1) ++unique;
-      else ++several;
-      out += r.out;
+      inv.out << text.substr(pos, mark - pos);
+      inv.out.flush();  // keep stdout and stderr in input order on a terminal
+      const std::size_t end = std::min(text.find('\n', mark), text.size() - 1);
+      inv.err << text.substr(mark + 1, end - mark) << std::flush;
+      pos = end + 1;
     }
-    inv.out << out;
-  }
-  inv.out.flush();
-  if (too_long) {
-    inv.err << inv.session.program << ": --puzzle-file: line " << line_no + 1 << ": longer than " << kMaxPuzzleLine
-            << " characters; stopped reading '" << path << "' there (is it a file of puzzles, one per line?)\n";
-    ++bad;
-  }
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!inv.common.quiet) {
-    std::ostringstream s;
-    s << "puzzles: " << solved << " solved (" << unique << " unique, " << none << " without solution, " << several
-      << " with " << (limit == 1 ? "1 or more" : "several") << "), " << bad << " bad line" << (bad == 1 ? "" : "s")
-      << "; " << std::fixed << std::setprecision(3) << wall << " s, " << std::setprecision(0)
-      << (wall > 0 ? static_cast<double>(solved) / wall : 0.0) << " puzzles/s, " << threads << " thread"
-      << (threads == 1 ? "" : "s") << '\n';
-    inv.err << s.str();
-  }
-  return bad ? 1 : 0;
+  };
+  plan.output.resumed_note = [checkpoint = inv.common.checkpoint](const engine::Tally& done, std::size_t tasks) {
+    return "--checkpoint " + checkpoint + ": " + to_string(done.counts[kSolved] + done.counts[kBadLines]) +
+           " puzzle lines (" + std::to_string(tasks) + " blocks of " + std::to_string(kBlock) +
+           " file lines) were done by earlier runs; their results are not printed again";
+  };
+  plan.report = [shape, limit, kernel, lines](const engine::RunResult& result) {
+    const auto& c = result.totals.counts;
+    if (c[kSolved] != c[kUnique] + c[kNoSolution] + c[kSeveral])
+      throw InternalError("puzzle-file: " + to_string(c[kSolved]) + " puzzles solved but " +
+                          to_string(c[kUnique] + c[kNoSolution] + c[kSeveral]) + " classified");
+    Report report;
+    report.problem = "puzzle-file";
+    report.title = "sudoku puzzles of a file, one per line (" + std::to_string(shape.side()) + "×" +
+                   std::to_string(shape.side()) + ", " + shape_name(shape) + " boxes)";
+    report.params["box"] = shape_name(shape);
+    report.params["limit"] = limit;
+    report.method = method_text(shape, kernel);
+    report.counts.emplace_back("solved", to_string(c[kSolved]));
+    report.counts.emplace_back("unique", to_string(c[kUnique]));
+    report.counts.emplace_back("no_solution", to_string(c[kNoSolution]));
+    report.counts.emplace_back(limit == 1 ? "one_or_more" : "several", to_string(c[kSeveral]));
+    report.counts.emplace_back("bad_lines", to_string(c[kBadLines]));
+    report.extra["lines"] = lines;
+    report.status = c[kBadLines] != 0 ? 1 : 0;
+    return report;
+  };
+  return plan;
 }
 
 }  // namespace
@@ -284,7 +379,7 @@ std::span<const Problem> puzzle_problems() {
       {"puzzle", "P", "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)", "puzzle",
        add_puzzle_options, "auto|fast9|general", plan_puzzle, nullptr, kPuzzleParameters},
       {"puzzle-file", "F", "solve every puzzle of file F (one per line, '-' = stdin)", "puzzle", nullptr,
-       "auto|fast9|general", nullptr, run_puzzle_file, kFileParameters},
+       "auto|fast9|general", plan_puzzle_file, nullptr, kFileParameters},
   };
   return table;
 }

@@ -9,9 +9,6 @@
 #include <memory>
 #include <stdexcept>
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/solver_kernels.hpp"
 
@@ -257,15 +254,6 @@ const char* kernel_name(Kernel k) {
 SolveResult solve(const Puzzle& puzzle, std::uint64_t limit, Kernel kernel) {
   if (resolve(puzzle, kernel) == Kernel::fast9) return solve_with<detail::Fast9Kernel>(puzzle, limit);
   return solve_with<detail::GeneralKernel>(puzzle, limit);
-}
-
-void solve_many(std::span<const Puzzle> puzzles, std::span<SolveResult> results, std::uint64_t limit, Kernel kernel) {
-  if (puzzles.size() != results.size()) throw std::invalid_argument("solve_many: results and puzzles differ in size");
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, puzzles.size(), 16),
-                    [&](const tbb::blocked_range<std::size_t>& range) {
-                      for (std::size_t i = range.begin(); i != range.end(); ++i)
-                        results[i] = solve(puzzles[i], limit, kernel);
-                    });
 }
 
 engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options) {

@@ -114,6 +114,17 @@ TEST_F(HpcMpi, ThreeRanksGiveTheSingleProcessCounts) {
   }
 }
 
+TEST_F(HpcMpi, APuzzleFileIsRefusedWithAPointerToShards) {
+  // Its lines are printed in order by one process; count-mpi says to use shards.
+  const std::string f = file("puzzles");
+  std::ofstream(f) << "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..\n";
+  const CommandResult r = run_mpi(2, {"--puzzle-file", f, "--threads", "1"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--puzzle-file: does not run under count-mpi"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--shard I/K"), std::string::npos) << r.err;
+}
+
 TEST_F(HpcMpi, ShardsAndCheckpointsMixWithSingleProcessRuns) {
   const std::vector<std::string> job = {"--queens", "11", "--method", "search", "--split-depth", "2", "--threads", "1"};
   const std::string out0 = file("s0");

@@ -154,15 +154,24 @@ TEST(PuzzleCli, FileWithABadLineInTheMiddle) {
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("count: --puzzle-file: line 7: expected 81 cells"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("puzzles: 4 solved (2 unique, 1 without solution, 1 with several), 2 bad lines"),
+    EXPECT_LT(r.err.find("line 5:"), r.err.find("line 7:")) << "messages in line order";
+    // The summary is the job's report, on stderr: stdout holds result lines only.
+    EXPECT_NE(r.err.find("solved        4\nunique        2\nno_solution   1\nseveral       1\nbad_lines     2\n"),
               std::string::npos)
         << r.err;
-    EXPECT_NE(r.err.find("puzzles/s"), std::string::npos);
+    EXPECT_NE(r.err.find("lines         8\n"), std::string::npos) << r.err;
   }
+  const CommandResult j = run_count({"--puzzle-file", file.path, "--json", "--threads", "2"});
+  EXPECT_EQ(j.status, 1);
+  const auto report = nlohmann::json::parse(j.err.substr(j.err.rfind("\n{") + 1));
+  EXPECT_EQ(report["problem"], "puzzle-file");
+  EXPECT_EQ(report["counts"], nlohmann::json::parse(
+                                  R"({"solved":"4","unique":"2","no_solution":"1","several":"1","bad_lines":"2"})"));
   // --quiet drops the summary; the bad lines are still reported.
   const CommandResult q = run_count({"--puzzle-file", file.path, "--quiet", "--limit", "0"});
   EXPECT_EQ(q.status, 1);
-  EXPECT_EQ(q.err.find("puzzles:"), std::string::npos);
+  EXPECT_EQ(q.err.find("solved"), std::string::npos);
+  EXPECT_NE(q.err.find("line 7: expected 81 cells"), std::string::npos) << q.err;
   EXPECT_NE(q.out.find("8 " + seed003_open_count() + " "), std::string::npos) << q.out;
 }
 

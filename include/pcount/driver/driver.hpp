@@ -104,6 +104,28 @@ struct Report {
   std::vector<std::pair<std::string, std::string>> counts;  ///< name → decimal, in print order
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();   ///< further fields (JSON and text)
   std::string text_after;  ///< printed after the text block (not with --json), e.g. drawn boards
+  /// Exit status of a run after the report: e.g. 1 when some input lines
+  /// were bad. Not used by `merge` (0 when the files add up).
+  int status = 0;
+};
+
+/// How run_job delivers the output of a job whose tasks print
+/// (engine::Job::run_task_output): each task's text, in task-id order
+/// (engine/runner.hpp, "Ordered output"), so stdout is the same for every
+/// thread count. Only the tasks run in this call print: a resumed
+/// checkpoint's tasks print nothing again, and a shard prints its own
+/// tasks only.
+struct Output {
+  /// Writes one task's text. Default: as is to inv.out. run_job flushes
+  /// inv.out after each task, before the checkpoint records it (so a
+  /// recorded task's output is written; after a kill -9 the last tasks
+  /// written may be printed again by the resumed run, never lost).
+  std::function<void(std::string_view text)> write;
+  /// The line (without program name and newline) run_job prints on stderr
+  /// before the run when the checkpoint already holds `tasks` tasks of this
+  /// shard, whose counts add up to `resumed`. Default: "--checkpoint FILE:
+  /// T tasks were done by earlier runs; their output is not printed again".
+  std::function<std::string(const engine::Tally& resumed, std::size_t tasks)> resumed_note;
 };
 
 /// A problem's answer to one invocation: the job to run and how to report it.
@@ -118,6 +140,11 @@ struct Plan {
   /// false for a job whose report needs more than its counts (a search that
   /// finds one object): --checkpoint, --shard and --out are refused.
   bool batch = true;
+  /// For a job whose tasks print (Job::run_task_output): how their text is
+  /// written. Such a job's stdout is its tasks' output only: its report (and
+  /// a shard's partial counts) go to stderr instead, and --quiet leaves them
+  /// out; `merge` prints the report on stdout as for any job.
+  Output output;
 };
 
 /// Library code names the parameter at fault in InvalidArgument ("order",
@@ -141,8 +168,9 @@ struct Problem {
   /// Parses the problem's arguments (throwing InvalidArgument naming the
   /// option, before any work) and returns the job and its report.
   Plan (*plan)(const Invocation&) = nullptr;
-  /// Instead of plan: a problem that streams its own output (one line per
-  /// input puzzle) and calls run_job itself; returns the exit status.
+  /// Instead of plan: a problem that runs its jobs itself (several jobs,
+  /// its own printing) through run_job; returns the exit status. (A job
+  /// whose tasks print, such as --puzzle-file, is a plan: Plan::output.)
   int (*run)(const Invocation&) = nullptr;
   /// Its parameters' options, for error messages (see ParameterOption).
   std::span<const ParameterOption> parameters = {};
@@ -176,11 +204,14 @@ struct Program {
 
 /// Runs a job with the invocation's thread limit, checkpoint (resume),
 /// shard, progress display, profile, stop file, SIGINT/SIGTERM handling and,
-/// in count-mpi, across MPI ranks (docs/hpc.md). Returns only complete
-/// totals: an interrupted run or a shard of K > 1 throws EarlyExit instead.
-/// Throws InvalidArgument("--checkpoint") for a foreign or damaged checkpoint,
-/// and what the engine throws.
-[[nodiscard]] engine::RunResult run_job(const Invocation& inv, const engine::Job& job);
+/// in count-mpi, across MPI ranks (docs/hpc.md). A job whose tasks print
+/// (Job::run_task_output) has its output written in task-id order through
+/// `output` (see Output); it runs in one process (count-mpi refuses it with
+/// InvalidArgument naming the problem). Returns only complete totals: an
+/// interrupted run or a shard of K > 1 throws EarlyExit instead. Throws
+/// InvalidArgument("--checkpoint") for a foreign or damaged checkpoint, and
+/// what the engine throws.
+[[nodiscard]] engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const Output& output = {});
 
 /// Before a job runs: estimates its size from Job::probe (Knuth 1975): 128
 /// probes, and when those do not show the job to be small (under a

@@ -5,11 +5,33 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "pcount/engine/task.hpp"
 
 namespace pcount::engine {
+
+/// Ordered output (jobs with Job::run_task_output). Each included task's
+/// text goes to RunOptions::on_output exactly once, in increasing id order,
+/// from one thread at a time, as soon as every lower included id has been
+/// delivered; ids left out by `include` (shards, resumed tasks) have no
+/// output and are not waited for. So the delivered bytes are the same for
+/// every thread count. Tasks start in id order (Job::estimate is not used)
+/// and a task starts only while it is fewer than `output_window` (W)
+/// included tasks past the lowest undelivered one; so at most W texts are
+/// held at once, whatever the number of tasks. One slow task therefore
+/// stalls the others after W - 1 tasks: give tasks of similar size and W a
+/// few times the thread count (the default is 4 × threads).
+///
+/// With ordered output, `on_task_done` is called right after a task's text
+/// was delivered (same thread, same order), not when the task finishes; so
+/// a task a checkpoint records has always had its output delivered. On
+/// cancel, no task starts; the running ones finish and, as the tasks started
+/// are consecutive, every finished task's text is delivered before run()
+/// returns. When a task, on_output or on_task_done throws, nothing more is
+/// delivered and the first exception is rethrown. `claim` (MPI) cannot be
+/// combined with ordered output: run() throws std::invalid_argument.
 
 /// How to run a job.
 struct RunOptions {
@@ -33,6 +55,14 @@ struct RunOptions {
   /// by other processes) or a value ≥ the number of included tasks when none
   /// is left. Must be thread-safe. Unset = all tasks run in this process.
   std::function<std::size_t()> claim;
+  /// Jobs with Job::run_task_output: receives each included task's text, in
+  /// id order (see "Ordered output" above). Never called concurrently. Unset
+  /// = the texts are dropped (the tasks still run in order and count).
+  std::function<void(std::size_t id, std::string_view text)> on_output;
+  /// Jobs with Job::run_task_output: the reorder window W ≥ 1, in included
+  /// tasks; 0 = 4 × threads. Larger W keeps threads busier past a slow task
+  /// at the cost of holding more finished texts.
+  std::size_t output_window = 0;
 };
 
 /// One finished task (kept when RunOptions::record_tasks is set).
@@ -52,6 +82,9 @@ struct RunResult {
   int threads = 0;               ///< thread limit actually used
   double wall_seconds = 0.0;     ///< wall time of the parallel phase
   std::vector<TaskRecord> tasks; ///< by id, when record_tasks was set
+  /// Jobs with ordered output: the most finished texts held at one time
+  /// waiting for a lower id (≤ the window; for tests and diagnostics).
+  std::size_t output_peak = 0;
 };
 
 /// Number of hardware threads oneTBB sees (≥ 1).
@@ -62,7 +95,9 @@ struct RunResult {
 /// `options.threads` workers; per-thread 128-bit tallies are reduced at the
 /// end. With `options.claim`, positions in that order are claimed one at a
 /// time instead. With `options.cancel`, stops early (RunResult::interrupted).
-/// Throws InvalidArgument("threads") for threads < 0, CountOverflow
+/// Jobs with Job::run_task_output run in id order with ordered output
+/// (above). Throws InvalidArgument("threads") for threads < 0,
+/// std::invalid_argument for ordered output with `claim`, CountOverflow
 /// on overflow, and rethrows the first exception a task throws.
 [[nodiscard]] RunResult run(const Job& job, const RunOptions& options = {});
 

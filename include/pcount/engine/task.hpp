@@ -53,8 +53,19 @@ struct Job {
   /// zeroed). Called concurrently for different ids: must be thread-safe.
   /// May throw; the engine stops the run and rethrows.
   std::function<void(std::size_t id, Tally& out)> run_task;
+  /// Optional, for jobs whose tasks also print: used instead of run_task
+  /// when set (run_task may then be empty). Runs task `id` like run_task and
+  /// appends the task's output to `text` (which starts empty; any bytes, any
+  /// length, possibly none). The runner hands each task's text to
+  /// RunOptions::on_output in increasing id order, whatever the thread count
+  /// and timing, holding at most a window of finished texts meanwhile
+  /// (engine/runner.hpp, "Ordered output"). The text must depend on `id` (and
+  /// the job) only, so the bytes delivered are the same on every run. Called
+  /// concurrently for different ids; may throw like run_task.
+  std::function<void(std::size_t id, Tally& out, std::string& text)> run_task_output;
   /// Optional estimate of a task's cost (any unit); when set, the runner
-  /// starts the most expensive tasks first. Must not change ids.
+  /// starts the most expensive tasks first (not for jobs with
+  /// run_task_output, whose tasks start in id order). Must not change ids.
   std::function<double(std::size_t id)> estimate;
   /// The split depth used to build the task list, or -1 when the tasks are
   /// not a depth split (symmetry classes, graph classes, ...).

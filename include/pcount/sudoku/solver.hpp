@@ -18,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -54,14 +53,6 @@ struct SolveResult {
 /// make_count_job). Throws InvalidArgument("box_shape") for a shape the kernel
 /// does not support.
 [[nodiscard]] SolveResult solve(const Puzzle& puzzle, std::uint64_t limit = 0, Kernel kernel = Kernel::automatic);
-
-/// Solves every puzzle: results[i] = solve(puzzles[i], limit, kernel), in
-/// parallel across puzzles (tbb::parallel_for over chunks of 16 puzzles, in
-/// the caller's task arena — run it inside a tbb::task_arena to set the
-/// thread count). `results` must have the size of `puzzles`
-/// (std::invalid_argument otherwise).
-void solve_many(std::span<const Puzzle> puzzles, std::span<SolveResult> results, std::uint64_t limit = 2,
-                Kernel kernel = Kernel::automatic);
 
 /// How to split the count of one puzzle's solutions into engine tasks.
 struct CountJobOptions {
