@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "pcount/engine/runner.hpp"
+#include "pcount/engine/shard.hpp"
 
 namespace pcount::cli {
 
@@ -27,8 +28,10 @@ void remember_command(int argc, const char* const* argv);
 [[nodiscard]] std::vector<std::string> job_arguments(const std::vector<std::string>& command,
                                                      std::vector<std::string>& ignored);
 
-/// Makes the next run_job return `result` instead of running, after checking
-/// that the job's fingerprint is `fingerprint` (count merge); nullptr clears.
-void set_replay(const engine::RunResult* result, const std::string& fingerprint);
+/// Makes run_job return `result` instead of running (count merge), after
+/// checking that the job is the one the shard files `files` describe
+/// (engine::check_merge_matches_job: fingerprint, counters, task count);
+/// nullptr clears.
+void set_replay(const engine::RunResult* result, const engine::MergeResult* files);
 
 }  // namespace pcount::cli

@@ -108,9 +108,14 @@ struct ProblemEntry {
 /// Runs a job with the invocation's thread limit, checkpoint (resume),
 /// shard, progress display, profile, stop file, SIGINT/SIGTERM handling and,
 /// in count-mpi, across MPI ranks (docs/hpc.md). Returns only complete
-/// totals: an interrupted run or a shard of K > 1 throws EarlyExit instead.
-/// Throws InvalidArgument("--checkpoint") for a foreign or damaged checkpoint,
-/// and what the engine throws.
+/// totals (Job::counter_names.size() counters): an interrupted run or a
+/// shard of K > 1 throws EarlyExit instead. Under `count
+/// merge` it returns the merged shards' totals instead of running, after
+/// checking that they are results of `job` (engine::check_merge_matches_job;
+/// std::runtime_error("merge: ...") otherwise).
+/// Throws InvalidArgument("--checkpoint") for a foreign or damaged checkpoint
+/// (one whose counters differ from the job's included), and what the engine
+/// throws.
 [[nodiscard]] engine::RunResult run_job(const Invocation& inv, const engine::Job& job);
 
 /// Before a job runs: estimates its size from Job::probe (Knuth 1975): 128
@@ -150,10 +155,13 @@ struct Distributed {
   /// Positions claimed so far by all ranks (for the progress display).
   [[nodiscard]] virtual std::size_t claimed() = 0;
   /// Sums `local` (the tasks this rank ran) over all ranks; every rank gets
-  /// the sum. `interrupted` becomes true if any rank was interrupted.
-  virtual void reduce(engine::Tally& local, std::size_t& tasks_run, bool& interrupted) = 0;
-  /// Gathers all ranks' finished task records on rank 0 (others keep theirs).
-  virtual void gather(std::vector<engine::TaskRecord>& tasks) = 0;
+  /// the sum, with exactly `counters` counters (the job's; every rank passes
+  /// the same number). `interrupted` becomes true if any rank was
+  /// interrupted. Throws CountOverflow when a sum exceeds 128 bits.
+  virtual void reduce(engine::Tally& local, std::size_t counters, std::size_t& tasks_run, bool& interrupted) = 0;
+  /// Gathers all ranks' finished task records on rank 0 (others keep theirs);
+  /// each record carries `counters` counters.
+  virtual void gather(std::vector<engine::TaskRecord>& tasks, std::size_t counters) = 0;
   /// Waits for every rank.
   virtual void barrier() = 0;
   /// A failure on this rank only: prints "count-mpi: rank R: <message>" on

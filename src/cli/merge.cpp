@@ -25,7 +25,7 @@ void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
     j["version"] = std::string(version());
     j["fingerprint"] = m.fingerprint;
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-    for (std::size_t i = 0; i < m.counter_names.size(); ++i) counts[m.counter_names[i]] = to_string(m.totals.counts[i]);
+    for (std::size_t i = 0; i < m.counter_names.size(); ++i) counts[m.counter_names[i]] = to_string(m.totals.get(i));
     j["counts"] = counts;
     j["tasks"] = m.task_count;
     j["shards"] = m.shard_count;
@@ -39,7 +39,7 @@ void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
     s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
   };
   line("job", m.fingerprint);
-  for (std::size_t i = 0; i < m.counter_names.size(); ++i) line(m.counter_names[i], to_string(m.totals.counts[i]));
+  for (std::size_t i = 0; i < m.counter_names.size(); ++i) line(m.counter_names[i], to_string(m.totals.get(i)));
   line("tasks", std::to_string(m.task_count) + " in " + std::to_string(m.shard_count) + " shards");
   if (m.totals.nodes) line("nodes", to_string(m.totals.nodes));
   std::ostringstream secs;
@@ -123,9 +123,9 @@ int merge_main(int argc, const char* const* argv, std::ostream& out, std::ostrea
   if (json) args.emplace_back("--json");
   std::vector<const char*> cargs;
   for (const auto& a : args) cargs.push_back(a.c_str());
-  set_replay(&result, merged.fingerprint);
+  set_replay(&result, &merged);
   const int status = main(static_cast<int>(cargs.size()), cargs.data(), out, err);
-  set_replay(nullptr, "");
+  set_replay(nullptr, nullptr);
   return status;
 }
 

@@ -38,7 +38,7 @@ using Clock = std::chrono::steady_clock;
 
 std::vector<std::string> g_command;             // argv[1..] of this program
 const engine::RunResult* g_replay = nullptr;    // count merge: the merged result
-std::string g_replay_fingerprint;
+const engine::MergeResult* g_replay_files = nullptr;  // count merge: what the shard files say
 Distributed* g_distributed = nullptr;           // count-mpi
 std::size_t g_calls = 0;                        // run_job calls in this invocation
 
@@ -189,7 +189,7 @@ void write_profile(const std::string& path, const engine::Job& job, const std::v
   for (const auto& t : tasks) {
     std::snprintf(secs, sizeof secs, "%.9f", t.seconds);
     f << t.id << ',' << secs << ',' << to_string(t.counts.nodes);
-    for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.counts[i]);
+    for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.get(i));
     f << ',' << (resumed[t.id] ? 1 : 0) << '\n';
   }
   try {
@@ -242,9 +242,9 @@ std::vector<std::string> problem_command() {
   return kept;
 }
 
-void set_replay(const engine::RunResult* result, const std::string& fingerprint) {
+void set_replay(const engine::RunResult* result, const engine::MergeResult* files) {
   g_replay = result;
-  g_replay_fingerprint = fingerprint;
+  g_replay_files = result ? files : nullptr;
 }
 
 void set_distributed(Distributed* d) { g_distributed = d; }
@@ -256,10 +256,11 @@ std::size_t auto_split_min_tasks(const Invocation& inv) {
 engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
   const std::size_t call = ++g_calls;  // 1 for the problem's first job
   if (g_replay && call == 1) {  // count merge: the shards' sum instead of a run
-    if (job.fingerprint != g_replay_fingerprint)
-      throw std::runtime_error("merge: the shard files are results of '" + printable(g_replay_fingerprint) +
-                               "' but their stored command builds '" + printable(job.fingerprint) +
-                               "' (an edited file, or another program version)");
+    try {
+      if (g_replay_files) engine::check_merge_matches_job(*g_replay_files, job);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string("merge: ") + e.what());
+    }
     engine::RunResult r = *g_replay;
     r.threads = inv.common.threads;
     return r;
@@ -285,7 +286,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
   // (any earlier -np), then waits for the others before appending to its own.
   std::unique_ptr<engine::CheckpointLog> log;
   std::vector<char> resumed(job.task_count, 0);
-  engine::Tally resumed_totals;
+  engine::Tally resumed_totals(counters);
   std::vector<engine::TaskRecord> resumed_tasks;
   if (!c.checkpoint.empty()) {
     // PCOUNT_CHECKPOINT_SECONDS: flush period (default 1 s; tests use less).
@@ -375,8 +376,8 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     if (monitor.saw_stop_file()) g_stop_signal.store(SIGTERM);
   }
   if (g_distributed) {
-    g_distributed->reduce(result.totals, result.tasks_run, result.interrupted);
-    if (options.record_tasks) g_distributed->gather(result.tasks);
+    g_distributed->reduce(result.totals, counters, result.tasks_run, result.interrupted);
+    if (options.record_tasks) g_distributed->gather(result.tasks, counters);
   }
   result.totals.merge(resumed_totals);
   result.tasks_resumed = resumed_tasks.size();
@@ -444,7 +445,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
         j["fingerprint"] = job.fingerprint;
         j["shard"] = {{"index", shard.index}, {"count", shard.count}};
         nlohmann::ordered_json partial = nlohmann::ordered_json::object();
-        for (std::size_t i = 0; i < counters; ++i) partial[job.counter_names[i]] = to_string(result.totals.counts[i]);
+        for (std::size_t i = 0; i < counters; ++i) partial[job.counter_names[i]] = to_string(result.totals.get(i));
         j["partial_counts"] = partial;
         j["tasks"] = shard_tasks;
         j["tasks_total"] = job.task_count;
@@ -460,7 +461,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
         };
         line("job", job.fingerprint);
         line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
-        for (std::size_t i = 0; i < counters; ++i) line(job.counter_names[i], to_string(result.totals.counts[i]));
+        for (std::size_t i = 0; i < counters; ++i) line(job.counter_names[i], to_string(result.totals.get(i)));
         line("tasks", std::to_string(shard_tasks) + " of " + std::to_string(job.task_count));
         std::ostringstream wall;
         wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";

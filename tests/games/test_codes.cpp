@@ -130,7 +130,7 @@ TEST(Codes, MastermindFirstConsistentMatchesPerSecretPlay) {
 TEST(Codes, BadSplitDepthAndInconsistentTotals) {
   EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::knuth, -1), InvalidArgument);
   EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::knuth, 4), InvalidArgument);
-  engine::Tally t;
+  engine::Tally t(5);
   t.counts[kSecrets] = 2;
   t.counts[kGuesses] = 3;
   t.counts[kHistogram] = 1;  // one secret in one guess: does not add up

@@ -44,7 +44,7 @@ struct TaskRecord {
 
 /// What a run produced.
 struct RunResult {
-  Tally totals;                  ///< sum over the tasks that ran
+  Tally totals;                  ///< sum over the tasks that ran; Job::counter_names.size() counters
   std::size_t tasks_total = 0;   ///< Job::task_count
   std::size_t tasks_run = 0;     ///< tasks that ran (and finished) in this call
   std::size_t tasks_resumed = 0; ///< tasks whose counts came from a checkpoint or shard files (set by callers)
@@ -62,8 +62,10 @@ struct RunResult {
 /// `options.threads` workers; per-thread 128-bit tallies are reduced at the
 /// end. With `options.claim`, positions in that order are claimed one at a
 /// time instead. With `options.cancel`, stops early (RunResult::interrupted).
+/// Every task gets a zero Tally of Job::counter_names.size() counters.
 /// Throws InvalidArgument("--threads") for threads < 0, CountOverflow
-/// on overflow, and rethrows the first exception a task throws.
+/// on overflow, std::logic_error when a task adds to a counter past the
+/// job's last counter name, and rethrows the first exception a task throws.
 [[nodiscard]] RunResult run(const Job& job, const RunOptions& options = {});
 
 }  // namespace pcount::engine
