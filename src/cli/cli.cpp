@@ -171,10 +171,6 @@ void check_paths(const Invocation& inv) {
     const std::string option = dashed(p.name);
     if (p.output) {
       engine::check_output_file(option, *v);
-      // A problem's second job (tic-tac-toe's positions) logs to FILE.2: an
-      // existing FILE.2 must be a writable file too.
-      if ((option == "--checkpoint" || option == "--profile") && std::filesystem::exists(*v + ".2"))
-        engine::check_output_file(option, *v + ".2");
     } else if (p.input) {
       engine::check_input_file(option, *v);
     } else if (v->empty()) {

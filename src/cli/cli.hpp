@@ -109,7 +109,8 @@ struct ProblemEntry {
 /// shard, progress display, profile, stop file, SIGINT/SIGTERM handling and,
 /// in count-mpi, across MPI ranks (docs/hpc.md). Returns only complete
 /// totals (Job::counter_names.size() counters): an interrupted run or a
-/// shard of K > 1 throws EarlyExit instead. Under `count
+/// shard of K > 1 throws EarlyExit instead. A problem calls it once per
+/// invocation (one job holds all of a problem's counters). Under `count
 /// merge` it returns the merged shards' totals instead of running, after
 /// checking that they are results of `job` (engine::check_merge_matches_job;
 /// std::runtime_error("merge: ...") otherwise).

@@ -40,7 +40,6 @@ std::vector<std::string> g_command;             // argv[1..] of this program
 const engine::RunResult* g_replay = nullptr;    // count merge: the merged result
 const engine::MergeResult* g_replay_files = nullptr;  // count merge: what the shard files say
 Distributed* g_distributed = nullptr;           // count-mpi
-std::size_t g_calls = 0;                        // run_job calls in this invocation
 
 // Set from the signal handler (lock-free atomics are async-signal-safe).
 std::atomic<bool> g_stop{false};
@@ -222,7 +221,6 @@ std::string shard_text(const Common& c) { return std::to_string(c.shard_index) +
 
 void remember_command(int argc, const char* const* argv) {
   g_command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
-  g_calls = 0;
 }
 
 std::vector<std::string> problem_command() {
@@ -254,8 +252,7 @@ std::size_t auto_split_min_tasks(const Invocation& inv) {
 }
 
 engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
-  const std::size_t call = ++g_calls;  // 1 for the problem's first job
-  if (g_replay && call == 1) {  // count merge: the shards' sum instead of a run
+  if (g_replay) {  // count merge: the shards' sum instead of a run
     try {
       if (g_replay_files) engine::check_merge_matches_job(*g_replay_files, job);
     } catch (const std::runtime_error& e) {
@@ -265,18 +262,8 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job) {
     r.threads = inv.common.threads;
     return r;
   }
-  // A problem that runs further jobs after its first (e.g. tic-tac-toe: games,
-  // then positions) runs them in full: shards split the first job only, and
-  // the n-th job's checkpoint is FILE.<n>.
-  if (call == 1) check_feasible(inv, job);
-  Common c = inv.common;
-  if (call > 1) {
-    c.shard_index = 0;
-    c.shard_count = 1;
-    c.out_file.clear();
-    if (!c.checkpoint.empty()) c.checkpoint += "." + std::to_string(call);
-    if (!c.profile.empty()) c.profile += "." + std::to_string(call);
-  }
+  check_feasible(inv, job);
+  const Common& c = inv.common;
   const engine::Shard shard{c.shard_index, c.shard_count};
   const bool rank0 = !g_distributed || g_distributed->rank() == 0;
   const std::size_t counters = job.counter_names.size();
