@@ -19,7 +19,8 @@ struct RunOptions {
   /// checkpoints); the others count as skipped.
   std::function<bool(std::size_t id)> include;
   /// Called once per finished task, from the worker thread that ran it, with
-  /// the task's counts and wall seconds. Calls may be concurrent.
+  /// the task's counts (Job::counter_names.size() counters) and wall
+  /// seconds. Calls may be concurrent.
   std::function<void(std::size_t id, const Tally& counts, double seconds)> on_task_done;
   /// Keep every task's counts and time in RunResult::tasks.
   bool record_tasks = false;
@@ -37,9 +38,9 @@ struct RunOptions {
 
 /// One finished task (kept when RunOptions::record_tasks is set).
 struct TaskRecord {
-  std::size_t id = 0;
-  Tally counts;
-  double seconds = 0.0;
+  std::size_t id = 0;      ///< the task's id
+  Tally counts;            ///< its counts: Job::counter_names.size() counters when from run or a file
+  double seconds = 0.0;    ///< its wall time
 };
 
 /// What a run produced.

@@ -66,7 +66,7 @@ struct ShardResult {
   double wall_seconds = 0.0;               ///< wall time of the run
   std::size_t tasks_run = 0;               ///< tasks computed by the run that wrote the file
   std::size_t tasks_resumed = 0;           ///< tasks taken from a checkpoint
-  Tally totals;                            ///< sum of `tasks`
+  Tally totals;                            ///< sum of `tasks`; counter_names.size() counters when read
   std::vector<TaskRecord> tasks;           ///< every task of the shard, by id
 };
 
