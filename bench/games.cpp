@@ -22,11 +22,12 @@ engine::RunResult run(const engine::Job& job, int threads) {
 
 void BM_TicTacToeGameTree(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));
-  const engine::Job job = games::tictactoe::make_games_job(2);
+  const engine::Job job = games::tictactoe::make_job(2);  // the game trees and the 27 small position tasks
   engine::RunResult r;
   for (auto _ : state) r = run(job, threads);
   if (r.totals.counts[games::tictactoe::kGames] != 255168 ||
-      r.totals.counts[games::tictactoe::kGamesUpToSymmetry] != 26830)
+      r.totals.counts[games::tictactoe::kGamesUpToSymmetry] != 26830 ||
+      r.totals.counts[games::tictactoe::kPositions] != 5478)
     state.SkipWithError("wrong tic-tac-toe count");
   state.counters["nodes/s"] =
       benchmark::Counter(static_cast<double>(r.totals.nodes) * static_cast<double>(state.iterations()),

@@ -5,7 +5,8 @@
 // "pcount/fuzz job", counters a and b, 1000 tasks). The committed corpus
 // holds valid files of that job, so mutations reach the record parser.
 // Properties, for a file that is accepted: every record's id is below the
-// job's task count, ids are unique, and each record written back with
+// job's task count, ids are unique, every record holds exactly the job's 2
+// counters, and each record written back with
 // checkpoint_line reads back unchanged. A refusal must be
 // InvalidArgument("checkpoint"); any other exception escapes and is a finding.
 #include <cstddef>
@@ -54,6 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const engine::TaskRecord& r : records) {
     if (r.id >= job.task_count) broken("record id " + std::to_string(r.id) + " not below the task count");
     if (!ids.insert(r.id).second) broken("record id " + std::to_string(r.id) + " accepted twice");
+    if (r.counts.counts.size() != job.counter_names.size()) broken("a record does not hold the job's counters");
     rewritten += engine::checkpoint_line(r, job.counter_names.size());
   }
   pcount::fuzz::write_file(path, rewritten);

@@ -315,7 +315,7 @@ std::uint64_t completions(const Day& second) {
 }
 
 u128 solutions(const engine::Tally& totals) {
-  const u128 w = totals.counts[kWeightedCompletions];
+  const u128 w = totals.get(kWeightedCompletions);
   if (w % 6 != 0) throw InternalError("kirkman: the weighted completions are not a multiple of 6");
   return w / 6;
 }

@@ -450,10 +450,11 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     }
     engine::RunResult result;
     if (session.replay) {  // merge: the shards' sum instead of a run
-      if (plan.job.fingerprint != session.replay_fingerprint)
-        throw std::runtime_error("merge: the shard files are results of '" + printable(session.replay_fingerprint) +
-                                 "' but their stored command builds '" + printable(plan.job.fingerprint) +
-                                 "' (an edited file, or another program version)");
+      try {
+        if (session.replay_files) engine::check_merge_matches_job(*session.replay_files, plan.job);
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error(std::string("merge: ") + e.what());
+      }
       result = *session.replay;
       result.threads = inv.common.threads;
     } else {

@@ -25,7 +25,7 @@ void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
     j["version"] = std::string(version());
     j["fingerprint"] = m.fingerprint;
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
-    for (std::size_t i = 0; i < m.counter_names.size(); ++i) counts[m.counter_names[i]] = to_string(m.totals.counts[i]);
+    for (std::size_t i = 0; i < m.counter_names.size(); ++i) counts[m.counter_names[i]] = to_string(m.totals.get(i));
     j["counts"] = counts;
     j["tasks"] = m.task_count;
     j["shards"] = m.shard_count;
@@ -39,7 +39,7 @@ void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
     s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
   };
   line("job", m.fingerprint);
-  for (std::size_t i = 0; i < m.counter_names.size(); ++i) line(m.counter_names[i], to_string(m.totals.counts[i]));
+  for (std::size_t i = 0; i < m.counter_names.size(); ++i) line(m.counter_names[i], to_string(m.totals.get(i)));
   line("tasks", std::to_string(m.task_count) + " in " + std::to_string(m.shard_count) + " shards");
   if (m.totals.nodes) line("nodes", to_string(m.totals.nodes));
   std::ostringstream secs;
@@ -130,7 +130,7 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
   session.program = name;
   session.command.assign(args.begin() + 1, args.end());
   session.replay = &result;
-  session.replay_fingerprint = merged.fingerprint;
+  session.replay_files = &merged;
   return run_invocation(static_cast<int>(cargs.size()), cargs.data(), program, session, out, err);
 }
 

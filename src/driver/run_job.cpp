@@ -184,7 +184,7 @@ void write_profile(const std::string& path, const engine::Job& job, const std::v
   for (const auto& t : tasks) {
     std::snprintf(secs, sizeof secs, "%.9f", t.seconds);
     f << t.id << ',' << secs << ',' << to_string(t.counts.nodes);
-    for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.counts[i]);
+    for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.get(i));
     f << ',' << (resumed[t.id] ? 1 : 0) << '\n';
   }
   try {
@@ -244,19 +244,8 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     throw InvalidArgument(inv.problem ? "--" + std::string(inv.problem->option) : std::string(),
                           "does not run under count-mpi (one process prints its output in order); "
                           "use --shard I/K on several nodes and count merge");
-  const std::size_t call = ++inv.session.jobs_run;  // 1 for the problem's first job
-  // A problem that runs further jobs after its first (e.g. tic-tac-toe: games,
-  // then positions) runs them in full: shards split the first job only, and
-  // the n-th job's checkpoint is FILE.<n>.
-  if (call == 1) check_feasible(inv, job);
-  Common c = inv.common;
-  if (call > 1) {
-    c.shard_index = 0;
-    c.shard_count = 1;
-    c.out_file.clear();
-    if (!c.checkpoint.empty()) c.checkpoint += "." + std::to_string(call);
-    if (!c.profile.empty()) c.profile += "." + std::to_string(call);
-  }
+  check_feasible(inv, job);
+  const Common& c = inv.common;
   const engine::Shard shard{c.shard_index, c.shard_count};
   const bool rank0 = !dist || dist->rank() == 0;
   const std::size_t counters = job.counter_names.size();
@@ -266,7 +255,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   // (any earlier -np), then waits for the others before appending to its own.
   std::unique_ptr<engine::CheckpointLog> log;
   std::vector<char> resumed(job.task_count, 0);
-  engine::Tally resumed_totals;
+  engine::Tally resumed_totals(counters);
   std::vector<engine::TaskRecord> resumed_tasks;
   if (!c.checkpoint.empty()) {
     // PCOUNT_CHECKPOINT_SECONDS: flush period (default 1 s; tests use less).
@@ -375,8 +364,8 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     if (monitor.saw_stop_file()) g_stop_signal.store(SIGTERM);
   }
   if (dist) {
-    dist->reduce(result.totals, result.tasks_run, result.interrupted);
-    if (options.record_tasks) dist->gather(result.tasks);
+    dist->reduce(result.totals, counters, result.tasks_run, result.interrupted);
+    if (options.record_tasks) dist->gather(result.tasks, counters);
   }
   result.totals.merge(resumed_totals);
   result.tasks_resumed = resumed_tasks.size();
@@ -443,7 +432,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
         j["fingerprint"] = job.fingerprint;
         j["shard"] = {{"index", shard.index}, {"count", shard.count}};
         nlohmann::ordered_json partial = nlohmann::ordered_json::object();
-        for (std::size_t i = 0; i < counters; ++i) partial[job.counter_names[i]] = to_string(result.totals.counts[i]);
+        for (std::size_t i = 0; i < counters; ++i) partial[job.counter_names[i]] = to_string(result.totals.get(i));
         j["partial_counts"] = partial;
         j["tasks"] = shard_tasks;
         j["tasks_total"] = job.task_count;
@@ -459,7 +448,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
         };
         line("job", job.fingerprint);
         line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
-        for (std::size_t i = 0; i < counters; ++i) line(job.counter_names[i], to_string(result.totals.counts[i]));
+        for (std::size_t i = 0; i < counters; ++i) line(job.counter_names[i], to_string(result.totals.get(i)));
         line("tasks", std::to_string(shard_tasks) + " of " + std::to_string(job.task_count));
         std::ostringstream wall;
         wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";

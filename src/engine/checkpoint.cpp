@@ -44,6 +44,18 @@ std::string join_names(const std::vector<std::string>& names) {
   throw InvalidArgument("checkpoint", path + ": " + why);
 }
 
+std::vector<std::string> split_names(const std::string& joined) {
+  std::vector<std::string> names;
+  if (joined.empty()) return names;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t comma = joined.find(',', pos);
+    names.push_back(joined.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    if (comma == std::string::npos) return names;
+    pos = comma + 1;
+  }
+}
+
 std::vector<std::string> split_spaces(const std::string& line) {
   std::vector<std::string> parts;
   std::istringstream in(line);
@@ -86,7 +98,7 @@ std::string checkpoint_line(const TaskRecord& task, std::size_t counters) {
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.6f", task.seconds);
   std::string body = std::to_string(task.id) + " " + secs + " " + to_string(task.counts.nodes);
-  for (std::size_t i = 0; i < counters; ++i) body += " " + to_string(task.counts.counts[i]);
+  for (std::size_t i = 0; i < counters; ++i) body += " " + to_string(task.counts.get(i));
   return body + " " + hex8(fnv1a(body)) + "\n";
 }
 
@@ -145,7 +157,11 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
       refuse(path_, "written by another job ('" + printable(found) + "'); this job is '" + job.fingerprint +
                         "' (same command, --method and --split-depth needed; or use another file)");
     }
-    refuse(path_, "header differs from this job (program version, task count or counters); use another file");
+    // Same job otherwise: say what differs, the counters first.
+    const std::string counters = counter_difference(split_names(lines[4].substr(9)), job.counter_names, "the file");
+    if (!counters.empty())
+      refuse(path_, "has " + counters + ": not this job's checkpoint (another program version?); use another file");
+    refuse(path_, "header differs from this job (program version or task count); use another file");
   }
   std::map<std::size_t, TaskRecord> seen;
   std::size_t pos = header.size();
@@ -166,8 +182,11 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
     const std::string body = line.substr(0, last_space);
     if (line.substr(last_space + 1) != hex8(fnv1a(body))) refuse(path_, where + " (checksum)");
     const auto parts = split_spaces(body);
-    if (parts.size() != 3 + counters_) refuse(path_, where + " (field count)");
+    if (parts.size() != 3 + counters_)
+      refuse(path_, where + " (field count: " + std::to_string(parts.size()) + " fields, expected 3 + " +
+                        std::to_string(counters_) + " counters)");
     TaskRecord rec;
+    rec.counts = Tally(counters_);
     try {
       const u128 id = parse_u128(parts[0]);
       if (id >= job.task_count) refuse(path_, where + " (task id out of range)");

@@ -65,7 +65,9 @@ RunResult run(const Job& job, const RunOptions& options) {
     throw std::invalid_argument("engine::run: a job with ordered output (run_task_output) cannot be claimed across processes");
   const int threads = options.threads == 0 ? hardware_threads() : options.threads;
 
+  const std::size_t counters = job.counter_names.size();
   RunResult result;
+  result.totals = Tally(counters);
   result.tasks_total = job.task_count;
   result.threads = threads;
   const std::vector<std::size_t> order = schedule(job, options);
@@ -74,7 +76,7 @@ RunResult run(const Job& job, const RunOptions& options) {
   // Allow more workers than cores when asked for; the arena sets the limit.
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
   tbb::task_arena arena(threads);
-  tbb::enumerable_thread_specific<Tally> partial;
+  tbb::enumerable_thread_specific<Tally> partial(Tally{counters});
   std::vector<char> finished(options.record_tasks ? order.size() : 0, 0);
   std::atomic<bool> failed{false};
   std::atomic<bool> cancelled{false};
@@ -91,10 +93,14 @@ RunResult run(const Job& job, const RunOptions& options) {
     }
     const std::size_t id = order[slot];
     try {
-      Tally tally;
+      Tally tally(counters);  // sized once: the kernel's adds do not allocate
       const auto t0 = Clock::now();
       job.run_task(id, tally);
       const double secs = seconds_since(t0);
+      if (tally.counts.size() > counters)
+        throw std::logic_error("task " + std::to_string(id) + " added to counter " +
+                               std::to_string(tally.counts.size() - 1) + " but the job names only " +
+                               std::to_string(counters) + " counters");
       partial.local().merge(tally);
       if (options.record_tasks) {
         result.tasks[slot] = TaskRecord{id, tally, secs};

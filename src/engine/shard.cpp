@@ -84,13 +84,13 @@ nlohmann::ordered_json to_json(const ShardResult& r) {
   j["tasks_run"] = r.tasks_run;
   j["tasks_resumed"] = r.tasks_resumed;
   nlohmann::ordered_json totals = nlohmann::ordered_json::object();
-  for (std::size_t i = 0; i < r.counter_names.size(); ++i) totals[r.counter_names[i]] = to_string(r.totals.counts[i]);
+  for (std::size_t i = 0; i < r.counter_names.size(); ++i) totals[r.counter_names[i]] = to_string(r.totals.get(i));
   totals["nodes"] = to_string(r.totals.nodes);
   j["totals"] = totals;
   nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
   for (const TaskRecord& t : r.tasks) {
     nlohmann::ordered_json row = nlohmann::ordered_json::array({t.id, t.seconds, to_string(t.counts.nodes)});
-    for (std::size_t i = 0; i < r.counter_names.size(); ++i) row.push_back(to_string(t.counts.counts[i]));
+    for (std::size_t i = 0; i < r.counter_names.size(); ++i) row.push_back(to_string(t.counts.get(i)));
     tasks.push_back(std::move(row));
   }
   j["tasks"] = std::move(tasks);
@@ -105,7 +105,14 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
     r.version = j.at("version").get<std::string>();
     r.fingerprint = j.at("fingerprint").get<std::string>();
     r.counter_names = j.at("counter_names").get<std::vector<std::string>>();
-    if (r.counter_names.size() > kMaxCounters) bad(source, "too many counters");
+    const std::size_t counters = r.counter_names.size();
+    for (std::size_t i = 0; i < counters; ++i) {
+      if (r.counter_names[i].empty() || r.counter_names[i] == "nodes")
+        bad(source, "counter_names: a counter may not be named '" + r.counter_names[i] + "'");
+      for (std::size_t k = 0; k < i; ++k)
+        if (r.counter_names[k] == r.counter_names[i])
+          bad(source, "counter_names: '" + printable(r.counter_names[i], 40) + "' is named twice");
+    }
     r.task_count = whole(j.at("task_count"), source, "task_count", kMaxShardTasks);
     r.shard.count = whole(j.at("shard").at("count"), source, "shard count", kMaxShards);
     r.shard.index = whole(j.at("shard").at("index"), source, "shard index", kMaxShards);
@@ -116,10 +123,14 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
     r.tasks_run = whole(j.at("tasks_run"), source, "tasks_run", r.task_count);
     r.tasks_resumed = whole(j.at("tasks_resumed"), source, "tasks_resumed", r.task_count);
     const auto& totals = j.at("totals");
-    for (std::size_t i = 0; i < r.counter_names.size(); ++i)
+    if (!totals.is_object() || totals.size() != counters + 1)
+      bad(source, "totals must hold the " + std::to_string(counters) + " counters of counter_names and nodes, got " +
+                      std::to_string(totals.size()) + " entries");
+    r.totals = Tally(counters);
+    for (std::size_t i = 0; i < counters; ++i)
       r.totals.counts[i] = parse_u128(totals.at(r.counter_names[i]).get<std::string>());
     r.totals.nodes = parse_u128(totals.at("nodes").get<std::string>());
-    Tally sum;
+    Tally sum(counters);
     std::size_t expected_next = r.shard.index;
     const auto& rows = j.at("tasks");
     if (!rows.is_array()) bad(source, "tasks must be an array");
@@ -128,8 +139,11 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
                       std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
     r.tasks.reserve(rows.size());
     for (const auto& row : rows) {
-      if (!row.is_array() || row.size() != 3 + r.counter_names.size()) bad(source, "a task row has the wrong length");
+      if (!row.is_array() || row.size() != 3 + counters)
+        bad(source, "a task row has " + std::to_string(row.is_array() ? row.size() : 0) + " entries, expected 3 + " +
+                        std::to_string(counters) + " counters");
       TaskRecord t;
+      t.counts = Tally(counters);
       t.id = whole(row.at(0), source, "a task id", kMaxShardTasks);
       if (t.id != expected_next || t.id >= r.task_count)
         bad(source, "task " + std::to_string(t.id) + " is out of order or not in shard " +
@@ -137,8 +151,7 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
       expected_next += r.shard.count;
       t.seconds = seconds(row.at(1), source, "a task's seconds");
       t.counts.nodes = parse_u128(row.at(2).get<std::string>());
-      for (std::size_t i = 0; i < r.counter_names.size(); ++i)
-        t.counts.counts[i] = parse_u128(row.at(3 + i).get<std::string>());
+      for (std::size_t i = 0; i < counters; ++i) t.counts.counts[i] = parse_u128(row.at(3 + i).get<std::string>());
       sum.merge(t.counts);
       r.tasks.push_back(std::move(t));
     }
@@ -200,6 +213,7 @@ MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vect
   m.command = first.command;
   m.task_count = first.task_count;
   m.shard_count = first.shard.count;
+  m.totals = Tally(first.counter_names.size());
   std::map<std::size_t, std::size_t> by_index;  // shard index → position in `shards`
   std::vector<std::string> dupes;
   for (std::size_t i = 0; i < shards.size(); ++i) {
@@ -238,6 +252,20 @@ MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vect
     m.wall_seconds = std::max(m.wall_seconds, s.wall_seconds);
   }
   return m;
+}
+
+void check_merge_matches_job(const MergeResult& merged, const Job& job) {
+  if (merged.fingerprint != job.fingerprint)
+    throw std::runtime_error("the shard files are results of '" + printable(merged.fingerprint) +
+                             "' but their stored command builds '" + printable(job.fingerprint) +
+                             "' (an edited file, or another program version)");
+  const std::string counters = counter_difference(merged.counter_names, job.counter_names, "the files");
+  if (!counters.empty())
+    throw std::runtime_error("the shard files have " + counters + " (an edited file, or another program version)");
+  if (merged.task_count != job.task_count)
+    throw std::runtime_error("the shard files are of a job with " + std::to_string(merged.task_count) +
+                             " tasks, the job has " + std::to_string(job.task_count) +
+                             " (an edited file, or another program version)");
 }
 
 }  // namespace pcount::engine

@@ -185,16 +185,7 @@ void walk(const CodeSet& codes, Strategy strategy, std::span<const std::uint16_t
 }
 
 void add_hist(const Hist& h, engine::Tally& out) {
-  std::uint64_t secrets = 0, guesses = 0;
-  std::array<u128, 3> packed{};
-  for (std::size_t k = 1; k <= static_cast<std::size_t>(kMaxGuesses); ++k) {
-    secrets += h.solved[k];
-    guesses += h.solved[k] * k;
-    packed[(k - 1) / 8] += static_cast<u128>(h.solved[k]) << (16 * ((k - 1) % 8));
-  }
-  out.add(kSecrets, secrets);
-  out.add(kGuesses, guesses);
-  for (std::size_t i = 0; i < 3; ++i) out.add(kHistogram + i, packed[i]);
+  add_solved(h.solved, out);
   out.nodes = checked_add(out.nodes, h.nodes);
 }
 
@@ -257,8 +248,7 @@ engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth) {
   job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") + " strategy=" +
                     (strategy == Strategy::knuth ? "knuth" : "first-consistent") +
                     " split=" + std::to_string(split_depth);
-  job.counter_names = {"secrets", "guesses", "solved_in_1_to_8_packed16", "solved_in_9_to_16_packed16",
-                       "solved_in_17_to_24_packed16"};
+  job.counter_names = strategy_counter_names();
   // Task 0 exists even when every secret is solved above the split.
   job.task_count = std::max<std::size_t>(f->sets.size(), 1);
   job.split_depth = split_depth;
@@ -278,21 +268,47 @@ engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth) {
   return job;
 }
 
+std::vector<std::string> strategy_counter_names() {
+  std::vector<std::string> names{"secrets", "guesses"};
+  for (int k = 1; k <= kMaxGuesses; ++k) names.push_back("solved_in_" + std::to_string(k));
+  return names;
+}
+
+void add_solved(std::span<const std::uint64_t> solved, engine::Tally& out) {
+  if (solved.size() > static_cast<std::size_t>(kMaxGuesses) + 1)
+    throw InternalError("code game: strategy needs more than " + std::to_string(kMaxGuesses) + " guesses");
+  u128 secrets = 0, guesses = 0;
+  for (std::size_t k = 1; k < solved.size(); ++k) {
+    secrets += solved[k];
+    guesses += static_cast<u128>(solved[k]) * k;
+    out.add(solved_in(static_cast<int>(k)), solved[k]);
+  }
+  out.add(kSecrets, secrets);
+  out.add(kGuesses, guesses);
+}
+
 Summary summarize(const engine::Tally& totals) {
+  constexpr u128 kMax64 = ~std::uint64_t{0};
+  const auto fits = [&](std::size_t i) {
+    if (totals.get(i) > kMax64)
+      throw InternalError("code game: counter " + std::to_string(i) + " exceeds 64 bits");
+    return static_cast<std::uint64_t>(totals.get(i));
+  };
+  if (totals.used() > kStrategyCounters)
+    throw InternalError("code game: the totals have counters past solved_in_" + std::to_string(kMaxGuesses));
   Summary s;
-  s.secrets = static_cast<std::uint64_t>(totals.counts[kSecrets]);
-  s.guesses = static_cast<std::uint64_t>(totals.counts[kGuesses]);
-  std::uint64_t secrets = 0, guesses = 0;
-  for (std::size_t k = 1; k <= static_cast<std::size_t>(kMaxGuesses); ++k) {
-    const u128 word = totals.counts[kHistogram + (k - 1) / 8];
-    const auto v = static_cast<std::uint64_t>((word >> (16 * ((k - 1) % 8))) & 0xFFFFu);
+  s.secrets = fits(kSecrets);
+  s.guesses = fits(kGuesses);
+  u128 secrets = 0, guesses = 0;
+  for (int k = 1; k <= kMaxGuesses; ++k) {
+    const std::uint64_t v = fits(solved_in(k));
     s.histogram.push_back(v);
     secrets += v;
-    guesses += v * k;
-    if (v) s.max_guesses = static_cast<int>(k);
+    guesses += static_cast<u128>(v) * static_cast<unsigned>(k);
+    if (v) s.max_guesses = k;
   }
   s.histogram.resize(static_cast<std::size_t>(s.max_guesses));
-  if (secrets != s.secrets || guesses != s.guesses || totals.counts[kSecrets] > 0xFFFFu)
+  if (secrets != s.secrets || guesses != s.guesses)
     throw InternalError("code game: the histogram does not add up to the secrets and guesses counters");
   return s;
 }

@@ -316,23 +316,6 @@ private:
   std::map<std::vector<std::uint16_t>, Entry> memo_;
 };
 
-/// Adds a histogram (solved[k] = secrets solved with k guesses) to the
-/// strategy job's counters (see Counter in codes.hpp).
-void add_solved(const std::vector<std::uint64_t>& solved, engine::Tally& out) {
-  if (solved.size() > static_cast<std::size_t>(kMaxGuesses) + 1)
-    throw InternalError("code game: strategy needs more than " + std::to_string(kMaxGuesses) + " guesses");
-  std::uint64_t secrets = 0, guesses = 0;
-  std::array<u128, 3> packed{};
-  for (std::size_t k = 1; k < solved.size(); ++k) {
-    secrets += solved[k];
-    guesses += solved[k] * k;
-    packed[(k - 1) / 8] += static_cast<u128>(solved[k]) << (16 * ((k - 1) % 8));
-  }
-  out.add(kSecrets, secrets);
-  out.add(kGuesses, guesses);
-  for (std::size_t i = 0; i < 3; ++i) out.add(kHistogram + i, packed[i]);
-}
-
 /// Candidate guesses for the answer classes of a first guess g1: one per
 /// orbit of the group of (position permutation σ, digit relabelling π) that
 /// fixes g1 (g1[σ(i)] = π(g1[i])), combined with any relabelling of the
@@ -479,8 +462,7 @@ engine::Job make_optimal_job(Game game) {
   engine::Job job;
   job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") +
                     " strategy=optimal first=" + codes.name(first);
-  job.counter_names = {"secrets", "guesses", "solved_in_1_to_8_packed16", "solved_in_9_to_16_packed16",
-                       "solved_in_17_to_24_packed16"};
+  job.counter_names = strategy_counter_names();
   job.task_count = classes->size();
   job.split_depth = 1;
   job.estimate = [classes](std::size_t id) { return static_cast<double>((*classes)[id].size()); };

@@ -209,7 +209,36 @@ Board transform(const Board& board, int s) {
   return Board{img[board.x & kFull], img[board.o & kFull]};
 }
 
-engine::Job make_games_job(int split_depth) {
+namespace {
+
+/// Positions task `id` (0..26): the 729 colourings whose first three cells
+/// are base-3 digits of id, cell 0 first. Adds the Position* counters.
+void count_positions(const Tables& t, std::size_t id, engine::Tally& out) {
+  std::array<std::uint64_t, kTerminalFull - kPositions + 1> c{};
+  const auto at = [&c](Counter k) -> std::uint64_t& { return c[static_cast<std::size_t>(k - kPositions)]; };
+  for (unsigned rest = 0; rest < 729; ++rest) {
+    Board b;
+    unsigned code = static_cast<unsigned>(id) + 27u * rest;  // base-3 digits, cell 0 first
+    for (int i = 0; i < 9; ++i, code /= 3) {
+      if (code % 3 == 1) b.x = static_cast<std::uint16_t>(b.x | 1u << i);
+      if (code % 3 == 2) b.o = static_cast<std::uint16_t>(b.o | 1u << i);
+    }
+    if (!legal(t, b)) continue;
+    ++at(kPositions);
+    if (canonical(t, b)) ++at(kPositionsUpToSymmetry);
+    switch (status(t, b)) {
+      case 1: ++at(kTerminal); ++at(kTerminalXLine); break;
+      case 2: ++at(kTerminal); ++at(kTerminalOLine); break;
+      case 3: ++at(kTerminal); ++at(kTerminalFull); break;
+      default: break;
+    }
+  }
+  for (std::size_t i = 0; i < c.size(); ++i) out.add(kPositions + i, c[i]);
+}
+
+}  // namespace
+
+engine::Job make_job(int split_depth) {
   if (split_depth < 0 || split_depth > 9)
     throw InvalidArgument("split_depth",
                           "tic-tac-toe games have at most 9 moves; expected 0 to 9, got " + std::to_string(split_depth));
@@ -218,9 +247,11 @@ engine::Job make_games_job(int split_depth) {
   auto full = std::make_shared<const std::vector<Node>>(frontier(t, split_depth, false, above));
   auto sym = std::make_shared<const std::vector<Node>>(frontier(t, split_depth, true, above_sym));
   engine::Job job;
-  job.fingerprint = "tictactoe games split=" + std::to_string(split_depth);
-  job.counter_names = {"games", "x_lines", "o_lines", "draws", "games_up_to_symmetry"};
-  job.task_count = full->size() + sym->size();
+  job.fingerprint = "tictactoe split=" + std::to_string(split_depth);
+  job.counter_names = {"games", "x_lines", "o_lines", "draws", "games_up_to_symmetry",  // the game trees
+                       "positions", "positions_up_to_symmetry", "terminal", "terminal_x_lines", "terminal_o_lines",
+                       "terminal_full"};  // the positions
+  job.task_count = full->size() + sym->size() + kPositionTasks;
   job.split_depth = split_depth;
   job.run_task = [full, sym, above](std::size_t id, engine::Tally& out) {
     const Tables& tt = tables();
@@ -234,41 +265,12 @@ engine::Job make_games_job(int split_depth) {
       out.add(kDraws, c.draws);
       // Task 0 also owns the nodes above the split, so totals do not depend on it.
       out.nodes = checked_add(out.nodes, c.nodes + (id == 0 ? above : 0));
-    } else {
+    } else if (id < full->size() + sym->size()) {
       const Node& n = (*sym)[id - full->size()];
       out.add(kGamesUpToSymmetry, walk_symmetric(tt, n.board, n.moves));
+    } else {
+      count_positions(tt, id - full->size() - sym->size(), out);
     }
-  };
-  return job;
-}
-
-engine::Job make_positions_job() {
-  engine::Job job;
-  job.fingerprint = "tictactoe positions";
-  job.counter_names = {"positions", "positions_up_to_symmetry", "terminal", "terminal_x_lines",
-                       "terminal_o_lines", "terminal_full"};
-  job.task_count = 27;
-  job.run_task = [](std::size_t id, engine::Tally& out) {
-    const Tables& t = tables();
-    std::array<std::uint64_t, 6> c{};
-    for (unsigned rest = 0; rest < 729; ++rest) {
-      Board b;
-      unsigned code = static_cast<unsigned>(id) + 27u * rest;  // base-3 digits, cell 0 first
-      for (int i = 0; i < 9; ++i, code /= 3) {
-        if (code % 3 == 1) b.x = static_cast<std::uint16_t>(b.x | 1u << i);
-        if (code % 3 == 2) b.o = static_cast<std::uint16_t>(b.o | 1u << i);
-      }
-      if (!legal(t, b)) continue;
-      ++c[kPositions];
-      if (canonical(t, b)) ++c[kPositionsUpToSymmetry];
-      switch (status(t, b)) {
-        case 1: ++c[kTerminal]; ++c[kTerminalXLine]; break;
-        case 2: ++c[kTerminal]; ++c[kTerminalOLine]; break;
-        case 3: ++c[kTerminal]; ++c[kTerminalFull]; break;
-        default: break;
-      }
-    }
-    for (std::size_t i = 0; i < c.size(); ++i) out.add(i, c[i]);
   };
   return job;
 }

@@ -384,16 +384,16 @@ engine::Job make_constellation_job(int n, std::size_t group, const std::string& 
 }
 
 QueensCounts constellation_counts(int n, const engine::Tally& totals) {
-  const auto& t = totals.counts;
-  if (t[kCRot180] != t[kCRot180Search] || t[kCRot90] != t[kCRot90Search])
+  const auto t = [&totals](std::size_t i) { return totals.get(i); };  // 0 past the end
+  if (t(kCRot180) != t(kCRot180Search) || t(kCRot90) != t(kCRot90Search))
     throw InternalError("queens " + std::to_string(n) + ": symmetric counts from constellations (P=" +
-                        to_string(t[kCRot180]) + ", R=" + to_string(t[kCRot90]) +
-                        ") differ from the constrained searches (P=" + to_string(t[kCRot180Search]) +
-                        ", R=" + to_string(t[kCRot90Search]) + ")");
-  const QueensCounts c = burnside(n, t[kCAll], t[kCRot180], t[kCRot90]);
-  if (c.distinct != t[kCDistinct])
+                        to_string(t(kCRot180)) + ", R=" + to_string(t(kCRot90)) +
+                        ") differ from the constrained searches (P=" + to_string(t(kCRot180Search)) +
+                        ", R=" + to_string(t(kCRot90Search)) + ")");
+  const QueensCounts c = burnside(n, t(kCAll), t(kCRot180), t(kCRot90));
+  if (c.distinct != t(kCDistinct))
     throw InternalError("queens " + std::to_string(n) + ": Burnside gives U=" + to_string(c.distinct) +
-                        " but the constellations' classes sum to " + to_string(t[kCDistinct]));
+                        " but the constellations' classes sum to " + to_string(t(kCDistinct)));
   return c;
 }
 

@@ -131,7 +131,7 @@ engine::Job make_search_job(int n, int depth, const std::string& fingerprint) {
 int auto_search_depth(int n, std::size_t min_tasks) { return engine::auto_split_depth(QueensTree(n), min_tasks); }
 
 QueensCounts search_counts(int n, const engine::Tally& totals) {
-  return burnside(n, totals.counts[kAll], totals.counts[kRot180], totals.counts[kRot90]);
+  return burnside(n, totals.get(kAll), totals.get(kRot180), totals.get(kRot90));
 }
 
 }  // namespace pcount::queens

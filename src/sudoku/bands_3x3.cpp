@@ -250,7 +250,7 @@ public:
   }
 
   [[nodiscard]] BigInt total(const engine::Tally& totals) const override {
-    return to_big(totals.counts[0]) * 216 * static_cast<unsigned>(kShapes);
+    return to_big(totals.get(0)) * 216 * static_cast<unsigned>(kShapes);
   }
 
 private:

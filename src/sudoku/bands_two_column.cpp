@@ -197,7 +197,7 @@ public:
   }
 
   [[nodiscard]] BigInt total(const engine::Tally& totals) const override {
-    return to_big(totals.counts[0]) * to_big(binomial(2 * c_, c_));
+    return to_big(totals.get(0)) * to_big(binomial(2 * c_, c_));
   }
 
 private:

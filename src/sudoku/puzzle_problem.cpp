@@ -274,7 +274,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
   if (const engine::RunResult* replay = inv.session.replay) {
     // merge: the counts come from the shard files; the input is not read
     // (its identity is in the files' fingerprint, which must match `stem`).
-    const std::string& found = inv.session.replay_fingerprint;
+    const std::string found = inv.session.replay_files ? inv.session.replay_files->fingerprint : std::string();
     job.fingerprint = found.rfind(stem, 0) == 0 ? found : stem + "(shard files of another job)";
     job.task_count = replay->tasks_total;
     const auto at = found.find(" lines=");

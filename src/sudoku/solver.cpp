@@ -230,7 +230,7 @@ engine::Job count_job_with(const Puzzle& puzzle, const CountJobOptions& options,
   job.run_task = [tree, frontier, found, limit](std::size_t id, engine::Tally& out) {
     if (limit != 0 && found->load(std::memory_order_relaxed) >= limit) return;
     tree->count_subtree((*frontier)[id], out);
-    if (limit != 0) found->fetch_add(static_cast<std::uint64_t>(out.counts[0]), std::memory_order_relaxed);
+    if (limit != 0) found->fetch_add(static_cast<std::uint64_t>(out.get(0)), std::memory_order_relaxed);
   };
   // A count with a limit stops early, so only an unlimited count has a
   // meaningful size estimate.

@@ -98,7 +98,7 @@ TEST(Kirkman, CountIs2021760ForEverySplitAndThreadCount) {
   EXPECT_EQ(count(0, 2), 2021760u);
   EXPECT_EQ(count(4, 4), 2021760u);
   engine::Tally bad;
-  bad.counts[kWeightedCompletions] = 7;
+  bad.add(kWeightedCompletions, 7);
   EXPECT_THROW((void)solutions(bad), InternalError);
   EXPECT_THROW((void)make_count_job(-1), InvalidArgument);
   EXPECT_THROW((void)completions(first_day()), InvalidArgument);

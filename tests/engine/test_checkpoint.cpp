@@ -46,6 +46,7 @@ std::string read_all(const std::string& path) {
 
 TEST(Checkpoint, LineHasChecksumAndRoundTrips) {
   TaskRecord t{7, {}, 0.25};
+  t.counts = Tally(2);
   t.counts.counts[0] = join64(5, 1);  // 2^64 + 5: beyond 64 bits
   t.counts.counts[1] = 3;
   t.counts.nodes = 11;

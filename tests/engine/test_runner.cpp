@@ -55,7 +55,7 @@ TEST(Runner, SameCountsForEveryThreadCountAndDepth) {
 
 TEST(Runner, IncludeFilterAndRecordsAndEstimates) {
   auto p = std::make_shared<const NoRepeatWords>(NoRepeatWords{3, 6});
-  Job job = make_tree_job(p, 2, "toy", {"leaves"});
+  Job job = make_tree_job(p, 2, "toy", {"leaves", "ending in 0"});
   job.estimate = [](std::size_t id) { return static_cast<double>(id); };
   RunOptions even;
   even.threads = 2;
@@ -81,6 +81,7 @@ TEST(Runner, TaskExceptionIsRethrownAndOverflowDetected) {
   EXPECT_THROW((void)run(job), std::runtime_error);
   Job big;
   big.task_count = 4;
+  big.counter_names = {"big"};
   big.run_task = [](std::size_t, Tally& t) { t.add(0, (~static_cast<u128>(0)) / 3); };
   RunOptions one;
   one.threads = 1;

@@ -4,6 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -130,13 +136,35 @@ TEST(Codes, MastermindFirstConsistentMatchesPerSecretPlay) {
 TEST(Codes, BadSplitDepthAndInconsistentTotals) {
   EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::knuth, -1), InvalidArgument);
   EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::knuth, 4), InvalidArgument);
-  engine::Tally t;
+  engine::Tally t(kStrategyCounters);
   t.counts[kSecrets] = 2;
   t.counts[kGuesses] = 3;
-  t.counts[kHistogram] = 1;  // one secret in one guess: does not add up
+  t.counts[solved_in(1)] = 1;  // one secret in one guess: does not add up
   EXPECT_THROW((void)summarize(t), InternalError);
-  t.counts[kHistogram] = 1 + (1u << 16);  // one in one guess, one in two
+  t.counts[solved_in(2)] = 1;  // one in one guess, one in two
   EXPECT_NO_THROW((void)summarize(t));
+  t.add(kStrategyCounters, 1);  // a counter the job does not have
+  EXPECT_THROW((void)summarize(t), InternalError);
+}
+
+// The histogram is plain named counters (26 of them, more than the engine's
+// old limit of 8), one per game length; a task's tally holds them all.
+TEST(Codes, HistogramCountersAreNamedOnePerGameLength) {
+  const engine::Job job = make_strategy_job(Game::mastermind, Strategy::first_consistent, 1);
+  ASSERT_EQ(job.counter_names.size(), kStrategyCounters);
+  EXPECT_EQ(kStrategyCounters, 26u);
+  EXPECT_EQ(job.counter_names[kSecrets], "secrets");
+  EXPECT_EQ(job.counter_names[kGuesses], "guesses");
+  EXPECT_EQ(job.counter_names[solved_in(1)], "solved_in_1");
+  EXPECT_EQ(job.counter_names[solved_in(kMaxGuesses)], "solved_in_24");
+  engine::RunOptions o;
+  o.threads = 2;
+  const engine::Tally totals = engine::run(make_strategy_job(Game::bulls_and_cows, Strategy::first_consistent, 2), o).totals;
+  ASSERT_EQ(totals.counts.size(), kStrategyCounters);
+  // The seed 001 histogram, straight from the counters.
+  const std::vector<std::uint64_t> expected{1, 13, 108, 596, 1668, 1768, 752, 129, 5};
+  for (int k = 1; k <= kMaxGuesses; ++k)
+    EXPECT_EQ(totals.counts[solved_in(k)], k <= 9 ? expected[static_cast<std::size_t>(k - 1)] : 0u) << k;
 }
 
 /// Minimum total by exhaustive search over every guess (no bounds, no
@@ -236,6 +264,43 @@ TEST(CodesCli, JsonHoldsTheHistogram) {
   ASSERT_EQ(text.status, 0);
   EXPECT_NE(text.out.find("5801"), std::string::npos);
   EXPECT_NE(text.out.find("knuth"), std::string::npos);
+}
+
+// A shard file edited to one counter fewer (consistently: names, totals and
+// rows) reads as a valid file, but count merge refuses it: the job it
+// rebuilds has 26 counters.
+TEST(CodesCli, MergeRefusesShardFilesWithOtherCounters) {
+  using test::run_count;
+  const std::string stem = "/tmp/pcount-test-codes-" + std::to_string(::getpid());
+  std::vector<std::string> files;
+  for (int i = 0; i < 2; ++i) {
+    files.push_back(stem + "-shard" + std::to_string(i) + ".json");
+    const auto r = run_count({"--mastermind", "--strategy", "first-consistent", "--shard",
+                              std::to_string(i) + "/2", "--out", files.back()});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const auto good = run_count({"merge", "--json", files[0], files[1]});
+  ASSERT_EQ(good.status, 0) << good.err;
+  EXPECT_EQ(nlohmann::json::parse(good.out)["counts"]["guesses"], "7471");
+  const auto raw = run_count({"merge", "--json", "--raw", files[0], files[1]});
+  ASSERT_EQ(raw.status, 0) << raw.err;
+  const auto counts = nlohmann::json::parse(raw.out)["counts"];
+  EXPECT_EQ(counts.size(), kStrategyCounters);
+  EXPECT_EQ(counts["solved_in_1"], "1");
+  EXPECT_EQ(counts["solved_in_24"], "0");
+  for (const auto& f : files) {
+    auto j = nlohmann::json::parse(test::slurp(f));
+    j["counter_names"].erase(j["counter_names"].size() - 1);
+    j["totals"].erase("solved_in_24");
+    for (auto& row : j["tasks"]) row.erase(row.size() - 1);
+    std::ofstream(f, std::ios::binary | std::ios::trunc) << j.dump() << "\n";
+  }
+  const auto edited = run_count({"merge", files[0], files[1]});
+  EXPECT_EQ(edited.status, 1);
+  EXPECT_EQ(edited.out, "");
+  EXPECT_NE(edited.err.find("have 25 counters"), std::string::npos) << edited.err;
+  EXPECT_NE(edited.err.find("the job has 26"), std::string::npos) << edited.err;
+  for (const auto& f : files) std::remove(f.c_str());
 }
 
 TEST(CodesCli, BadInput) {

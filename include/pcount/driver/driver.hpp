@@ -27,6 +27,7 @@
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
+#include "pcount/engine/shard.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::driver {
@@ -72,8 +73,9 @@ struct Session {
   std::vector<std::string> command;        ///< argv[1..], stored in shard result files
   Distributed* distributed = nullptr;      ///< set by count-mpi, else null
   const engine::RunResult* replay = nullptr;  ///< merge: the shards' sum, returned instead of a run
-  std::string replay_fingerprint;          ///< merge: the fingerprint the shard files name
-  std::size_t jobs_run = 0;                ///< run_job calls so far
+  /// merge: what the shard files say (fingerprint, counters, task count),
+  /// checked against the rebuilt job (engine::check_merge_matches_job).
+  const engine::MergeResult* replay_files = nullptr;
   /// Writes of result files (--out, --profile) that run_job leaves until the
   /// report is on stdout; main runs them after the problem, so a file that
   /// cannot be written at the end loses no printed count (exit 1).
@@ -208,9 +210,12 @@ struct Program {
 /// (Job::run_task_output) has its output written in task-id order through
 /// `output` (see Output); it runs in one process (count-mpi refuses it with
 /// InvalidArgument naming the problem). Returns only complete totals: an
-/// interrupted run or a shard of K > 1 throws EarlyExit instead. Throws
-/// InvalidArgument("--checkpoint") for a foreign or damaged checkpoint, and
-/// what the engine throws.
+/// interrupted run or a shard of K > 1 throws EarlyExit instead (totals
+/// have Job::counter_names.size() counters; one job holds all of a
+/// problem's counters). Throws InvalidArgument("checkpoint") for a foreign
+/// or damaged checkpoint (one whose counters differ from the job's
+/// included), and what the engine throws. Under `merge` the driver does not
+/// call it: it reports the merged totals after engine::check_merge_matches_job.
 [[nodiscard]] engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const Output& output = {});
 
 /// Before a job runs: estimates its size from Job::probe (Knuth 1975): 128
@@ -251,10 +256,13 @@ struct Distributed {
   /// Positions claimed so far by all ranks (for the progress display).
   [[nodiscard]] virtual std::size_t claimed() = 0;
   /// Sums `local` (the tasks this rank ran) over all ranks; every rank gets
-  /// the sum. `interrupted` becomes true if any rank was interrupted.
-  virtual void reduce(engine::Tally& local, std::size_t& tasks_run, bool& interrupted) = 0;
-  /// Gathers all ranks' finished task records on rank 0 (others keep theirs).
-  virtual void gather(std::vector<engine::TaskRecord>& tasks) = 0;
+  /// the sum, with exactly `counters` counters (the job's; every rank passes
+  /// the same number). `interrupted` becomes true if any rank was
+  /// interrupted. Throws CountOverflow when a sum exceeds 128 bits.
+  virtual void reduce(engine::Tally& local, std::size_t counters, std::size_t& tasks_run, bool& interrupted) = 0;
+  /// Gathers all ranks' finished task records on rank 0 (others keep theirs);
+  /// each record carries `counters` counters.
+  virtual void gather(std::vector<engine::TaskRecord>& tasks, std::size_t counters) = 0;
   /// Waits for every rank.
   virtual void barrier() = 0;
   /// A failure on this rank only: prints "count-mpi: rank R: <message>" on

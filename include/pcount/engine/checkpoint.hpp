@@ -12,7 +12,9 @@
 ///     counters all
 ///     <id> <seconds> <nodes> <count 0> ... <count k-1> <fnv>
 ///
-/// Counts and nodes are decimal 128-bit integers; `<fnv>` is the 32-bit
+/// `counters` lists Job::counter_names, comma-separated; a job may have any
+/// number k of them, and every record has exactly 3 + k fields before the
+/// checksum. Counts and nodes are decimal 128-bit integers; `<fnv>` is the 32-bit
 /// FNV-1a hash (8 hex digits) of the line's text before the last space, so a
 /// damaged record is detected. The header is written atomically
 /// (engine::write_atomically), so a file either has a whole header or does
@@ -23,8 +25,12 @@
 /// Reading an existing file: a damaged header (incomplete, garbled, CR LF
 /// line ends: "damaged: ...; remove it ... to start afresh"), a header of
 /// another job (problem, parameters, method, split depth or program
-/// version) or a damaged complete record → InvalidArgument("checkpoint",
-/// ...), never a wrong total.
+/// version), a header whose counters differ from the job's in number or
+/// names ("has 5 counters, the job has 26; first difference at counter 5:
+/// ...", see engine::counter_difference) or a
+/// damaged complete record (checksum, a field count other than 3 + k, a bad
+/// number, a task id ≥ tasks) → InvalidArgument("checkpoint", ...), never a
+/// wrong total.
 /// A last line without '\n' (the run was killed while writing it) is
 /// dropped with a warning and cut off the file; that task runs again.
 
@@ -49,12 +55,14 @@ namespace pcount::engine {
 [[nodiscard]] std::string checkpoint_header(const Job& job);
 
 /// One record line (with checksum and '\n') for a finished task of a job
-/// with `counters` counters.
+/// with `counters` counters: counters 0..counters-1 of `task.counts` (a
+/// counter past the end of its `counts` is written as 0).
 [[nodiscard]] std::string checkpoint_line(const TaskRecord& task, std::size_t counters);
 
 /// Reads the records of an existing checkpoint file of `job` without changing
 /// it (MPI ranks read each other's logs); an absent file gives no records.
 /// A truncated last line is skipped and described in `*warning` (if given).
+/// Each record's tally has exactly job.counter_names.size() counters.
 /// Throws InvalidArgument("checkpoint") for a foreign or damaged file.
 [[nodiscard]] std::vector<TaskRecord> read_checkpoint(const std::string& path, const Job& job,
                                                       std::string* warning = nullptr);

@@ -41,7 +41,8 @@ struct RunOptions {
   /// checkpoints); the others count as skipped.
   std::function<bool(std::size_t id)> include;
   /// Called once per finished task, from the worker thread that ran it, with
-  /// the task's counts and wall seconds. Calls may be concurrent.
+  /// the task's counts (Job::counter_names.size() counters) and wall
+  /// seconds. Calls may be concurrent.
   std::function<void(std::size_t id, const Tally& counts, double seconds)> on_task_done;
   /// Keep every task's counts and time in RunResult::tasks.
   bool record_tasks = false;
@@ -67,14 +68,14 @@ struct RunOptions {
 
 /// One finished task (kept when RunOptions::record_tasks is set).
 struct TaskRecord {
-  std::size_t id = 0;
-  Tally counts;
-  double seconds = 0.0;
+  std::size_t id = 0;      ///< the task's id
+  Tally counts;            ///< its counts: Job::counter_names.size() counters when from run or a file
+  double seconds = 0.0;    ///< its wall time
 };
 
 /// What a run produced.
 struct RunResult {
-  Tally totals;                  ///< sum over the tasks that ran
+  Tally totals;                  ///< sum over the tasks that ran; Job::counter_names.size() counters
   std::size_t tasks_total = 0;   ///< Job::task_count
   std::size_t tasks_run = 0;     ///< tasks that ran (and finished) in this call
   std::size_t tasks_resumed = 0; ///< tasks whose counts came from a checkpoint or shard files (set by callers)
@@ -95,10 +96,12 @@ struct RunResult {
 /// `options.threads` workers; per-thread 128-bit tallies are reduced at the
 /// end. With `options.claim`, positions in that order are claimed one at a
 /// time instead. With `options.cancel`, stops early (RunResult::interrupted).
-/// Jobs with Job::run_task_output run in id order with ordered output
-/// (above). Throws InvalidArgument("threads") for threads < 0,
-/// std::invalid_argument for ordered output with `claim`, CountOverflow
-/// on overflow, and rethrows the first exception a task throws.
+/// Every task gets a zero Tally of Job::counter_names.size() counters. Jobs
+/// with Job::run_task_output run in id order with ordered output (above).
+/// Throws InvalidArgument("threads") for threads < 0, std::invalid_argument
+/// for ordered output with `claim`, CountOverflow on overflow,
+/// std::logic_error when a task adds to a counter past the job's last
+/// counter name, and rethrows the first exception a task throws.
 [[nodiscard]] RunResult run(const Job& job, const RunOptions& options = {});
 
 }  // namespace pcount::engine

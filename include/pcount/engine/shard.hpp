@@ -13,7 +13,11 @@
 ///      "totals": {"all": "52228", "nodes": "..."},
 ///      "tasks": [[id, seconds, "nodes", "count0", ...], ...]}
 ///
-/// Counts are decimal strings (they may exceed 2^64).
+/// Counts are decimal strings (they may exceed 2^64). A job may have any
+/// number k of counters: `counter_names` lists them (distinct, non-empty,
+/// none named "nodes"), `totals` holds exactly those k names and "nodes",
+/// and every task row has exactly 3 + k entries. (format_version 1: the
+/// layout is the one of the versions with at most 8 counters.)
 
 #include <cstddef>
 #include <string>
@@ -62,7 +66,7 @@ struct ShardResult {
   double wall_seconds = 0.0;               ///< wall time of the run
   std::size_t tasks_run = 0;               ///< tasks computed by the run that wrote the file
   std::size_t tasks_resumed = 0;           ///< tasks taken from a checkpoint
-  Tally totals;                            ///< sum of `tasks`
+  Tally totals;                            ///< sum of `tasks`; counter_names.size() counters when read
   std::vector<TaskRecord> tasks;           ///< every task of the shard, by id
 };
 
@@ -74,8 +78,11 @@ struct ShardResult {
 /// kMaxShardTasks, shard count ≤ kMaxShards, index < count, ids whole
 /// numbers below task_count), and the task list's length is checked before
 /// anything is allocated for it. Throws std::runtime_error("<source>: ...")
-/// for a missing field, a wrong type or range, a task outside the shard or
-/// totals that differ from the sum of the tasks.
+/// for a missing field, a wrong type or range, counter names that repeat,
+/// `totals` or a task row whose number of counts differs from
+/// counter_names, a task outside the shard or totals that differ from the
+/// sum of the tasks. Every tally read (totals, tasks) has exactly
+/// counter_names.size() counters.
 [[nodiscard]] ShardResult shard_from_json(const nlohmann::json& j, const std::string& source);
 
 /// Writes the file atomically (engine::write_atomically); throws
@@ -94,7 +101,7 @@ struct MergeResult {
   std::vector<std::string> command;  ///< of the first file
   std::size_t task_count = 0;
   std::size_t shard_count = 0;  ///< K
-  Tally totals;                 ///< over all tasks
+  Tally totals;                 ///< over all tasks; counter_names.size() counters
   double task_seconds = 0.0;    ///< sum of the task times (CPU work)
   double wall_seconds = 0.0;    ///< longest shard run
 };
@@ -105,5 +112,13 @@ struct MergeResult {
 /// given twice: a.json, b.json", "different jobs: ...". `names` are the
 /// file names, parallel to `shards`.
 [[nodiscard]] MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vector<std::string>& names);
+
+/// Checks that merged shard files are results of `job` (count merge rebuilds
+/// the job from the files' command): same fingerprint, the same counters in
+/// number and names, the same task count. Throws std::runtime_error with one
+/// line saying what differs, e.g. "the shard files have 25 counters, the job
+/// has 26; first difference at counter 25: none in the files,
+/// 'solved_in_24' in the job ..." (engine::counter_difference).
+void check_merge_matches_job(const MergeResult& merged, const Job& job);
 
 }  // namespace pcount::engine

@@ -7,35 +7,70 @@
 /// run and machine for the same problem, parameters and split). Running task
 /// `id` fills a Tally; the engine sums the tallies of all tasks.
 
-#include <array>
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "pcount/engine/errors.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace pcount::engine {
 
-/// Most counters one job can report (e.g. queens: all, 180°, 90°).
-inline constexpr std::size_t kMaxCounters = 8;
-
-/// The counts one task (or the whole job) produced. Counter i has the name
-/// `Job::counter_names[i]`; unused counters stay 0. `nodes` is the number of
-/// search nodes visited, or 0 when the kernel does not count them.
+/// The counts one task (or the whole job) produced, each a 128-bit integer.
+/// Counter i has the name `Job::counter_names[i]`; a job may have any number
+/// of counters.
+///
+/// Shape: `counts` holds counters 0..counts.size()-1, and every counter past
+/// its end is 0. `add` and `merge` grow it as needed, so a default-built
+/// Tally is a valid all-zero tally. The engine hands each task a tally
+/// already sized to the job's counter count (Tally(job.counter_names.size())),
+/// so a kernel may read `counts[i]` for every named counter and its `add`s
+/// never allocate; RunResult::totals and the tallies read back from
+/// checkpoint and shard files have that size too. Equality ignores trailing
+/// zero counters (a tally of size 2 with counts {5, 0} equals one of size 1
+/// with {5}). `nodes` is the number of search nodes visited, or 0 when the
+/// kernel does not count them.
 struct Tally {
-  std::array<u128, kMaxCounters> counts{};
+  std::vector<u128> counts;
   u128 nodes = 0;
 
-  /// counts[i] += v, overflow-checked (throws CountOverflow).
-  void add(std::size_t i, u128 v) { counts[i] = checked_add(counts[i], v); }
-  /// Adds every counter and the node count of `other` (throws CountOverflow).
+  Tally() = default;
+  /// A zero tally of `counters` counters.
+  explicit Tally(std::size_t counters) : counts(counters) {}
+
+  /// Counter i; 0 when i is past the end of `counts`.
+  [[nodiscard]] u128 get(std::size_t i) const { return i < counts.size() ? counts[i] : 0; }
+  /// counts[i] += v, overflow-checked (throws CountOverflow); grows `counts`
+  /// to i + 1 counters first when it is shorter.
+  void add(std::size_t i, u128 v) {
+    if (i >= counts.size()) [[unlikely]]
+      counts.resize(i + 1);
+    counts[i] = checked_add(counts[i], v);
+  }
+  /// Adds every counter and the node count of `other` (throws CountOverflow);
+  /// `counts` grows to other's size when that is larger.
   void merge(const Tally& other) {
-    for (std::size_t i = 0; i < kMaxCounters; ++i) counts[i] = checked_add(counts[i], other.counts[i]);
+    if (other.counts.size() > counts.size()) counts.resize(other.counts.size());
+    for (std::size_t i = 0; i < other.counts.size(); ++i) counts[i] = checked_add(counts[i], other.counts[i]);
     nodes = checked_add(nodes, other.nodes);
   }
-  friend bool operator==(const Tally&, const Tally&) = default;
+  /// Index past the last non-zero counter (0 when every counter is 0).
+  [[nodiscard]] std::size_t used() const {
+    std::size_t n = counts.size();
+    while (n > 0 && counts[n - 1] == 0) --n;
+    return n;
+  }
+  /// Same nodes and the same value in every counter (trailing zeros ignored).
+  friend bool operator==(const Tally& a, const Tally& b) {
+    if (a.nodes != b.nodes) return false;
+    const std::size_t n = std::max(a.counts.size(), b.counts.size());
+    for (std::size_t i = 0; i < n; ++i)
+      if (a.get(i) != b.get(i)) return false;
+    return true;
+  }
 };
 
 /// A job: what the engine runs. Built by a problem's decomposition; the
@@ -45,12 +80,15 @@ struct Job {
   /// method and split. Checkpoints, shards and MPI ranks refuse to mix jobs
   /// whose fingerprints differ.
   std::string fingerprint;
-  /// Names of the counters the tasks fill, in order (size ≤ kMaxCounters).
+  /// Names of the counters the tasks fill, in order; any number. A task
+  /// that adds to a counter past the last name is a bug: engine::run throws
+  /// std::logic_error.
   std::vector<std::string> counter_names;
   /// Number of tasks; ids are 0..task_count-1.
   std::size_t task_count = 0;
   /// Runs task `id` sequentially and adds its counts to `out` (which starts
-  /// zeroed). Called concurrently for different ids: must be thread-safe.
+  /// zeroed, with counter_names.size() counters). Called concurrently for
+  /// different ids: must be thread-safe.
   /// May throw; the engine stops the run and rethrows.
   std::function<void(std::size_t id, Tally& out)> run_task;
   /// Optional, for jobs whose tasks also print: used instead of run_task
@@ -76,5 +114,29 @@ struct Job {
   /// that could not finish; must be thread-safe like run_task.
   std::function<double(std::size_t id, std::mt19937_64& rng)> probe;
 };
+
+/// How the counter names `found` (read from `where`, e.g. "the file")
+/// differ from a job's `expected`, in one line without a trailing period,
+/// or "" when they are equal: the two numbers, then the first position
+/// where the names differ, e.g. "10 counters, the job has 11; first
+/// difference at counter 10: none in the file, 'terminal_full' in the job".
+/// Names from the file are made printable (control characters escaped, cut
+/// at 40 bytes).
+[[nodiscard]] inline std::string counter_difference(const std::vector<std::string>& found,
+                                                    const std::vector<std::string>& expected,
+                                                    const std::string& where) {
+  if (found == expected) return "";
+  std::size_t i = 0;
+  while (i < found.size() && i < expected.size() && found[i] == expected[i]) ++i;
+  const auto name = [](const std::vector<std::string>& names, std::size_t k) {
+    return k < names.size() ? "'" + printable(names[k], 40) + "'" : std::string("none");
+  };
+  const std::string numbers =
+      found.size() == expected.size()
+          ? std::to_string(found.size()) + " counters like the job, but other names"
+          : std::to_string(found.size()) + " counters, the job has " + std::to_string(expected.size());
+  return numbers + "; first difference at counter " + std::to_string(i) + ": " + name(found, i) + " in " + where +
+         ", " + name(expected, i) + " in the job";
+}
 
 }  // namespace pcount::engine

@@ -97,12 +97,27 @@ private:
 /// InternalError if the strategy needs more than kMaxGuesses.
 [[nodiscard]] int play(const CodeSet& codes, Strategy strategy, std::size_t secret);
 
-/// Counters of the job from make_strategy_job.
+/// Counters of the job from make_strategy_job, in order: kSecrets
+/// ("secrets"), kGuesses ("guesses"), then one plain counter per game
+/// length k = 1..kMaxGuesses, solved_in(k) ("solved_in_<k>": the secrets
+/// the strategy solves with exactly k guesses); kStrategyCounters in all.
 enum Counter : std::size_t {
-  kSecrets = 0,   ///< secrets played (5040 / 1296)
-  kGuesses = 1,   ///< guesses summed over all secrets
-  kHistogram = 2, ///< counters 2, 3, 4: secrets solved in k guesses, packed 16 bits per k (1–8, 9–16, 17–24)
+  kSecrets = 0,    ///< secrets played (5040 / 1296)
+  kGuesses = 1,    ///< guesses summed over all secrets
+  kSolvedIn1 = 2,  ///< first histogram counter: solved_in(1)
 };
+/// Number of counters of make_strategy_job (2 + kMaxGuesses = 26).
+inline constexpr std::size_t kStrategyCounters = kSolvedIn1 + static_cast<std::size_t>(kMaxGuesses);
+/// The counter of the secrets solved with exactly k guesses, 1 ≤ k ≤ kMaxGuesses.
+[[nodiscard]] constexpr std::size_t solved_in(int k) { return kSolvedIn1 + static_cast<std::size_t>(k - 1); }
+/// The counter names of make_strategy_job: "secrets", "guesses",
+/// "solved_in_1", ..., "solved_in_24".
+[[nodiscard]] std::vector<std::string> strategy_counter_names();
+/// Adds a game-length histogram to a strategy job's tally: solved[k] =
+/// secrets solved with exactly k guesses (solved[0] unused), to solved_in(k),
+/// and their number and guesses to kSecrets and kGuesses. Throws
+/// InternalError when solved.size() > kMaxGuesses + 1 and CountOverflow.
+void add_solved(std::span<const std::uint64_t> solved, engine::Tally& out);
 
 /// The strategy tree as an engine job: the consistent set after the first
 /// `split_depth` answers (0 ≤ split_depth ≤ 3) is one task (the secrets of a
@@ -121,8 +136,10 @@ struct Summary {
   std::vector<std::uint64_t> histogram;  ///< histogram[k-1] = secrets solved in k guesses, k = 1..max
 };
 
-/// Decodes the totals of make_strategy_job; throws InternalError when the
-/// histogram does not add up to the secrets and guesses counters.
+/// Reads the totals of make_strategy_job (kStrategyCounters counters);
+/// throws InternalError when the histogram does not add up to the secrets
+/// and guesses counters, a count exceeds 64 bits or a counter past the last
+/// is not zero.
 [[nodiscard]] Summary summarize(const engine::Tally& totals);
 
 /// An optimal guess for the consistent set, found by optimal_total's

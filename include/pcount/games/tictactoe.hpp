@@ -36,44 +36,46 @@ struct Board {
 /// Throws std::out_of_range for another s.
 [[nodiscard]] Board transform(const Board& board, int s);
 
-/// Counters of the job from make_games_job, in order.
-enum GameCounter : std::size_t {
-  kGames = 0,       ///< complete games (move sequences)
-  kXLines = 1,      ///< games ending with a line of X (X wins; O wins in misère)
-  kOLines = 2,      ///< games ending with a line of O
-  kDraws = 3,       ///< games ending on a full board without a line
-  kGamesUpToSymmetry = 4,  ///< games up to symmetry (see make_games_job)
+/// Counters of the job from make_job, in order (Job::counter_names gives
+/// each its name: "games", "x_lines", ..., "terminal_full").
+enum Counter : std::size_t {
+  kGames = 0,                  ///< complete games (move sequences)
+  kXLines = 1,                 ///< games ending with a line of X (X wins; O wins in misère)
+  kOLines = 2,                 ///< games ending with a line of O
+  kDraws = 3,                  ///< games ending on a full board without a line
+  kGamesUpToSymmetry = 4,      ///< games up to symmetry (see make_job)
+  kPositions = 5,              ///< legal positions reachable in play, empty board included
+  kPositionsUpToSymmetry = 6,  ///< ... up to symmetry
+  kTerminal = 7,               ///< positions where the game is over
+  kTerminalXLine = 8,          ///< ... with a line of X
+  kTerminalOLine = 9,          ///< ... with a line of O
+  kTerminalFull = 10,          ///< ... full board, no line
 };
 
-/// Counters of the job from make_positions_job, in order.
-enum PositionCounter : std::size_t {
-  kPositions = 0,           ///< legal positions reachable in play, empty board included
-  kPositionsUpToSymmetry = 1,
-  kTerminal = 2,            ///< positions where the game is over
-  kTerminalXLine = 3,       ///< ... with a line of X
-  kTerminalOLine = 4,       ///< ... with a line of O
-  kTerminalFull = 5,        ///< ... full board, no line
-};
+/// Tasks of make_job that count positions (the last ones of its list).
+inline constexpr std::size_t kPositionTasks = 27;
 
-/// The whole game tree as an engine job. Tasks: the nodes at `split_depth`
-/// moves (0 ≤ split_depth ≤ 9; games that end earlier are their own task) of
-/// the full tree, then those of the tree "up to symmetry", in which a node's
-/// children are its moves taken one per orbit of the symmetries that fix the
-/// current board (this counts 26,830 games; the plain orbit count of move
-/// sequences would be 255,168 / 8). Counters: GameCounter. Node count =
-/// nodes of the full tree (549,946, root included, whatever the split).
-/// Throws InvalidArgument("split_depth") for a depth outside 0..9.
-[[nodiscard]] engine::Job make_games_job(int split_depth);
-
-/// All 3^9 cell colourings as an engine job (27 tasks by the first three
-/// cells), each tested for legality: |X| = |O| or |O| + 1, not both players
-/// with a line, a line of X only with |X| = |O| + 1, of O only with
-/// |X| = |O|. Counters: PositionCounter. "Up to symmetry" counts colourings
-/// that are the least of their 8 images.
-[[nodiscard]] engine::Job make_positions_job();
+/// The whole game tree and every position as one engine job; counters:
+/// Counter. Tasks, in order:
+/// - the nodes at `split_depth` moves (0 ≤ split_depth ≤ 9; games that end
+///   earlier are their own task) of the full tree (games, x_lines, o_lines,
+///   draws);
+/// - then those of the tree "up to symmetry", in which a node's children are
+///   its moves taken one per orbit of the symmetries that fix the current
+///   board (games_up_to_symmetry: 26,830 games; the plain orbit count of
+///   move sequences would be 255,168 / 8);
+/// - then kPositionTasks tasks over all 3^9 cell colourings, split by the
+///   first three cells, each tested for legality: |X| = |O| or |O| + 1, not
+///   both players with a line, a line of X only with |X| = |O| + 1, of O only
+///   with |X| = |O| (positions ... terminal_full; "up to symmetry" counts
+///   colourings that are the least of their 8 images).
+/// Node count = nodes of the full tree (549,946, root included, whatever
+/// the split). Throws InvalidArgument("split_depth") for a depth outside
+/// 0..9.
+[[nodiscard]] engine::Job make_job(int split_depth);
 
 /// Legal positions found by a plain depth-first walk of the game tree with
-/// a visited set (an independent check of make_positions_job's rule).
+/// a visited set (an independent check of make_job's legality rule).
 [[nodiscard]] std::size_t count_positions_by_play();
 
 /// Game value with perfect play from X's point of view: +1 X wins, 0 draw,

@@ -31,25 +31,24 @@ namespace {
 
 using driver::Distributed;
 
-/// Words of one reduced tally: (low, high) per counter and for the nodes,
-/// then an overflow flag.
-constexpr int kTallyWords = 2 * (static_cast<int>(engine::kMaxCounters) + 1) + 1;
+/// One reduced 128-bit value as words: low, high, then an overflow flag. A
+/// tally of k counters is reduced as k + 1 such values (the counters, then
+/// the nodes), so any number of counters goes through one MPI_Allreduce.
+constexpr int kValueWords = 3;
 
-/// MPI_Op: element-wise 128-bit addition of tallies, carry from the low to the
-/// high word; a carry out of the high word sets the overflow flag.
-extern "C" void add_tallies(void* in, void* inout, int* len, MPI_Datatype*) {
+/// MPI_Op: element-wise 128-bit addition of values, carry from the low to the
+/// high word; a carry out of the high word sets the element's overflow flag.
+extern "C" void add_values(void* in, void* inout, int* len, MPI_Datatype*) {
   const auto* a = static_cast<const std::uint64_t*>(in);
   auto* b = static_cast<std::uint64_t*>(inout);
-  for (int t = 0; t < *len; ++t, a += kTallyWords, b += kTallyWords) {
-    for (int i = 0; i + 1 < kTallyWords; i += 2) {
-      const u128 x = join64(a[i], a[i + 1]);
-      const u128 y = join64(b[i], b[i + 1]);
-      u128 sum = 0;
-      if (__builtin_add_overflow(x, y, &sum)) b[kTallyWords - 1] = 1;
-      b[i] = low64(sum);
-      b[i + 1] = high64(sum);
-    }
-    b[kTallyWords - 1] |= a[kTallyWords - 1];
+  for (int t = 0; t < *len; ++t, a += kValueWords, b += kValueWords) {
+    const u128 x = join64(a[0], a[1]);
+    const u128 y = join64(b[0], b[1]);
+    u128 sum = 0;
+    if (__builtin_add_overflow(x, y, &sum)) b[2] = 1;
+    b[0] = low64(sum);
+    b[1] = high64(sum);
+    b[2] |= a[2];
   }
 }
 
@@ -65,14 +64,14 @@ public:
   MpiDistributed() {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    MPI_Type_contiguous(kTallyWords, MPI_UINT64_T, &tally_type_);
-    MPI_Type_commit(&tally_type_);
-    MPI_Op_create(&add_tallies, 1, &add_op_);
+    MPI_Type_contiguous(kValueWords, MPI_UINT64_T, &value_type_);
+    MPI_Type_commit(&value_type_);
+    MPI_Op_create(&add_values, 1, &add_op_);
   }
   ~MpiDistributed() override {
     end_window();
     MPI_Op_free(&add_op_);
-    MPI_Type_free(&tally_type_);
+    MPI_Type_free(&value_type_);
   }
 
   [[nodiscard]] int rank() const override { return rank_; }
@@ -100,20 +99,29 @@ public:
   std::size_t claim() override { return static_cast<std::size_t>(fetch_add(1)); }
   std::size_t claimed() override { return static_cast<std::size_t>(fetch_add(0)); }
 
-  void reduce(engine::Tally& local, std::size_t& tasks_run, bool& interrupted) override {
+  void reduce(engine::Tally& local, std::size_t counters, std::size_t& tasks_run, bool& interrupted) override {
     end_window();
-    std::vector<std::uint64_t> mine(kTallyWords, 0);
-    std::vector<std::uint64_t> sum(kTallyWords, 0);
-    for (std::size_t i = 0; i < engine::kMaxCounters; ++i) {
-      mine[2 * i] = low64(local.counts[i]);
-      mine[2 * i + 1] = high64(local.counts[i]);
+    if (local.counts.size() > counters) throw std::logic_error("MPI reduce: a tally has more counters than the job");
+    // Every rank must pass the same number of counters (the same job).
+    const std::uint64_t n = counters;
+    std::uint64_t extreme[2] = {0, 0};
+    const std::uint64_t mine_n[2] = {n, ~n};
+    MPI_Allreduce(mine_n, extreme, 2, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    if (extreme[0] != n || extreme[1] != ~n) abort("the ranks' jobs have different numbers of counters", 1);
+    const std::size_t values = counters + 1;  // the counters, then the nodes
+    std::vector<std::uint64_t> mine(kValueWords * values, 0);
+    std::vector<std::uint64_t> sum(kValueWords * values, 0);
+    for (std::size_t i = 0; i < values; ++i) {
+      const u128 v = i < counters ? local.get(i) : local.nodes;
+      mine[kValueWords * i] = low64(v);
+      mine[kValueWords * i + 1] = high64(v);
     }
-    mine[2 * engine::kMaxCounters] = low64(local.nodes);
-    mine[2 * engine::kMaxCounters + 1] = high64(local.nodes);
-    MPI_Allreduce(mine.data(), sum.data(), 1, tally_type_, add_op_, MPI_COMM_WORLD);
-    if (sum[kTallyWords - 1]) throw CountOverflow("128-bit count overflow in the MPI reduction");
-    for (std::size_t i = 0; i < engine::kMaxCounters; ++i) local.counts[i] = join64(sum[2 * i], sum[2 * i + 1]);
-    local.nodes = join64(sum[2 * engine::kMaxCounters], sum[2 * engine::kMaxCounters + 1]);
+    MPI_Allreduce(mine.data(), sum.data(), static_cast<int>(values), value_type_, add_op_, MPI_COMM_WORLD);
+    for (std::size_t i = 0; i < values; ++i)
+      if (sum[kValueWords * i + 2]) throw CountOverflow("128-bit count overflow in the MPI reduction");
+    local = engine::Tally(counters);
+    for (std::size_t i = 0; i < counters; ++i) local.counts[i] = join64(sum[kValueWords * i], sum[kValueWords * i + 1]);
+    local.nodes = join64(sum[kValueWords * counters], sum[kValueWords * counters + 1]);
     std::uint64_t run = tasks_run;
     std::uint64_t run_sum = 0;
     MPI_Allreduce(&run, &run_sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
@@ -124,17 +132,17 @@ public:
     interrupted = any != 0;
   }
 
-  void gather(std::vector<engine::TaskRecord>& tasks) override {
+  void gather(std::vector<engine::TaskRecord>& tasks, std::size_t counters) override {
     // Each record as words: id, seconds (bits), nodes low/high, counts low/high.
-    constexpr int words = 4 + 2 * static_cast<int>(engine::kMaxCounters);
+    const std::size_t words = 4 + 2 * counters;
     std::vector<std::uint64_t> mine;
     mine.reserve(tasks.size() * words);
     for (const auto& t : tasks) {
       std::uint64_t secs = 0;
       std::memcpy(&secs, &t.seconds, sizeof secs);
       mine.insert(mine.end(), {t.id, secs, low64(t.counts.nodes), high64(t.counts.nodes)});
-      for (std::size_t i = 0; i < engine::kMaxCounters; ++i)
-        mine.insert(mine.end(), {low64(t.counts.counts[i]), high64(t.counts.counts[i])});
+      for (std::size_t i = 0; i < counters; ++i)
+        mine.insert(mine.end(), {low64(t.counts.get(i)), high64(t.counts.get(i))});
     }
     int n = static_cast<int>(mine.size());
     std::vector<int> sizes(static_cast<std::size_t>(size_), 0);
@@ -154,9 +162,9 @@ public:
       engine::TaskRecord t;
       t.id = static_cast<std::size_t>(all[at]);
       std::memcpy(&t.seconds, &all[at + 1], sizeof t.seconds);
+      t.counts = engine::Tally(counters);
       t.counts.nodes = join64(all[at + 2], all[at + 3]);
-      for (std::size_t i = 0; i < engine::kMaxCounters; ++i)
-        t.counts.counts[i] = join64(all[at + 4 + 2 * i], all[at + 5 + 2 * i]);
+      for (std::size_t i = 0; i < counters; ++i) t.counts.counts[i] = join64(all[at + 4 + 2 * i], all[at + 5 + 2 * i]);
       tasks.push_back(t);
     }
   }
@@ -188,7 +196,7 @@ private:
 
   int rank_ = 0;
   int size_ = 1;
-  MPI_Datatype tally_type_{};
+  MPI_Datatype value_type_{};
   MPI_Op add_op_{};
   MPI_Win window_{};
   bool open_ = false;
