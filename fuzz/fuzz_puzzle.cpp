@@ -27,9 +27,9 @@ namespace {
 using pcount::fuzz::broken;
 namespace sudoku = pcount::sudoku;
 
-constexpr std::array<sudoku::Shape, 8> kShapes{{{3, 3}, {2, 3}, {3, 2}, {2, 2}, {1, 4}, {2, 4}, {4, 4}, {3, 4}}};
+constexpr std::array<sudoku::BoxShape, 8> kShapes{{{3, 3}, {2, 3}, {3, 2}, {2, 2}, {1, 4}, {2, 4}, {4, 4}, {3, 4}}};
 
-void parse_and_solve(const sudoku::Shape& shape, std::string_view text) {
+void parse_and_solve(const sudoku::BoxShape& shape, std::string_view text) {
   sudoku::Puzzle puzzle;
   try {
     puzzle = sudoku::parse_puzzle(text, shape);
@@ -42,7 +42,7 @@ void parse_and_solve(const sudoku::Shape& shape, std::string_view text) {
   if (shape.side() > 9) return;  // sparse 12×12 and 16×16 puzzles can take long to refute
 
   std::array<sudoku::Kernel, 2> kernels{sudoku::Kernel::general, sudoku::Kernel::fast9};
-  const std::size_t used = shape == sudoku::Shape{3, 3} ? 2 : 1;
+  const std::size_t used = shape == sudoku::BoxShape{3, 3} ? 2 : 1;
   std::uint64_t first_count = 0;
   for (std::size_t k = 0; k < used; ++k) {
     const sudoku::SolveResult r = sudoku::solve(puzzle, 2, kernels[k]);

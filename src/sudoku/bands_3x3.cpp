@@ -17,7 +17,7 @@ constexpr std::size_t kCompatible = 56;  // box configurations column-disjoint f
 constexpr std::uint64_t kBandTotal = 948'109'639'680ULL;  // Σ_σ B(σ) = 9!·56·6⁶
 constexpr std::size_t kExpectedClasses = 44;
 
-using Shape = std::array<std::uint16_t, 3>;
+using BoxShape = std::array<std::uint16_t, 3>;
 using Perm = std::array<int, 9>;
 
 std::uint16_t map_mask(std::uint16_t mask, const Perm& p) {
@@ -27,14 +27,14 @@ std::uint16_t map_mask(std::uint16_t mask, const Perm& p) {
   return out;
 }
 
-Shape sorted(Shape s) {
+BoxShape sorted(BoxShape s) {
   std::sort(s.begin(), s.end());
   return s;
 }
 
 /// The 280 shapes and a fast index from a shape (any block order).
 struct ShapeIndex {
-  std::vector<Shape> shapes;
+  std::vector<BoxShape> shapes;
   std::array<std::int16_t, 512> rank3{};  // 3-subset mask → 0..83, else -1
   std::vector<std::uint16_t> by_ranks;    // rank3(smaller mask)·84 + rank3(middle mask) → shape
   std::vector<unsigned> triples;          // the 84 3-subsets of the digits, increasing
@@ -54,28 +54,28 @@ struct ShapeIndex {
       for (unsigned b = 0; b < 512; ++b) {
         if (__builtin_popcount(b) != 3 || (b & ~rest) || !(b & (rest & (0u - rest)))) continue;
         const auto c = static_cast<std::uint16_t>(rest & ~b);
-        const Shape s = sorted({static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b), c});
+        const BoxShape s = sorted({static_cast<std::uint16_t>(a), static_cast<std::uint16_t>(b), c});
         by_ranks[static_cast<std::size_t>(rank3[s[0]] * 84 + rank3[s[1]])] = static_cast<std::uint16_t>(shapes.size());
         shapes.push_back(s);
       }
     }
   }
 
-  [[nodiscard]] std::uint16_t index(Shape s) const {
+  [[nodiscard]] std::uint16_t index(BoxShape s) const {
     s = sorted(s);
     return by_ranks[static_cast<std::size_t>(rank3[s[0]] * 84 + rank3[s[1]])];
   }
   [[nodiscard]] std::uint16_t image(std::size_t shape, const Perm& p) const {
-    const Shape& s = shapes[shape];
+    const BoxShape& s = shapes[shape];
     return index({map_mask(s[0], p), map_mask(s[1], p), map_mask(s[2], p)});
   }
 };
 
 /// Box 1's fixed shape P*: columns {0,3,6}, {1,4,7}, {2,5,8}.
-constexpr Shape kBox1 = {0b001001001, 0b010010010, 0b100100100};
+constexpr BoxShape kBox1 = {0b001001001, 0b010010010, 0b100100100};
 
 /// A digit permutation mapping shape s onto P* (block i of s → column i of P*).
-Perm to_box1(const Shape& s) {
+Perm to_box1(const BoxShape& s) {
   Perm p{};
   for (std::size_t blk = 0; blk < 3; ++blk) {
     int slot = 0;
@@ -99,7 +99,7 @@ struct UnionFind {
   }
 };
 
-std::array<std::uint32_t, 9> band_columns(const Shape& a, const Shape& b, const Shape& c) {
+std::array<std::uint32_t, 9> band_columns(const BoxShape& a, const BoxShape& b, const BoxShape& c) {
   return {a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2]};
 }
 
@@ -179,7 +179,7 @@ struct Tables {
   /// The 56 ordered box configurations column-disjoint from `top` (its
   /// blocks in order = column order), as (shape of band 2's box, shape of
   /// band 3's box, whose columns are the per-column complements).
-  void compatible(const Shape& top, std::array<std::uint16_t, kCompatible>& mid,
+  void compatible(const BoxShape& top, std::array<std::uint16_t, kCompatible>& mid,
                   std::array<std::uint16_t, kCompatible>& low) const {
     std::size_t count = 0;
     for (const unsigned a : index.triples) {

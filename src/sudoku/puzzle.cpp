@@ -38,9 +38,9 @@ std::string shown_char(char ch) {
 
 }  // namespace
 
-void check_shape(const Shape& shape, const std::string& argument) {
-  if (shape.box_rows < 1 || shape.box_cols < 1 || shape.side() > kMaxSide)
-    throw InvalidArgument(argument, "box " + std::to_string(shape.box_rows) + "x" + std::to_string(shape.box_cols) +
+void check_shape(const BoxShape& shape, const std::string& argument) {
+  if (shape.rows < 1 || shape.cols < 1 || shape.side() > kMaxSide)
+    throw InvalidArgument(argument, "box " + std::to_string(shape.rows) + "x" + std::to_string(shape.cols) +
                                         " gives a grid side of " + std::to_string(shape.side()) +
                                         "; the side R·C must be at most " + std::to_string(kMaxSide));
 }
@@ -51,7 +51,7 @@ char value_char(int v) {
   return static_cast<char>('A' + v - 10);
 }
 
-Puzzle parse_puzzle(std::string_view text, const Shape& shape, const std::string& argument) {
+Puzzle parse_puzzle(std::string_view text, const BoxShape& shape, const std::string& argument) {
   check_shape(shape);
   const int n = shape.side();
   const int total = shape.cells();
@@ -73,8 +73,8 @@ Puzzle parse_puzzle(std::string_view text, const Shape& shape, const std::string
   if (static_cast<int>(p.cells.size()) != total)
     throw PuzzleError(argument,
                       "expected " + std::to_string(total) + " cells for a " + std::to_string(n) + "×" +
-                          std::to_string(n) + " grid (" + std::to_string(shape.box_rows) + "x" +
-                          std::to_string(shape.box_cols) + " boxes), got " + std::to_string(p.cells.size()),
+                          std::to_string(n) + " grid (" + std::to_string(shape.rows) + "x" +
+                          std::to_string(shape.cols) + " boxes), got " + std::to_string(p.cells.size()),
                       0, 0);
   // Values seen so far per row, column and box; the earlier cell is looked
   // up only to word the error.
@@ -116,18 +116,18 @@ std::string to_line(const std::vector<std::uint8_t>& cells) {
   return s;
 }
 
-std::string to_grid(const std::vector<std::uint8_t>& cells, const Shape& shape) {
+std::string to_grid(const std::vector<std::uint8_t>& cells, const BoxShape& shape) {
   const int n = shape.side();
   std::string s;
   std::string rule;
   for (int c = 0; c < n; ++c) {
-    if (c > 0 && c % shape.box_cols == 0) rule += "+-";
+    if (c > 0 && c % shape.cols == 0) rule += "+-";
     rule += c + 1 < n ? "--" : "-";
   }
   for (int r = 0; r < n; ++r) {
-    if (r > 0 && r % shape.box_rows == 0) s += rule + "\n";
+    if (r > 0 && r % shape.rows == 0) s += rule + "\n";
     for (int c = 0; c < n; ++c) {
-      if (c > 0) s += c % shape.box_cols == 0 ? " | " : " ";
+      if (c > 0) s += c % shape.cols == 0 ? " | " : " ";
       s += value_char(cells[static_cast<std::size_t>(r * n + c)]);
     }
     s += '\n';
@@ -136,15 +136,15 @@ std::string to_grid(const std::vector<std::uint8_t>& cells, const Shape& shape) 
 }
 
 bool is_solution(const Puzzle& puzzle, const std::vector<std::uint8_t>& grid) {
-  const Shape& shape = puzzle.shape;
+  const BoxShape& shape = puzzle.shape;
   const int n = shape.side();
   if (n < 1 || n > kMaxSide || static_cast<int>(grid.size()) != shape.cells() || puzzle.cells.size() != grid.size())
     return false;
   std::array<std::uint32_t, kMaxSide> rows{}, cols{}, boxes{};
   std::array<int, kMaxSide> box_col{};  // box index offset of each column
-  for (int c = 0; c < n; ++c) box_col[static_cast<std::size_t>(c)] = c / shape.box_cols;
+  for (int c = 0; c < n; ++c) box_col[static_cast<std::size_t>(c)] = c / shape.cols;
   for (int r = 0; r < n; ++r) {
-    const int band = (r / shape.box_rows) * shape.box_rows;
+    const int band = (r / shape.rows) * shape.rows;
     for (int c = 0; c < n; ++c) {
       const std::size_t i = static_cast<std::size_t>(r * n + c);
       const int v = grid[i];

@@ -21,11 +21,11 @@ namespace {
 
 constexpr long long kMaxLimit = std::numeric_limits<long long>::max();
 
-Shape read_shape(const Invocation& inv) {
-  Shape shape;
+BoxShape read_shape(const Invocation& inv) {
+  BoxShape shape;
   if (auto box = inv.value("box")) {
     const auto [r, c] = parse_box("--box", *box, kMaxSide);
-    shape = Shape{r, c};
+    shape = BoxShape{r, c};
     check_shape(shape, "--box");
   }
   return shape;
@@ -43,8 +43,8 @@ Kernel read_kernel(const Invocation& inv) {
   return Kernel::automatic;
 }
 
-std::string shape_name(const Shape& s) {
-  return std::to_string(s.box_rows) + "x" + std::to_string(s.box_cols);
+std::string shape_name(const BoxShape& s) {
+  return std::to_string(s.rows) + "x" + std::to_string(s.cols);
 }
 
 /// One puzzle line of a file and what became of it.
@@ -58,7 +58,7 @@ struct LineResult {
 };
 
 /// Parses, solves and formats one line (runs in an engine task).
-void solve_line(LineResult& r, const Shape& shape, std::uint64_t limit, Kernel kernel, bool json) {
+void solve_line(LineResult& r, const BoxShape& shape, std::uint64_t limit, Kernel kernel, bool json) {
   Puzzle p;
   try {
     p = parse_puzzle(r.text, shape, "--puzzle-file");
@@ -135,10 +135,10 @@ void add_puzzle_options(po::options_description& d) {
 }
 
 Plan plan_puzzle(const Invocation& inv) {
-  const Shape shape = read_shape(inv);
+  const BoxShape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 0);
   const Kernel kernel = read_kernel(inv);
-  if (kernel == Kernel::fast9 && !(shape == Shape{3, 3}))
+  if (kernel == Kernel::fast9 && !(shape == BoxShape{3, 3}))
     throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
 
@@ -170,7 +170,7 @@ Plan plan_puzzle(const Invocation& inv) {
     report.params["puzzle"] = to_line(puzzle.cells);
     report.params["limit"] = limit;
     report.method = std::string("search (") +
-                    (kernel == Kernel::automatic ? (n == 9 && shape.box_rows == 3 ? "fast9" : "general")
+                    (kernel == Kernel::automatic ? (n == 9 && shape.rows == 3 ? "fast9" : "general")
                                                  : kernel_name(kernel)) +
                     ")";
     report.counts.emplace_back("solutions", to_string(count));
@@ -243,8 +243,8 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
   return f;
 }
 
-std::string method_text(const Shape& shape, Kernel kernel) {
-  const bool nine = shape.side() == 9 && shape.box_rows == 3;
+std::string method_text(const BoxShape& shape, Kernel kernel) {
+  const bool nine = shape.side() == 9 && shape.rows == 3;
   return std::string("search (") +
          (kernel == Kernel::automatic ? (nine ? "fast9" : "general") : kernel_name(kernel)) + ")";
 }
@@ -255,10 +255,10 @@ std::string method_text(const Shape& shape, Kernel kernel) {
 /// output is the same for any --threads. The counts of the summary are the
 /// job's counters, so checkpoints, shards and merge work as for any job.
 Plan plan_puzzle_file(const Invocation& inv) {
-  const Shape shape = read_shape(inv);
+  const BoxShape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 2);
   const Kernel kernel = read_kernel(inv);
-  if (kernel == Kernel::fast9 && !(shape == Shape{3, 3}))
+  if (kernel == Kernel::fast9 && !(shape == BoxShape{3, 3}))
     throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");

@@ -38,7 +38,7 @@ struct Endgame {
   std::uint64_t nodes = 0;
 
   /// Builds the peer sets of open cells `cells` (row-major indices).
-  void setup(const Shape& shape, const std::uint16_t* cells, int count) {
+  void setup(const BoxShape& shape, const std::uint16_t* cells, int count) {
     t = count;
     const int n = shape.side();
     std::array<std::uint64_t, 3 * kMaxSide> unit{};
@@ -161,7 +161,7 @@ SolveResult solve_with(const Puzzle& puzzle, std::uint64_t limit) {
 }
 
 Kernel resolve(const Puzzle& puzzle, Kernel k) {
-  if (k == Kernel::automatic) return puzzle.shape == Shape{3, 3} ? Kernel::fast9 : Kernel::general;
+  if (k == Kernel::automatic) return puzzle.shape == BoxShape{3, 3} ? Kernel::fast9 : Kernel::general;
   return k;
 }
 
@@ -218,8 +218,8 @@ engine::Job count_job_with(const Puzzle& puzzle, const CountJobOptions& options,
   const int depth = options.split_depth >= 0 ? options.split_depth : engine::auto_split_depth(*tree, options.min_tasks);
   auto frontier = std::make_shared<const std::vector<typename PuzzleTree<K>::Node>>(engine::expand(*tree, depth));
   engine::Job job;
-  job.fingerprint = options.fingerprint_prefix + " puzzle box=" + std::to_string(puzzle.shape.box_rows) + "x" +
-                    std::to_string(puzzle.shape.box_cols) + " cells=" + to_line(puzzle.cells) +
+  job.fingerprint = options.fingerprint_prefix + " puzzle box=" + std::to_string(puzzle.shape.rows) + "x" +
+                    std::to_string(puzzle.shape.cols) + " cells=" + to_line(puzzle.cells) +
                     " limit=" + std::to_string(options.limit) + " kernel=" + name + " split=" + std::to_string(depth);
   job.counter_names = {"solutions"};
   job.task_count = frontier->size();

@@ -68,7 +68,7 @@ inline unsigned column_set(u32 m) { return (m | (m >> 9) | (m >> 18)) & 0x1FF; }
 }  // namespace
 
 Fast9Kernel::Fast9Kernel(const Puzzle& puzzle) {
-  if (!(puzzle.shape == Shape{3, 3}) || puzzle.cells.size() != 81)
+  if (!(puzzle.shape == BoxShape{3, 3}) || puzzle.cells.size() != 81)
     throw InvalidArgument("box_shape", "the 9×9 kernel needs 3x3 boxes");
   for (std::size_t i = 0; i < 81; ++i) clues_[i] = puzzle.cells[i];
 }

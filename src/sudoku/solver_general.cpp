@@ -7,7 +7,7 @@ namespace pcount::sudoku::detail {
 
 GeneralKernel::GeneralKernel(const Puzzle& puzzle) : puzzle_(puzzle) {
   check_shape(puzzle.shape);
-  const Shape& shape = puzzle.shape;
+  const BoxShape& shape = puzzle.shape;
   n_ = shape.side();
   cells_ = shape.cells();
   full_ = static_cast<std::uint16_t>((1u << n_) - 1u);
@@ -18,10 +18,10 @@ GeneralKernel::GeneralKernel(const Puzzle& puzzle) : puzzle_(puzzle) {
   for (int c = 0; c < n_; ++c)
     for (int r = 0; r < n_; ++r) units_.push_back(static_cast<std::uint16_t>(r * n_ + c));
   for (int b = 0; b < n_; ++b) {
-    const int r0 = (b / shape.box_rows) * shape.box_rows;
-    const int c0 = (b % shape.box_rows) * shape.box_cols;
-    for (int r = r0; r < r0 + shape.box_rows; ++r)
-      for (int c = c0; c < c0 + shape.box_cols; ++c) units_.push_back(static_cast<std::uint16_t>(r * n_ + c));
+    const int r0 = (b / shape.rows) * shape.rows;
+    const int c0 = (b % shape.rows) * shape.cols;
+    for (int r = r0; r < r0 + shape.rows; ++r)
+      for (int c = c0; c < c0 + shape.cols; ++c) units_.push_back(static_cast<std::uint16_t>(r * n_ + c));
   }
   // Peers: every other cell sharing a row, column or box.
   std::vector<std::vector<std::uint16_t>> peers(static_cast<std::size_t>(cells_));

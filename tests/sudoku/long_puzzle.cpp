@@ -41,12 +41,12 @@ TEST(PuzzleLong, GeneralKernelAgreesOn6696000) {
 TEST(PuzzleLong, EmptySixBySixHas28200960) {
   // 2×3 boxes: all 28,200,960 grids (seed 001; docs/sources.md), and the
   // transposed shape 3×2 gives the same number. A few seconds each.
-  for (Shape shape : {Shape{2, 3}, Shape{3, 2}}) {
+  for (BoxShape shape : {BoxShape{2, 3}, BoxShape{3, 2}}) {
     engine::RunOptions ro;
     ro.threads = 2;
     EXPECT_EQ(engine::run(make_count_job(parse_puzzle(std::string(36, '.'), shape)), ro).totals.counts[0],
               28'200'960u)
-        << shape.box_rows << "x" << shape.box_cols;
+        << shape.rows << "x" << shape.cols;
   }
 }
 

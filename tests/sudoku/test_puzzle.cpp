@@ -30,14 +30,14 @@ TEST(PuzzleParse, ReadsDigitsBlanksAndIgnoresWhitespace) {
 }
 
 TEST(PuzzleParse, OtherShapesAndLetters) {
-  const Puzzle p = parse_puzzle("1...\n..2.\n.3..\n...4", Shape{2, 2});
+  const Puzzle p = parse_puzzle("1...\n..2.\n.3..\n...4", BoxShape{2, 2});
   EXPECT_EQ(p.cells.size(), 16u);
   EXPECT_EQ(to_line(p.cells), "1.....2..3.....4");
   // 16×16 uses A-G for 10..16, either case.
   std::string big(256, '.');
   big[0] = 'g';
   big[17] = 'A';
-  const Puzzle q = parse_puzzle(big, Shape{4, 4});
+  const Puzzle q = parse_puzzle(big, BoxShape{4, 4});
   EXPECT_EQ(q.cells[0], 16);
   EXPECT_EQ(q.cells[17], 10);
   EXPECT_EQ(to_line(q.cells).substr(0, 2), "G.");
@@ -45,7 +45,7 @@ TEST(PuzzleParse, OtherShapesAndLetters) {
 
 struct BadPuzzle {
   std::string text;
-  Shape shape;
+  BoxShape shape;
   int row, column;
   std::string says;
 };
@@ -85,11 +85,11 @@ TEST(PuzzleParse, BadInputNamesCellAndRule) {
 }
 
 TEST(PuzzleParse, ShapeLimits) {
-  EXPECT_THROW((void)parse_puzzle("", Shape{5, 4}), InvalidArgument);
-  EXPECT_THROW((void)parse_puzzle("", Shape{0, 3}), InvalidArgument);
-  EXPECT_NO_THROW((void)parse_puzzle(".", Shape{1, 1}));
+  EXPECT_THROW((void)parse_puzzle("", BoxShape{5, 4}), InvalidArgument);
+  EXPECT_THROW((void)parse_puzzle("", BoxShape{0, 3}), InvalidArgument);
+  EXPECT_NO_THROW((void)parse_puzzle(".", BoxShape{1, 1}));
   try {
-    check_shape(Shape{17, 1});  // the default parameter name
+    check_shape(BoxShape{17, 1});  // the default parameter name
     ADD_FAILURE();
   } catch (const InvalidArgument& e) {
     EXPECT_EQ(e.argument(), "box_shape");
@@ -97,7 +97,7 @@ TEST(PuzzleParse, ShapeLimits) {
 }
 
 TEST(PuzzleFormat, GridHasBoxSeparators) {
-  const Puzzle p = parse_puzzle("1234341221434321", Shape{2, 2});
+  const Puzzle p = parse_puzzle("1234341221434321", BoxShape{2, 2});
   EXPECT_EQ(to_grid(p.cells, p.shape), "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n");
   const Puzzle q = parse_puzzle(kSeed003Solution);
   const std::string g = to_grid(q.cells, q.shape);

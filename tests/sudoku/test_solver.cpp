@@ -76,10 +76,10 @@ TEST(PuzzleSolver, AiEscargotIsUniqueAndSolvedByTheRules) {
 }
 
 TEST(PuzzleSolver, EmptyFourByFourHas288) {
-  const SolveResult r = solve(parse_puzzle(std::string(16, '.'), Shape{2, 2}));
+  const SolveResult r = solve(parse_puzzle(std::string(16, '.'), BoxShape{2, 2}));
   EXPECT_EQ(std::to_string(r.solutions), test::known_grid_count(2, 2));  // 288, OEIS A107739
-  EXPECT_TRUE(is_solution(parse_puzzle(std::string(16, '.'), Shape{2, 2}), r.first));
-  EXPECT_THROW((void)solve(parse_puzzle(std::string(16, '.'), Shape{2, 2}), 0, Kernel::fast9), InvalidArgument);
+  EXPECT_TRUE(is_solution(parse_puzzle(std::string(16, '.'), BoxShape{2, 2}), r.first));
+  EXPECT_THROW((void)solve(parse_puzzle(std::string(16, '.'), BoxShape{2, 2}), 0, Kernel::fast9), InvalidArgument);
 }
 
 TEST(PuzzleSolver, ContradictionHasNoSolution) {
@@ -125,7 +125,7 @@ TEST(PuzzleSolver, OtherShapes) {
   // 28,200,960 / (6!·3!) = 6528 of them (the published total); the plain
   // counter must agree.
   const std::string p6 = "123456" "456" + std::string(27, '.');
-  const std::uint64_t p6_count = solve(parse_puzzle(p6, Shape{2, 3})).solutions;
+  const std::uint64_t p6_count = solve(parse_puzzle(p6, BoxShape{2, 3})).solutions;
   EXPECT_EQ(std::to_string(p6_count * 720 * 6), test::known_grid_count(2, 3));
   {
     std::vector<int> cells;
@@ -135,13 +135,13 @@ TEST(PuzzleSolver, OtherShapes) {
   // 3×2 boxes: a puzzle and its transpose (2×3 boxes) have equally many
   // solutions.
   const std::string p6t = "123456" "34" + std::string(28, '.');
-  const Puzzle q = parse_puzzle(p6t, Shape{3, 2});
+  const Puzzle q = parse_puzzle(p6t, BoxShape{3, 2});
   std::string transposed(36, '.');
   for (int r = 0; r < 6; ++r)
     for (int c = 0; c < 6; ++c) transposed[static_cast<std::size_t>(c * 6 + r)] = p6t[static_cast<std::size_t>(r * 6 + c)];
   const SolveResult rq = solve(q);
   EXPECT_GT(rq.solutions, 1u);
-  EXPECT_EQ(rq.solutions, solve(parse_puzzle(transposed, Shape{2, 3})).solutions);
+  EXPECT_EQ(rq.solutions, solve(parse_puzzle(transposed, BoxShape{2, 3})).solutions);
   {
     std::vector<int> cells;
     for (char ch : p6t) cells.push_back(ch == '.' ? 0 : ch - '0');
@@ -149,12 +149,12 @@ TEST(PuzzleSolver, OtherShapes) {
   }
   EXPECT_TRUE(is_solution(q, rq.first));
   // 16×16 (4×4 boxes): an empty grid has a first solution found quickly.
-  const Puzzle big = parse_puzzle(std::string(256, '.'), Shape{4, 4});
+  const Puzzle big = parse_puzzle(std::string(256, '.'), BoxShape{4, 4});
   const SolveResult rb = solve(big, 1);
   EXPECT_EQ(rb.solutions, 1u);
   EXPECT_TRUE(is_solution(big, rb.first));
   // 1×1.
-  EXPECT_EQ(solve(parse_puzzle(".", Shape{1, 1})).solutions, 1u);
+  EXPECT_EQ(solve(parse_puzzle(".", BoxShape{1, 1})).solutions, 1u);
 }
 
 TEST(PuzzleSolver, SharedDataSetsAgreeBetweenKernels) {
@@ -211,8 +211,8 @@ TEST(PuzzleSolver, SergBenchmarkCountsMatchThePlainCounter) {
 }
 
 TEST(PuzzleJob, SameCountForEveryThreadCountAndSplitDepth) {
-  for (const auto& [text, shape] : std::vector<std::pair<std::string, Shape>>{
-           {kSeed003Open, Shape{3, 3}}, {std::string(16, '.'), Shape{2, 2}}, {"123456" "456" + std::string(27, '.'), Shape{2, 3}}}) {
+  for (const auto& [text, shape] : std::vector<std::pair<std::string, BoxShape>>{
+           {kSeed003Open, BoxShape{3, 3}}, {std::string(16, '.'), BoxShape{2, 2}}, {"123456" "456" + std::string(27, '.'), BoxShape{2, 3}}}) {
     const Puzzle p = parse_puzzle(text, shape);
     const std::uint64_t expected = solve(p).solutions;
     for (int depth : {-1, 0, 1, 2, 3, 5}) {

@@ -24,19 +24,9 @@
 
 #include "pcount/engine/bigint.hpp"
 #include "pcount/engine/task.hpp"
+#include "pcount/sudoku/box_shape.hpp"
 
 namespace pcount::sudoku {
-
-/// A box shape: `rows` × `cols` cells per box (the user's RxC).
-struct BoxShape {
-  int rows = 0;  ///< R, rows of a box
-  int cols = 0;  ///< C, columns of a box
-  /// Grid side N = R·C.
-  [[nodiscard]] int side() const { return rows * cols; }
-  /// "RxC", e.g. "2x3".
-  [[nodiscard]] std::string name() const { return std::to_string(rows) + "x" + std::to_string(cols); }
-  friend bool operator==(const BoxShape&, const BoxShape&) = default;
-};
 
 /// The multiplier N!·C!·(R-1)! from reduced grids to all grids (see the file
 /// comment). Throws std::invalid_argument when R < 1 or C < 1.

@@ -13,33 +13,20 @@
 #include <vector>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/sudoku/box_shape.hpp"
 
 namespace pcount::sudoku {
 
 /// Largest grid side the puzzle solvers accept (candidate sets are 16-bit).
 inline constexpr int kMaxSide = 16;
 
-/// Box shape: boxes of `box_rows` rows × `box_cols` columns; the grid side is
-/// N = box_rows·box_cols, and there are N boxes.
-struct Shape {
-  int box_rows = 3;
-  int box_cols = 3;
-  [[nodiscard]] constexpr int side() const { return box_rows * box_cols; }
-  [[nodiscard]] constexpr int cells() const { return side() * side(); }
-  /// Box index (0..N-1, row-major over boxes) of cell (row, col), 0-based.
-  [[nodiscard]] constexpr int box_of(int row, int col) const {
-    return (row / box_rows) * box_rows + col / box_cols;
-  }
-  friend constexpr bool operator==(const Shape&, const Shape&) = default;
-};
-
 /// Checks that 1 ≤ R, C and R·C ≤ kMaxSide; throws InvalidArgument(argument)
 /// naming the shape otherwise.
-void check_shape(const Shape& shape, const std::string& argument = "box_shape");
+void check_shape(const BoxShape& shape, const std::string& argument = "box_shape");
 
 /// A puzzle: `cells[row·N + col]` is 0 for a blank or the value 1..N.
 struct Puzzle {
-  Shape shape;
+  BoxShape shape;
   std::vector<std::uint8_t> cells;
 };
 
@@ -65,7 +52,7 @@ private:
 /// row, column or box ("row r, column c: digit d repeats in column c (already
 /// at row r', column c)"). Checks are made in that order; the first fault is
 /// reported. Throws InvalidArgument("box_shape") for a bad shape.
-[[nodiscard]] Puzzle parse_puzzle(std::string_view text, const Shape& shape = {},
+[[nodiscard]] Puzzle parse_puzzle(std::string_view text, const BoxShape& shape = {},
                                   const std::string& argument = "puzzle");
 
 /// The character for value v (0 → '.', 1..9 → '1'..'9', 10.. → 'A'..).
@@ -76,7 +63,7 @@ private:
 
 /// The cells as N lines with boxes separated by " | " and lines of dashes,
 /// each line ending in '\n'.
-[[nodiscard]] std::string to_grid(const std::vector<std::uint8_t>& cells, const Shape& shape);
+[[nodiscard]] std::string to_grid(const std::vector<std::uint8_t>& cells, const BoxShape& shape);
 
 /// True when `grid` is a complete solution of `puzzle`: every cell holds a
 /// value 1..N, every row, column and box holds each value once, and every clue

@@ -18,7 +18,7 @@
 /// - `int open_cells(const State&, cells, masks, max)`: the number of cells
 ///   without a final value; when it is at most `max`, their row-major indices
 ///   and candidate sets (bit v = value v+1) are written to `cells`/`masks`;
-/// - `const Shape& shape()`: the box shape.
+/// - `const BoxShape& shape()`: the box shape.
 /// Propagation (both kernels): naked singles (a cell with one candidate) and
 /// hidden singles (a value with one place in a row, column or box) to a
 /// fixpoint; a cell with no candidate or a unit missing a value is a
@@ -67,7 +67,7 @@ public:
   }
   void write(const State& s, std::uint8_t* cells) const;
   [[nodiscard]] int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) const;
-  [[nodiscard]] const Shape& shape() const { return puzzle_.shape; }
+  [[nodiscard]] const BoxShape& shape() const { return puzzle_.shape; }
 
 private:
   [[nodiscard]] bool propagate(State& s) const;
@@ -111,8 +111,8 @@ public:
   }
   void write(const State& s, std::uint8_t* cells) const;
   [[nodiscard]] int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) const;
-  [[nodiscard]] static const Shape& shape() {
-    static constexpr Shape kShape{3, 3};
+  [[nodiscard]] static const BoxShape& shape() {
+    static constexpr BoxShape kShape{3, 3};
     return kShape;
   }
 
