@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include <unistd.h>
@@ -57,7 +58,20 @@ protected:
 };
 
 CommandResult run_mpi(int ranks, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{kMpirun, "--oversubscribe", "-np", std::to_string(ranks), kMpiExe};
+  // Open MPI's session directory under a base of this test process's own:
+  // two mpiruns started at the same moment (ctest -j, other builds' tests)
+  // otherwise race to create /tmp/ompi.<host>.<uid> and one fails.
+  struct SessionBase {
+    std::string dir = "/tmp/pcount-ompi-" + std::to_string(::getpid());
+    SessionBase() { std::filesystem::create_directories(dir); }
+    ~SessionBase() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  };
+  static const SessionBase session_base;
+  std::vector<std::string> argv{kMpirun, "--oversubscribe", "--mca", "orte_tmpdir_base", session_base.dir,
+                                "-np", std::to_string(ranks), kMpiExe};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_command(argv);
 }
