@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 
 namespace pcount::designs::kirkman {
@@ -107,9 +108,13 @@ void for_each_next_row(const State& s, F&& f) {
 /// day's last row and the whole last day are forced, only checked.
 struct Search {
   std::uint64_t nodes = 0;
+  /// Stop check (engine::throw_if_stopped) every 2¹⁶ nodes; a node copies
+  /// and updates a State, so the tick is negligible.
+  engine::StopPoll<> poll{};
 
   std::uint64_t count(const State& s) {
     ++nodes;
+    poll.tick();
     if (s.days == kDays) return 1;
     if (s.days == kDays - 1 && s.rows == 0) {
       // Every girl has two partners left; they must be partners of each other.

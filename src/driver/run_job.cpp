@@ -393,6 +393,12 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
       inv.err << inv.session.program << ": stopped by " << why << " after " << result.tasks_run + result.tasks_resumed << " of "
               << shard_tasks << " tasks" << (c.shard_count > 1 ? " of shard " + shard_text(c) : "") << " ("
               << result.tasks_resumed << " from the checkpoint); "
+              << (dist ? std::string("tasks still running were abandoned; ")
+                  : result.tasks_abandoned > 0
+                      ? std::to_string(result.tasks_abandoned) + (result.tasks_abandoned == 1 ? " task" : " tasks") +
+                            " still running " + (result.tasks_abandoned == 1 ? "was" : "were") +
+                            " abandoned (counted nowhere, run again on resume); "
+                      : std::string())
               << (c.checkpoint.empty() ? "no --checkpoint, so this work is lost"
                                        : "rerun the same command to resume from " + c.checkpoint)
               << '\n';

@@ -44,6 +44,26 @@ std::vector<std::size_t> schedule(const Job& job, const RunOptions& options) {
   }
   return order;
 }
+/// The cancel flag of the run whose task this thread is running (see
+/// stop_requested in task.hpp); null outside a task.
+thread_local const std::atomic<bool>* t_cancel = nullptr;
+
+/// Makes `cancel` the current thread's stop flag while a task runs, and
+/// restores the previous one after (a task may itself call engine::run; an
+/// inner run without a flag keeps the outer run's).
+class TaskScope {
+ public:
+  explicit TaskScope(const std::atomic<bool>* cancel) : saved_(t_cancel) {
+    if (cancel) t_cancel = cancel;
+  }
+  ~TaskScope() { t_cancel = saved_; }
+  TaskScope(const TaskScope&) = delete;
+  TaskScope& operator=(const TaskScope&) = delete;
+
+ private:
+  const std::atomic<bool>* saved_;
+};
+
 /// A finished task of a job with ordered output, waiting until every lower
 /// included id has been delivered.
 struct Pending {
@@ -54,6 +74,15 @@ struct Pending {
   std::string text;
 };
 }  // namespace
+
+bool stop_requested() noexcept {
+  const std::atomic<bool>* cancel = t_cancel;
+  return cancel != nullptr && cancel->load(std::memory_order_relaxed);
+}
+
+void throw_if_stopped() {
+  if (stop_requested()) throw TaskAbandoned();
+}
 
 int hardware_threads() { return std::max(1, tbb::info::default_concurrency()); }
 
@@ -81,6 +110,7 @@ RunResult run(const Job& job, const RunOptions& options) {
   std::atomic<bool> failed{false};
   std::atomic<bool> cancelled{false};
   std::atomic<std::size_t> done{0};
+  std::atomic<std::size_t> abandoned{0};  // tasks given up with TaskAbandoned (not ordered output)
   std::exception_ptr error;
   std::mutex error_mutex;
 
@@ -95,7 +125,15 @@ RunResult run(const Job& job, const RunOptions& options) {
     try {
       Tally tally(counters);  // sized once: the kernel's adds do not allocate
       const auto t0 = Clock::now();
-      job.run_task(id, tally);
+      try {
+        const TaskScope scope(options.cancel);
+        job.run_task(id, tally);
+      } catch (const TaskAbandoned&) {
+        // The run is being stopped: the task leaves no trace (task.hpp).
+        abandoned.fetch_add(1, std::memory_order_relaxed);
+        cancelled.store(true, std::memory_order_relaxed);
+        return false;
+      }
       const double secs = seconds_since(t0);
       if (tally.counts.size() > counters)
         throw std::logic_error("task " + std::to_string(id) + " added to counter " +
@@ -120,13 +158,17 @@ RunResult run(const Job& job, const RunOptions& options) {
   // Ordered output (runner.hpp): position p of `order` may start only while
   // p < delivered + window; finished tasks wait in ring[p % ring.size()]
   // until every lower position has been delivered. One thread at a time
-  // (`delivering`) hands the texts over, outside the lock.
+  // (`delivering`) hands the texts over, outside the lock, and only then
+  // counts the task (totals, record, on_task_done). A task abandoned at
+  // position p (TaskAbandoned) leaves a hole: nothing from p on is
+  // delivered or counted, as a later text cannot go out before p's.
   const std::size_t window =
       options.output_window ? options.output_window : 4 * static_cast<std::size_t>(threads);
   std::vector<Pending> ring(ordered ? std::max<std::size_t>(1, std::min(window, order.size())) : 0);
   std::mutex ring_mutex;
   std::condition_variable room;  // `delivered` advanced, or the run failed
   std::size_t next = 0, delivered = 0, held = 0, peak = 0;
+  std::size_t hole = order.size();  // lowest abandoned position; order.size() = none
   bool delivering = false;
 
   const auto fail = [&](std::exception_ptr e) {
@@ -151,14 +193,21 @@ RunResult run(const Job& job, const RunOptions& options) {
     peak = std::max(peak, ++held);
     if (delivering) return;  // that thread looks at this slot before it stops
     delivering = true;
-    while (!failed.load(std::memory_order_relaxed) && delivered < order.size()) {
+    while (!failed.load(std::memory_order_relaxed) && delivered < hole) {
       Pending& head = ring[delivered % ring.size()];
       if (!head.ready) break;
       Pending out = std::move(head);
       head = Pending{};
       --held;
+      const std::size_t position = delivered;
       lock.unlock();
       try {
+        partial.local().merge(out.counts);
+        if (options.record_tasks) {
+          result.tasks[position] = TaskRecord{out.id, out.counts, out.seconds};
+          finished[position] = 1;
+        }
+        done.fetch_add(1, std::memory_order_relaxed);
         if (options.on_output) options.on_output(out.id, out.text);
         if (options.on_task_done) options.on_task_done(out.id, out.counts, out.seconds);
       } catch (...) {
@@ -182,9 +231,10 @@ RunResult run(const Job& job, const RunOptions& options) {
       {
         std::unique_lock lock(ring_mutex);
         room.wait(lock, [&] {
-          return failed.load(std::memory_order_relaxed) || next >= order.size() || next < delivered + window;
+          return failed.load(std::memory_order_relaxed) || next >= order.size() || hole < order.size() ||
+                 next < delivered + window;
         });
-        if (failed.load(std::memory_order_relaxed) || next >= order.size()) return;
+        if (failed.load(std::memory_order_relaxed) || next >= order.size() || hole < order.size()) return;
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
           cancelled.store(true, std::memory_order_relaxed);
           return;
@@ -194,19 +244,23 @@ RunResult run(const Job& job, const RunOptions& options) {
       Pending r;
       r.id = order[p];
       try {
+        r.counts = Tally(counters);
         const auto t0 = Clock::now();
+        const TaskScope scope(options.cancel);
         job.run_task_output(r.id, r.counts, r.text);
         r.seconds = seconds_since(t0);
-        partial.local().merge(r.counts);
+      } catch (const TaskAbandoned&) {
+        {
+          std::lock_guard lock(ring_mutex);
+          hole = std::min(hole, p);
+          cancelled.store(true, std::memory_order_relaxed);
+        }
+        room.notify_all();
+        return;
       } catch (...) {
         fail(std::current_exception());
         return;
       }
-      if (options.record_tasks) {
-        result.tasks[p] = TaskRecord{r.id, r.counts, r.seconds};
-        finished[p] = 1;
-      }
-      done.fetch_add(1, std::memory_order_relaxed);
       deposit(p, std::move(r));
     }
   };
@@ -261,6 +315,9 @@ RunResult run(const Job& job, const RunOptions& options) {
 
   result.tasks_run = done.load();
   result.interrupted = cancelled.load();
+  // Ordered output: every task started but not delivered was abandoned, or
+  // finished after an abandoned one and was dropped with it.
+  result.tasks_abandoned = ordered ? next - delivered : abandoned.load();
   result.output_peak = peak;
   if (ordered && delivered != result.tasks_run)
     throw InternalError("ordered output: " + std::to_string(result.tasks_run) + " tasks ran but " +

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
 #include "games/codes_optimal.hpp"
 
 namespace pcount::games::codes {
@@ -169,6 +170,7 @@ void walk(const CodeSet& codes, Strategy strategy, std::span<const std::uint16_t
   if (made >= kMaxGuesses)
     throw InternalError("code game: strategy needs more than " + std::to_string(kMaxGuesses) + " guesses");
   ++h.nodes;
+  engine::throw_if_stopped();  // a node partitions its set and picks a guess: the check is negligible
   const std::size_t guess = next_guess(codes, strategy, set, made);
   std::uint16_t* buf = work[static_cast<std::size_t>(made)].data();
   std::array<std::size_t, kAnswers + 1> start{};

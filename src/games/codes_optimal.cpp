@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
 #include "pcount/games/codes.hpp"
 #include "games/codes_optimal.hpp"
 
@@ -170,6 +171,7 @@ public:
     if (n == 1) return 1;
     if (n == 2) return 3;
     if (aborted_) return beta;
+    poll_.tick();
     auto memo = memo_.find(set);
     if (memo != memo_.end()) {
       if (memo->second.exact || memo->second.value >= beta) return memo->second.value;
@@ -311,6 +313,10 @@ private:
   std::uint64_t limit_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
+  /// Stop check (engine::throw_if_stopped) every 256 searched sets: each
+  /// does a memo lookup on the set and scores candidate guesses, so the
+  /// tick is negligible and 256 of them stay far under a second.
+  engine::StopPoll<256> poll_{};
   std::vector<std::uint64_t> lb_;
   std::vector<std::array<int, 4>> digits_;
   std::map<std::vector<std::uint16_t>, Entry> memo_;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
 #include "pcount/latin/search.hpp"
 
 
@@ -160,8 +161,10 @@ struct Factoriser {
   std::array<std::uint32_t, kMaxClassOrder> rem;
   std::array<std::uint32_t, kMaxClassOrder> col0;  // column 0's symbols in increasing order
   u128 leaves = 0;
+  engine::StopPoll<> poll{};  // stop check every 2¹⁶ matchings (each ≥ n cell nodes)
 
   void matching(int i) {
+    poll.tick();
     if (i == d - 2) {
       std::uint32_t missing[kMaxClassOrder];
       for (int c = 0; c < n; ++c) missing[c] = rem[static_cast<std::size_t>(c)];

@@ -13,6 +13,7 @@
 
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/latin/genbg.hpp"
@@ -272,7 +273,11 @@ u128 FactorTable::lookup(const BipGraph& g) const {
 
 u128 peel_count(const BipGraph& g, const FactorTable& lower) {
   u128 sum = 0;
-  for_each_peel(g, [&](const BipGraph& h) { sum = checked_add(sum, lower.lookup(h)); });
+  engine::StopPoll<1024> poll{};  // a lookup is a binary search at least: the tick is negligible
+  for_each_peel(g, [&](const BipGraph& h) {
+    poll.tick();
+    sum = checked_add(sum, lower.lookup(h));
+  });
   return checked_mul(sum, static_cast<u128>(std::popcount(g.adj[0])));
 }
 
@@ -376,6 +381,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
     const std::size_t last = std::min(plan->classes.size(), first + slice);
     u128 sum = 0;
     for (std::size_t i = first; i < last; ++i) {
+      engine::throw_if_stopped();  // once per class; the counts below also check inside
       const GraphClass& c = plan->classes[i];
       const u128 copies = labelled_copies(plan->n, c.automorphisms);
       u128 value = 0;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
 
 namespace pcount::latin {
 
@@ -36,12 +37,17 @@ struct Kernel {
   std::uint32_t col[kMaxSearchOrder];
   std::uint64_t leaves = 0;
   std::uint64_t nodes = 0;
+  /// Stop check (engine::throw_if_stopped) once every 2¹⁶ row starts: each
+  /// row start follows at least one cell node, and 2¹⁶ of them are at most
+  /// some 10⁶–10⁷ nodes (many fewer cells per row near the bottom).
+  engine::StopPoll<> poll{};
 
   void row_start(int r) {
     if (r >= stop_row) {
       leaf(r);
       return;
     }
+    poll.tick();
     const std::uint32_t bit = 1u << r;
     col[0] |= bit;
     cell(r, 1, bit);

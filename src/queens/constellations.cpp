@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/search.hpp"
 
@@ -140,6 +141,12 @@ Plan oriented_plan(int n, const Constellation& c) {
 /// row to the plain row order (measured best at N = 16 and 17).
 constexpr int kPlainRows = 4;
 
+/// Stop checks (engine::throw_if_stopped) happen at nodes with more than
+/// this many empty rows: the subtrees below have at most about 3.5 × 10⁴
+/// nodes (the whole 10-queens tree), and the nodes above are few and each
+/// costs a scan of the empty rows, so the check is negligible.
+constexpr int kUncheckedRows = 10;
+
 /// The plain kernel over `steps` rows with fixed free masks `avail` (the
 /// squares no earlier queen attacks) and row gaps `shift`: d1 moves one
 /// column up per row, d2 one column down. Returns the completions below
@@ -172,7 +179,8 @@ std::uint64_t count_rows(const std::uint32_t* avail, const int* shift, int k, in
 std::uint64_t count_fast(const Plan& plan, std::uint32_t left, std::uint32_t cols, std::uint64_t sums,
                          std::uint64_t diffs, std::uint64_t& nodes) {
   const int n = plan.n;
-  if (__builtin_popcount(left) <= kPlainRows) {
+  const int empty = __builtin_popcount(left);
+  if (empty <= kPlainRows) {
     std::array<std::uint32_t, kMaxN> avail{};
     std::array<int, kMaxN> shift{};
     int steps = 0, previous_row = 0;
@@ -188,6 +196,7 @@ std::uint64_t count_fast(const Plan& plan, std::uint32_t left, std::uint32_t col
     }
     return count_rows(avail.data(), shift.data(), 0, steps, 0, 0, 0, nodes);
   }
+  if (empty > kUncheckedRows) engine::throw_if_stopped();
   ++nodes;
   std::size_t best = 0;
   int fewest = 64;
@@ -243,6 +252,7 @@ struct TrackingKernel {
 
   void dfs(int k, std::uint32_t cols, std::uint32_t d1, std::uint32_t d2) {
     ++nodes;
+    if (plan.steps - k > kUncheckedRows) engine::throw_if_stopped();
     if (k == plan.steps) {
       leaf();
       return;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "pcount/engine/task.hpp"
 #include "pcount/sudoku/bands.hpp"
 
 namespace pcount::sudoku {
@@ -49,6 +50,9 @@ int count_cycles(const Adjacency& adj, int n) {
 
 struct Factoriser {
   int n;
+  /// Stop check (engine::throw_if_stopped) once every 2¹⁶ completed
+  /// matchings or 2-factors (each n column nodes and a count of the rest).
+  mutable engine::StopPoll<> poll{};
 
   /// Unordered 1-factorisations of the `k`-regular graph `adj` (= ordered
   /// ones with column 0's digits in increasing order).
@@ -81,6 +85,7 @@ struct Factoriser {
   void two_factor(const Adjacency& adj, int k, int col, std::uint32_t once, std::uint32_t twice, Adjacency& chosen,
                   u128& total) const {
     if (col == n) {
+      poll.tick();
       Adjacency rest{};
       for (int c = 0; c < n; ++c) {
         const auto i = static_cast<std::size_t>(c);
@@ -108,6 +113,7 @@ struct Factoriser {
 
   void match(const Adjacency& adj, int k, int col, std::uint32_t used, Adjacency& chosen, u128& total) const {
     if (col == n) {
+      poll.tick();
       Adjacency rest;
       for (int c = 0; c < n; ++c) {
         const auto i = static_cast<std::size_t>(c);

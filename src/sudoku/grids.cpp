@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "pcount/engine/task.hpp"
+
 namespace pcount::sudoku {
 
 BigInt reduced_multiplier(BoxShape shape) {
@@ -84,8 +86,19 @@ struct Walker {
   const std::array<std::uint8_t, GridSearchTree::kMaxSide * GridSearchTree::kMaxSide>& box_of;
   std::uint64_t grids = 0;
   std::uint64_t nodes = 0;
+  /// Nodes before this cell check for a stop (engine::throw_if_stopped);
+  /// the last n/2 rows are searched without checks: with the rows above
+  /// filled, their subtrees are small (on 9 × 9, five filled rows leave a
+  /// few thousand grids at most), and the checked nodes above them are a
+  /// vanishing share of the search.
+  int check_before;
 
+  template <bool Checked>
   void dfs() {
+    if constexpr (Checked) {
+      if (state.pos >= check_before) return dfs<false>();
+      engine::throw_if_stopped();
+    }
     ++nodes;
     if (state.pos == cells) {
       ++grids;
@@ -105,7 +118,7 @@ struct Walker {
       state.col[c] ^= bit;
       state.box[b] ^= bit;
       ++state.pos;
-      dfs();
+      dfs<Checked>();
       --state.pos;
       state.row[r] ^= bit;
       state.col[c] ^= bit;
@@ -117,8 +130,8 @@ struct Walker {
 
 void GridSearchTree::count_subtree(const Node& node, engine::Tally& tally) const {
   Node state = node;
-  Walker w{*this, state, n_ * n_, n_, box_of_};
-  w.dfs();
+  Walker w{*this, state, n_ * n_, n_, box_of_, 0, 0, n_ * (n_ - n_ / 2)};
+  w.dfs<true>();
   tally.add(0, w.grids);
   tally.nodes = checked_add(tally.nodes, w.nodes);
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/solver_kernels.hpp"
 
@@ -107,8 +108,14 @@ struct Search {
   std::uint8_t* first = nullptr;  ///< where to write the first solution, or null
   std::uint64_t count = 0;
   std::uint64_t nodes = 0;
+  /// Stop check (engine::throw_if_stopped) every 256 calls: a call
+  /// propagates a state (hundreds of instructions) or counts a whole
+  /// endgame of up to kEndgameCells open cells, so 256 calls stay well
+  /// under a second and the tick is negligible.
+  engine::StopPoll<256> poll{};
 
   void dfs(typename K::State& s) {
+    poll.tick();
     if (kernel.solved(s)) {
       if (count == 0 && first) kernel.write(s, first);
       ++count;
@@ -201,7 +208,7 @@ public:
   void count_subtree(const Node& node, engine::Tally& tally) const {
     if (!node.alive) return;
     typename K::State s = node.state;
-    Search<K> search{kernel_, limit_ == 0 ? std::numeric_limits<std::uint64_t>::max() : limit_};
+    Search<K> search{kernel_, limit_ == 0 ? std::numeric_limits<std::uint64_t>::max() : limit_, nullptr};
     search.dfs(s);
     tally.add(0, search.count);
     tally.nodes = checked_add(tally.nodes, search.nodes);

@@ -154,6 +154,63 @@ TEST_F(Hpc, InterruptedRunPrintsNoTotal) {
   EXPECT_EQ(run_json(with(kJob, {"--checkpoint", ck}))["counts"]["all"], kQ14);
 }
 
+// One task that would run for hours (Q(20) unsplit, one thread): a stop
+// must reach the kernel, which abandons the task; the checkpoint stays valid.
+const std::vector<std::string> kLongJob = {"--queens", "20", "--method", "search", "--split-depth",
+                                           "0", "--threads", "1", "--no-estimate-check"};
+
+/// Waits (without a time limit) until the checkpoint `ck` has its header,
+/// i.e. the run is about to start its tasks, then gives the task a moment
+/// to start (not a limit: the test passes either way, only the abandoned
+/// task's message depends on it).
+void wait_until_running(const std::string& ck) {
+  while (count_lines(slurp(ck)) < 5) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+}
+
+/// A rerun with the stop file present reads the checkpoint and stops before
+/// any task: it accepts the checkpoint (exit 143, "resume from").
+void expect_checkpoint_accepted(const std::string& ck, const std::string& stop) {
+  std::ofstream(stop) << "";
+  const CommandResult again = run_count(with(kLongJob, {"--checkpoint", ck, "--stop-file", stop}));
+  EXPECT_EQ(again.status, 143) << again.err;
+  EXPECT_NE(again.err.find("resume from " + ck), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("after 0 of 3 tasks"), std::string::npos) << again.err;
+}
+
+TEST_F(Hpc, StopFileEndsALongTaskAndKeepsTheCheckpoint) {
+  const std::string ck = file("longck");
+  const std::string stop = file("longstop");
+  std::thread stopper([&] {
+    wait_until_running(ck);
+    std::ofstream(stop) << "";
+  });
+  const CommandResult r = run_count(with(kLongJob, {"--checkpoint", ck, "--stop-file", stop}));
+  stopper.join();
+  EXPECT_EQ(r.status, 143) << r.err;
+  EXPECT_EQ(r.out, "");
+  // Normally the task is running when the stop file appears, and the kernel
+  // gives it up (without that the run would not have ended at all). On a
+  // very loaded machine the stop may come before the task starts.
+  EXPECT_TRUE(r.err.find("1 task still running was abandoned") != std::string::npos ||
+              r.err.find("after 0 of 3 tasks") != std::string::npos)
+      << r.err;
+  EXPECT_EQ(checkpoint_records(ck), 0u) << "the abandoned task is not recorded";
+  std::remove(stop.c_str());
+  expect_checkpoint_accepted(ck, stop);
+}
+
+TEST_F(Hpc, SigtermEndsALongTaskAndKeepsTheCheckpoint) {
+  const std::string ck = file("termck");
+  const std::string stop = file("termstop");
+  const pid_t pid = start_count(with(kLongJob, {"--checkpoint", ck}));
+  wait_until_running(ck);
+  kill(pid, SIGTERM);
+  EXPECT_EQ(wait_status(pid), 143);
+  EXPECT_EQ(checkpoint_records(ck), 0u);
+  expect_checkpoint_accepted(ck, stop);
+}
+
 TEST_F(Hpc, ForeignDamagedAndTruncatedCheckpoints) {
   const std::string ck = file("foreign");
   const auto small = std::vector<std::string>{"--queens", "10", "--method", "search", "--split-depth", "2"};

@@ -26,10 +26,14 @@ namespace pcount::engine {
 ///
 /// With ordered output, `on_task_done` is called right after a task's text
 /// was delivered (same thread, same order), not when the task finishes; so
-/// a task a checkpoint records has always had its output delivered. On
-/// cancel, no task starts; the running ones finish and, as the tasks started
-/// are consecutive, every finished task's text is delivered before run()
-/// returns. When a task, on_output or on_task_done throws, nothing more is
+/// a task a checkpoint records has always had its output delivered, and a
+/// task counts (totals, RunResult::tasks, tasks_run) only once its text was
+/// delivered. On cancel, no task starts; the running ones finish or are
+/// abandoned (TaskAbandoned, task.hpp). When none is abandoned, the tasks
+/// started being consecutive, every finished task's text is delivered
+/// before run() returns. When the task at position p is abandoned, the
+/// tasks before p are delivered and counted; the ones after p that finished
+/// are dropped like abandoned ones (no text, no count, no on_task_done). When a task, on_output or on_task_done throws, nothing more is
 /// delivered and the first exception is rethrown. `claim` (MPI) cannot be
 /// combined with ordered output: run() throws std::invalid_argument.
 
@@ -46,9 +50,13 @@ struct RunOptions {
   std::function<void(std::size_t id, const Tally& counts, double seconds)> on_task_done;
   /// Keep every task's counts and time in RunResult::tasks.
   bool record_tasks = false;
-  /// Cancellation flag, checked before each task starts (never inside one).
-  /// Once it reads true no new task starts, running tasks finish, and the
-  /// result has `interrupted` set. Null = never cancelled.
+  /// Cancellation flag, checked before each task starts, and by kernels
+  /// inside long tasks through stop_requested() / throw_if_stopped()
+  /// (task.hpp). Once it reads true no new task starts; running tasks either
+  /// finish (and count) or are abandoned with TaskAbandoned: an abandoned
+  /// task counts nowhere (no totals, no on_task_done, not in tasks_run), so
+  /// a checkpoint stays a list of whole tasks. The result has `interrupted`
+  /// set. Null = never cancelled.
   const std::atomic<bool>* cancel = nullptr;
   /// Dynamic hand-out across processes (MPI): when set, every worker thread
   /// repeatedly calls claim(); it returns the next position in the schedule
@@ -80,6 +88,10 @@ struct RunResult {
   std::size_t tasks_run = 0;     ///< tasks that ran (and finished) in this call
   std::size_t tasks_resumed = 0; ///< tasks whose counts came from a checkpoint or shard files (set by callers)
   bool interrupted = false;      ///< cancelled: totals cover only the finished tasks
+  /// Tasks started in this call but given up because of the cancel flag
+  /// (TaskAbandoned; with ordered output also finished ones after an
+  /// abandoned one): they count nowhere and run again on resume.
+  std::size_t tasks_abandoned = 0;
   int threads = 0;               ///< thread limit actually used
   double wall_seconds = 0.0;     ///< wall time of the parallel phase
   std::vector<TaskRecord> tasks; ///< by id, when record_tasks was set
@@ -101,7 +113,8 @@ struct RunResult {
 /// Throws InvalidArgument("threads") for threads < 0, std::invalid_argument
 /// for ordered output with `claim`, CountOverflow on overflow,
 /// std::logic_error when a task adds to a counter past the job's last
-/// counter name, and rethrows the first exception a task throws.
+/// counter name, and rethrows the first exception a task throws (except
+/// TaskAbandoned, which only marks the run interrupted: RunOptions::cancel).
 [[nodiscard]] RunResult run(const Job& job, const RunOptions& options = {});
 
 }  // namespace pcount::engine

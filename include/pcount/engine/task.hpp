@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <random>
 #include <string>
@@ -89,7 +90,9 @@ struct Job {
   /// Runs task `id` sequentially and adds its counts to `out` (which starts
   /// zeroed, with counter_names.size() counters). Called concurrently for
   /// different ids: must be thread-safe.
-  /// May throw; the engine stops the run and rethrows.
+  /// May throw; the engine stops the run and rethrows (except
+  /// TaskAbandoned: a task given up because the run is being stopped, see
+  /// stop_requested() below; it leaves no trace).
   std::function<void(std::size_t id, Tally& out)> run_task;
   /// Optional, for jobs whose tasks also print: used instead of run_task
   /// when set (run_task may then be empty). Runs task `id` like run_task and
@@ -113,6 +116,53 @@ struct Job {
   /// cheap (one root-to-leaf path). Used to warn about, and refuse, runs
   /// that could not finish; must be thread-safe like run_task.
   std::function<double(std::size_t id, std::mt19937_64& rng)> probe;
+};
+
+/// Cancellation inside a task (a run being stopped: SIGINT, SIGTERM, the
+/// stop file). While the engine runs a task on a thread, that thread knows
+/// the run's cancel flag (RunOptions::cancel). A kernel whose task can be
+/// long (more than about a second) asks, every 10⁵–10⁷ nodes or so, whether
+/// the run is being stopped, and if so gives the task up by throwing
+/// TaskAbandoned (throw_if_stopped() does both; StopPoll spaces the checks).
+/// The engine then treats the task as never run: its tally is dropped, it
+/// is not passed to on_task_done (so a checkpoint never records it), it has
+/// no ordered output, and the run ends with RunResult::interrupted set and
+/// no error. A resumed run therefore runs it again from its start. Kernels
+/// must hold nothing that outlives the task when they throw (use RAII), and
+/// must not catch TaskAbandoned (or `...`) without rethrowing it.
+
+/// Thrown by a kernel to abandon its task because the run is being stopped.
+/// Not an error: the engine catches it (see above) and never rethrows it.
+struct TaskAbandoned : std::exception {
+  [[nodiscard]] const char* what() const noexcept override { return "task abandoned: the run is being stopped"; }
+};
+
+/// True when the current thread is running a task of an engine::run whose
+/// cancel flag is set. False outside a task, or when the run has no cancel
+/// flag. Cheap (a thread-local load and an atomic relaxed load), but an
+/// out-of-line call: keep it out of a kernel's innermost loop.
+[[nodiscard]] bool stop_requested() noexcept;
+
+/// Throws TaskAbandoned when stop_requested().
+void throw_if_stopped();
+
+/// A countdown that calls throw_if_stopped() once every `Every` ticks: a
+/// kernel keeps one per task (e.g. as a member of its search state) and
+/// calls tick() once per node, or per unit of work, where that is cheap
+/// relative to the node (a decrement and a rarely taken branch). Kernels
+/// whose nodes are very cheap check at a fixed shallow depth instead.
+template <unsigned Every = (1u << 16)>
+class StopPoll {
+ public:
+  void tick() {
+    if (--left_ == 0) [[unlikely]] {
+      left_ = Every;
+      throw_if_stopped();
+    }
+  }
+
+ private:
+  unsigned left_ = Every;
 };
 
 /// How the counter names `found` (read from `where`, e.g. "the file")
