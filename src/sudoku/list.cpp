@@ -14,7 +14,7 @@ namespace {
 class FillTree {
 public:
   struct Node {
-    int pos = 0;  ///< cells before `pos` are filled
+    int pos = 0;  ///< the cell filled next (choose()), N² when full
     std::array<std::uint8_t, 256> cell{};
     std::array<std::uint32_t, 16> row{}, col{}, box{};  ///< values used, bit v-1
   };
@@ -25,7 +25,7 @@ public:
       root_.cell[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v);
       if (v != 0) mark(root_, i, v);
     }
-    root_.pos = next_empty(root_, 0);
+    root_.pos = choose(root_);
   }
 
   [[nodiscard]] Node root() const { return root_; }
@@ -60,21 +60,32 @@ private:
     node.col[static_cast<std::size_t>(i % n_)] |= bit;
     node.box[static_cast<std::size_t>(box_of(i))] |= bit;
   }
-  [[nodiscard]] int next_empty(const Node& node, int from) const {
-    while (from < n_ * n_ && node.cell[static_cast<std::size_t>(from)] != 0) ++from;
-    return from;
+  /// The empty cell with the fewest candidates (the lowest index among
+  /// equals), or N² when the grid is full.
+  [[nodiscard]] int choose(const Node& node) const {
+    int best = n_ * n_, fewest = 99;
+    for (int i = 0; i < n_ * n_; ++i) {
+      if (node.cell[static_cast<std::size_t>(i)] != 0) continue;
+      const int k = __builtin_popcount(candidates_at(node, i));
+      if (k < fewest) {
+        best = i;
+        fewest = k;
+        if (k <= 1) break;
+      }
+    }
+    return best;
   }
-  [[nodiscard]] std::uint32_t candidates(const Node& node) const {
-    const int i = node.pos;
+  [[nodiscard]] std::uint32_t candidates_at(const Node& node, int i) const {
     const std::uint32_t used = node.row[static_cast<std::size_t>(i / n_)] | node.col[static_cast<std::size_t>(i % n_)] |
                                node.box[static_cast<std::size_t>(box_of(i))];
     return ((1u << n_) - 1u) & ~used;
   }
+  [[nodiscard]] std::uint32_t candidates(const Node& node) const { return candidates_at(node, node.pos); }
   [[nodiscard]] Node child(const Node& node, int v) const {
     Node k = node;
     k.cell[static_cast<std::size_t>(node.pos)] = static_cast<std::uint8_t>(v);
     mark(k, node.pos, v);
-    k.pos = next_empty(k, node.pos + 1);
+    k.pos = choose(k);
     return k;
   }
 

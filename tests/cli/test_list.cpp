@@ -50,7 +50,7 @@ std::vector<int> queens_line(const std::string& line) {
 /// Plain check of a reduced Latin rectangle given as rows of symbols 1..n
 /// ("1234 2143 ..."): each row a permutation, no symbol twice in a column,
 /// first row 1..n in order, first column 1..k in order.
-[[maybe_unused]] bool valid_reduced_latin(const std::vector<std::string>& rows, int n) {
+bool valid_reduced_latin(const std::vector<std::string>& rows, int n) {
   const auto value = [](char c) { return c >= '1' && c <= '9' ? c - '0' : c >= 'A' && c <= 'Z' ? c - 'A' + 10 : -1; };
   for (std::size_t r = 0; r < rows.size(); ++r) {
     if (static_cast<int>(rows[r].size()) != n) return false;
@@ -69,14 +69,14 @@ std::vector<int> queens_line(const std::string& line) {
 
 /// Plain sudoku grid check: side·side digits 1..side, each row, column and
 /// R×C box a permutation; clues (0 = blank) kept.
-[[maybe_unused]] bool valid_sudoku(const std::string& line, int br, int bc, const std::string& clues = "") {
+bool valid_sudoku(const std::string& line, int br, int bc, const std::string& clues = "") {
   const int n = br * bc;
   if (static_cast<int>(line.size()) != n * n) return false;
   const auto at = [&](int r, int c) { return line[static_cast<std::size_t>(r * n + c)] - '0'; };
   for (int i = 0; i < n; ++i) {
     std::set<int> row, col, box;
     for (int j = 0; j < n; ++j) {
-      const int b_r = (i / bc) * br + j / bc, b_c = (i % bc) * bc + j % bc;
+      const int b_r = (i / br) * br + j / bc, b_c = (i % br) * bc + j % bc;  // box i of R×C cells
       if (at(i, j) < 1 || at(i, j) > n) return false;
       row.insert(at(i, j));
       col.insert(at(j, i));
@@ -151,6 +151,63 @@ TEST_F(List, QueensEightGivesThe92SolutionsEverywhereAlike) {
   EXPECT_EQ(nlohmann::json::parse(r.err)["counts"]["all"], "92");
   // Larger boards list search solutions (the default method would be constellations).
   EXPECT_EQ(lines_of(run_count({"--queens", "10", "--list", "-q"}).out).size(), 724u);  // A000170
+}
+
+TEST_F(List, LatinFiveGivesThe56ReducedSquaresEverywhereAlike) {
+  const std::string out = same_everywhere({"--latin", "5"});
+  const auto lines = lines_of(out);
+  ASSERT_EQ(lines.size(), 56u);  // R(5), OEIS A000315
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), 56u);
+  for (const auto& l : lines) {
+    const auto rows = words_of(l);
+    EXPECT_EQ(rows.size(), 5u) << l;
+    EXPECT_TRUE(valid_reduced_latin(rows, 5)) << l;
+  }
+  const auto four = lines_of(run_count({"--latin", "4", "--list", "-q"}).out);
+  ASSERT_EQ(four.size(), 4u);  // R(4)
+  EXPECT_EQ(four.front(), "1234 2143 3412 4321");
+  const CommandResult j = run_count({"--latin", "4", "--list", "--json", "-q"});
+  EXPECT_EQ(nlohmann::json::parse(lines_of(j.out).front())["rows"],
+            nlohmann::json({"1234", "2143", "3412", "4321"}));
+  // Orders above 9 use letters: the first of order 11 is still valid.
+  const auto big = lines_of(run_count({"--latin", "11", "--list", "1"}).out);
+  ASSERT_EQ(big.size(), 1u);
+  EXPECT_TRUE(valid_reduced_latin(words_of(big[0]), 11)) << big[0];
+}
+
+TEST_F(List, SudokuTwoByTwoGivesThe288GridsEverywhereAlike) {
+  const std::string out = same_everywhere({"--sudoku", "2x2"});
+  const auto lines = lines_of(out);
+  ASSERT_EQ(lines.size(), 288u);  // every 4×4 sudoku grid
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), 288u);
+  for (const auto& l : lines) EXPECT_TRUE(valid_sudoku(l, 2, 2)) << l;
+  // The first grids of 2x3 (28,200,960 in all) are valid and distinct.
+  const auto six = lines_of(run_count({"--sudoku", "2x3", "--list", "200", "--threads", "2"}).out);
+  ASSERT_EQ(six.size(), 200u);
+  EXPECT_EQ(std::set<std::string>(six.begin(), six.end()).size(), 200u);
+  for (const auto& l : six) EXPECT_TRUE(valid_sudoku(l, 2, 3)) << l;
+  const CommandResult bands = run_count({"--sudoku", "2x2", "--list", "--method", "bands"});
+  EXPECT_EQ(bands.status, 2);
+  EXPECT_NE(bands.err.find("--list"), std::string::npos) << bands.err;
+}
+
+TEST_F(List, PuzzleSolutionsMatchTheCount) {
+  // A 4×4 puzzle with several solutions: the listing has as many lines as
+  // the count says, each a valid grid keeping the clues.
+  const std::string p = "1..." "...." "...." "...4";
+  const CommandResult count = run_count({"--puzzle", p, "--box", "2x2", "--json"});
+  ASSERT_EQ(count.status, 0) << count.err;
+  const std::string n = nlohmann::json::parse(count.out)["counts"]["solutions"];
+  const CommandResult list = run_count({"--puzzle", p, "--box", "2x2", "--list", "--json", "--threads", "2"});
+  ASSERT_EQ(list.status, 0) << list.err;
+  const auto lines = lines_of(list.out);
+  EXPECT_EQ(std::to_string(lines.size()), n);
+  EXPECT_EQ(nlohmann::json::parse(list.err)["counts"]["solutions"], n);
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), lines.size());
+  for (const auto& l : lines) {
+    const std::string grid = nlohmann::json::parse(l)["grid"];
+    EXPECT_TRUE(valid_sudoku(grid, 2, 2, p)) << grid;
+  }
 }
 
 TEST_F(List, FirstKLinesAreThePrefixOfTheWholeList) {

@@ -2,10 +2,11 @@
 /// @file
 /// `--sudoku RxC --list` and `--puzzle P --list`: every completed grid (of an
 /// empty grid: all sudoku grids; of a puzzle: its solutions), one per line,
-/// by a plain backtracking search that fills the empty cells in row-major
-/// order, values in increasing order — so the output is in lexicographic
-/// order of the N²-character lines. The search is split into engine tasks at
-/// a depth (a tree job); each task writes its grids in DFS order.
+/// by a plain backtracking search that fills, at each node, the empty cell
+/// with the fewest candidates (the lowest index among equals), values in
+/// increasing order. The search is split into engine tasks at a depth (a
+/// tree job); each task writes its grids in DFS order, so the whole output
+/// is the DFS order of the search: fixed, but not sorted.
 
 #include <cstdint>
 #include <string>
