@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
@@ -40,6 +42,9 @@ po::options_description common_options(const Program& program) {
        "giving enough tasks (see each problem)")
       ("method", po::value<std::string>()->value_name("M"), methods.c_str())
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
+      ("list", po::value<std::string>()->implicit_value("")->value_name("K"),
+       "print each object counted, one per line (JSON lines with --json), in a fixed order; "
+       "K ≥ 1: only the first K (queens, latin, sudoku search, puzzle); the report goes to stderr")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
   return d;
@@ -132,6 +137,17 @@ Common read_common(const po::variables_map& vm) {
   c.quiet = vm.count("quiet") > 0;
   c.progress = vm.count("progress") > 0;
   c.estimate_check = vm.count("no-estimate-check") == 0;
+  if (vm.count("list")) {
+    c.list = true;
+    const std::string k = vm["list"].as<std::string>();
+    if (!k.empty()) {
+      try {
+        c.list_limit = static_cast<std::uint64_t>(parse_int("--list", k, 1, std::numeric_limits<long long>::max()));
+      } catch (const InvalidArgument&) {
+        throw InvalidArgument("--list", "expected K, a whole number ≥ 1 (or no K: all), got '" + k + "'");
+      }
+    }
+  }
   auto file = [&vm](const char* name) -> std::string {
     if (!vm.count(name)) return {};
     const std::string v = vm[name].as<std::string>();
@@ -247,7 +263,10 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
       d = p.all.find_nothrow(a, false, false, false);  // -t, -q, -h
     const bool takes_value = d && d->semantic()->max_tokens() > 0;
     const bool inline_value = a.find('=') != std::string::npos;
-    const bool with_next = takes_value && !inline_value && i + 1 < command.size();
+    // An optional value (--list [K]) is the next word only when that is not an option.
+    const bool optional_value = d && d->semantic()->min_tokens() == 0;
+    const bool with_next = takes_value && !inline_value && i + 1 < command.size() &&
+                           !(optional_value && command[i + 1].rfind("-", 0) == 0);
     bool keep = d != nullptr && !not_job.count(d->long_name());
     if (keep && takes_value) {
       const std::string param = d->format_parameter();
@@ -276,6 +295,16 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
 }
 
 std::string_view version() { return PCOUNT_VERSION; }
+
+bool list_json(const Invocation& inv) {
+  if (inv.session.replay_files) {
+    const std::string& f = inv.session.replay_files->fingerprint;
+    return f.find(" list=json") != std::string::npos;
+  }
+  return inv.common.json;
+}
+
+std::string list_fingerprint(const Invocation& inv) { return list_json(inv) ? " list=json" : " list=text"; }
 
 std::string fingerprint_prefix() { return "pcount/" + std::string(version()) + " "; }
 
@@ -397,6 +426,19 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     return status;
   };
   const Problem* chosen = nullptr;  // for naming options in errors
+  // "--list K": K is optional (an implicit value), which Boost only takes as
+  // "--list=K"; the next word is K when it is not an option (no positional
+  // arguments exist, so it cannot be anything else).
+  std::vector<std::string> words(argv, argv + argc);
+  for (std::size_t i = 1; i + 1 < words.size(); ++i)
+    if (words[i] == "--list" && words[i + 1].rfind("-", 0) != 0) {
+      words[i] += "=" + words[i + 1];
+      words.erase(words.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    }
+  std::vector<const char*> wargs;
+  for (const auto& w : words) wargs.push_back(w.c_str());
+  argc = static_cast<int>(wargs.size());
+  argv = wargs.data();
   try {
     Parsed p = build_options(program);
     po::variables_map vm;
@@ -435,6 +477,21 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
         throw InvalidArgument(dashed(option), "does not apply to " + dashed(problem.option));
     Invocation inv{vm, read_common(vm), out, err, session, &problem};
     check_paths(inv);
+    if (inv.common.list) {
+      if (!problem.lists) {
+        std::string can;
+        for (const Problem& e : program.problems)
+          if (e.lists) can += (can.empty() ? "" : ", ") + dashed(e.option);
+        throw InvalidArgument("--list", "does not apply to " + dashed(problem.option) + " (it counts without "
+                              "listing)" + (can.empty() ? std::string() : "; problems that list: " + can));
+      }
+      if (inv.common.list_limit != 0 && inv.common.shard_count > 1)
+        throw InvalidArgument("--list", "K (the first K objects) does not combine with --shard; list all and "
+                                        "count merge, or run without --shard");
+      if (inv.common.list_limit != 0 && (!inv.common.checkpoint.empty() || !inv.common.out_file.empty()))
+        throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
+                                            (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));
+    }
     if (problem.run) {
       if (session.replay) throw std::runtime_error("merge: --" + std::string(problem.option) + " has no shards to merge");
       const int status = problem.run(inv);
@@ -442,7 +499,12 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       return finish(status);
     }
     if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
-    const Plan plan = problem.plan(inv);
+    Plan plan = problem.plan(inv);
+    if (inv.common.list) {
+      if (!plan.job.run_task_output)
+        throw InternalError("--list: --" + std::string(problem.option) + " planned a job that does not print");
+      plan.output.max_lines = inv.common.list_limit;
+    }
     if (!plan.batch) {
       const char* batch_only[] = {"checkpoint", "shard", "out"};
       for (const char* o : batch_only)
@@ -457,12 +519,25 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       }
       result = *session.replay;
       result.threads = inv.common.threads;
+      // The tasks' output kept in the shard files, in task-id order, as the
+      // run would have printed it (then the report goes to stderr).
+      if (plan.job.run_task_output && session.replay_files && session.replay_files->has_outputs) {
+        for (const std::string& text : session.replay_files->outputs) {
+          if (plan.output.write)
+            plan.output.write(text);
+          else
+            out << text;
+        }
+        out.flush();
+        if (!out) throw std::runtime_error("writing the output on stdout failed");
+      }
     } else {
       result = run_job(inv, plan.job, plan.output);
     }
     const Report report = plan.report(result);
     // A job whose tasks printed keeps stdout for that output (Plan::output).
-    const bool printed = plan.job.run_task_output && !session.replay;
+    const bool printed = plan.job.run_task_output &&
+                         (!session.replay || (session.replay_files && session.replay_files->has_outputs));
     out.flush();
     if (!printed)
       print_report(inv, plan.job, result, report);

@@ -91,6 +91,10 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
     std::vector<engine::ShardResult> shards;
     for (const auto& f : files) shards.push_back(engine::read_shard_file(f));
     merged = engine::merge_shards(shards, files);
+    const auto kept = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_outputs; });
+    if (kept != 0 && !merged.has_outputs)
+      err << name << ": merge: note: only " << kept << " of " << shards.size()
+          << " files keep their tasks' output (the others resumed from a checkpoint); printing the report only\n";
   } catch (const std::exception& e) {
     err << name << ": merge: " << e.what() << '\n';
     return 1;

@@ -329,10 +329,34 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     if (log) log->record(engine::TaskRecord{id, counts, seconds});
     done.fetch_add(1, std::memory_order_relaxed);
   };
+  // --out of a listing job (--list): each task's text is kept for the shard
+  // file (format_version 2) when every task of the shard runs now. (Other
+  // printing jobs, --puzzle-file, keep their counts only: merge reports.)
+  const bool keep_outputs = prints && c.list && !c.out_file.empty() && rank0 && resumed_tasks.empty();
+  std::vector<std::pair<std::size_t, std::string>> kept_outputs;
+  // Output::max_lines (--list K): lines written so far, and whether the
+  // limit was reached (the run is then cancelled through g_stop).
+  std::uint64_t lines_written = 0;
+  bool limit_reached = false;
   if (prints) {
     // In id order, one task at a time (engine/runner.hpp); flushed before
     // on_task_done lets the checkpoint record the task.
-    options.on_output = [&inv, &output](std::size_t, std::string_view text) {
+    options.on_output = [&](std::size_t id, std::string_view text) {
+      if (limit_reached) return;
+      if (output.max_lines != 0) {
+        std::size_t end = 0;
+        while (end < text.size() && lines_written < output.max_lines) {
+          const std::size_t nl = text.find('\n', end);
+          end = nl == std::string_view::npos ? text.size() : nl + 1;
+          if (nl != std::string_view::npos) ++lines_written;
+        }
+        if (lines_written >= output.max_lines) {
+          text = text.substr(0, end);
+          limit_reached = true;
+          g_stop.store(true);  // no further task starts
+        }
+      }
+      if (keep_outputs) kept_outputs.emplace_back(id, std::string(text));
       if (output.write)
         output.write(text);
       else
@@ -384,6 +408,15 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   if (!c.profile.empty() && rank0)
     later([path = c.profile, job, all_tasks, resumed] { write_profile(path, job, all_tasks, resumed); });
 
+  if (limit_reached && g_stop_signal.load() == 0) {
+    // --list K: the first K objects are out. The counts cover only part of
+    // the job, so there is no report (a job with fewer objects than K runs
+    // to its end and reports as usual).
+    if (rank0 && !c.quiet)
+      inv.err << inv.session.program << ": --list " << output.max_lines << ": stopped after the first "
+              << output.max_lines << " lines; the counts are not complete, so no report\n";
+    throw EarlyExit{0};
+  }
   if (result.interrupted) {
     const int sig = g_stop_signal.load();
     const int status = sig == SIGINT ? 130 : 143;
@@ -420,6 +453,17 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     r.tasks_resumed = result.tasks_resumed;
     r.totals = result.totals;
     r.tasks = all_tasks;
+    if (keep_outputs) {
+      if (kept_outputs.size() != all_tasks.size())
+        throw InternalError("shard result: " + std::to_string(kept_outputs.size()) + " task outputs for " +
+                            std::to_string(all_tasks.size()) + " tasks");
+      r.has_outputs = true;
+      for (auto& [id, text] : kept_outputs) r.outputs.push_back(std::move(text));
+    } else if (prints && c.list && !resumed_tasks.empty()) {
+      inv.err << inv.session.program << ": note: --out " << c.out_file << ": " << resumed_tasks.size()
+              << " tasks came from the checkpoint without their output, so the file keeps the counts only "
+                 "(count merge prints the report, not the output)\n";
+    }
     if (r.tasks.size() != shard_tasks)
       throw InternalError("shard result has " + std::to_string(r.tasks.size()) + " of " +
                           std::to_string(shard_tasks) + " tasks");

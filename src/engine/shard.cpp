@@ -4,6 +4,7 @@
 
 #include "pcount/engine/shard.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -72,7 +73,7 @@ Shard parse_shard(const std::string& text) {
 nlohmann::ordered_json to_json(const ShardResult& r) {
   nlohmann::ordered_json j;
   j["format"] = "pcount-shard";
-  j["format_version"] = 1;
+  j["format_version"] = r.has_outputs ? 2 : 1;
   j["version"] = r.version;
   j["fingerprint"] = r.fingerprint;
   j["counter_names"] = r.counter_names;
@@ -94,6 +95,12 @@ nlohmann::ordered_json to_json(const ShardResult& r) {
     tasks.push_back(std::move(row));
   }
   j["tasks"] = std::move(tasks);
+  if (r.has_outputs) {
+    if (r.outputs.size() != r.tasks.size())
+      throw std::logic_error("shard result: " + std::to_string(r.outputs.size()) + " outputs for " +
+                             std::to_string(r.tasks.size()) + " tasks");
+    j["outputs"] = r.outputs;
+  }
   return j;
 }
 
@@ -101,7 +108,10 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
   ShardResult r;
   try {
     if (!j.is_object() || j.value("format", "") != "pcount-shard") bad(source, "not a pcount shard result file");
-    if (whole(j.at("format_version"), source, "format_version", 1000) != 1) bad(source, "unknown format_version");
+    const std::size_t format = whole(j.at("format_version"), source, "format_version", 1000);
+    if (format != 1 && format != 2) bad(source, "unknown format_version");
+    r.has_outputs = format == 2;
+    if (!r.has_outputs && j.contains("outputs")) bad(source, "outputs in a format_version 1 file");
     r.version = j.at("version").get<std::string>();
     r.fingerprint = j.at("fingerprint").get<std::string>();
     r.counter_names = j.at("counter_names").get<std::vector<std::string>>();
@@ -159,6 +169,16 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
       bad(source, "has " + std::to_string(r.tasks.size()) + " of the shard's " +
                       std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
     if (!(sum == r.totals)) bad(source, "totals differ from the sum of the tasks (damaged file)");
+    if (r.has_outputs) {
+      const auto& outputs = j.at("outputs");
+      if (!outputs.is_array() || outputs.size() != r.tasks.size())
+        bad(source, "outputs must be an array of one string per task (" + std::to_string(r.tasks.size()) + ")");
+      r.outputs.reserve(outputs.size());
+      for (const auto& text : outputs) {
+        if (!text.is_string()) bad(source, "outputs: every entry must be a string");
+        r.outputs.push_back(text.get<std::string>());
+      }
+    }
   } catch (const nlohmann::json::exception& e) {
     bad(source, std::string("malformed result file (") + e.what() + ")");
   } catch (const std::invalid_argument& e) {
@@ -245,8 +265,12 @@ MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vect
                list_indices(missing) + " of " + std::to_string(m.shard_count) + " (rerun with --shard I/" +
                std::to_string(m.shard_count) + ")";
   if (!problem.empty()) throw std::runtime_error(problem);
+  m.has_outputs = std::all_of(shards.begin(), shards.end(), [](const ShardResult& s) { return s.has_outputs; });
+  if (m.has_outputs) m.outputs.resize(m.task_count);
   for (const auto& [index, pos] : by_index) {
     const ShardResult& s = shards[pos];
+    if (m.has_outputs)
+      for (std::size_t i = 0; i < s.tasks.size(); ++i) m.outputs[s.tasks[i].id] = s.outputs[i];
     m.totals.merge(s.totals);
     for (const TaskRecord& t : s.tasks) m.task_seconds += t.seconds;
     m.wall_seconds = std::max(m.wall_seconds, s.wall_seconds);

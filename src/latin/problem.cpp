@@ -93,6 +93,25 @@ Plan plan_latin(const Invocation& inv) {
   const int n = static_cast<int>(parse_int("--latin", *inv.value("latin"), 1, kMaxSearchOrder));
   int k = n;
   if (auto rows = inv.value("rows")) k = static_cast<int>(parse_int("--rows", *rows, 1, n));
+  if (inv.common.list) {
+    // --list writes the squares of a plain search; classes count graph
+    // classes and cannot list.
+    if (inv.common.method == "classes")
+      throw InvalidArgument("--list", "needs --method search (classes count graph classes, they do not list squares)");
+    (void)choose_method(inv, {"search", "classes"}, "search");
+    Plan plan;
+    plan.job = make_list_job(n, k, inv.common.split_depth.value_or(-1), auto_split_min_tasks(inv),
+                             fingerprint_prefix() + "latin n=" + std::to_string(n) + " rows=" + std::to_string(k) +
+                                 " method=search list-rectangles",
+                             list_json(inv), inv.common.list_limit);
+    plan.job.fingerprint += list_fingerprint(inv);
+    plan.report = [n, k](const engine::RunResult& result) {
+      const u128 reduced = result.totals.counts[0];
+      if (k >= n - 1) check_mod_n(n, reduced);
+      return make_report(n, k, "search (listing)", reduced);
+    };
+    return plan;
+  }
   const bool classes_apply = n >= 8 && n <= kMaxClassOrder;
   const std::string method = choose_method(inv, {"search", "classes"}, classes_apply ? "classes" : "search");
   if (method == "classes") return plan_classes(inv, n, k);
@@ -107,7 +126,7 @@ constexpr ParameterOption kParameters[] = {{"order", "--latin"}, {"rows", "--row
 std::span<const Problem> problems() {
   static const Problem table[] = {
       {"latin", "N", "reduced Latin squares R(N) and all Latin squares L(N), 1 ≤ N ≤ 16", "latin",
-       add_latin_options, "search|classes", plan_latin, nullptr, kParameters},
+       add_latin_options, "search|classes", plan_latin, nullptr, kParameters, true},
   };
   return table;
 }

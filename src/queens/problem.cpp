@@ -80,7 +80,14 @@ Report report_counts(const Invocation& inv, int n, const std::string& method, co
 Plan plan_queens(const Invocation& inv) {
   const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, kMaxN));
   const ShowOptions show = read_show_options(inv);
-  const std::string method = choose_method(inv, {"search", "constellations"}, n >= 10 ? "constellations" : "search");
+  // --list writes the solutions of the search, in its order; constellations
+  // count classes of solutions and cannot (the default becomes search).
+  const bool list = inv.common.list;
+  if (list && inv.common.method == "constellations")
+    throw InvalidArgument("--list", "needs --method search (constellations count classes of solutions, "
+                                    "they do not list them)");
+  const std::string method =
+      choose_method(inv, {"search", "constellations"}, n >= 10 && !list ? "constellations" : "search");
   const std::string fingerprint = fingerprint_prefix() + "queens n=" + std::to_string(n) + " method=" + method;
   Plan plan;
   if (method == "constellations") {
@@ -99,7 +106,12 @@ Plan plan_queens(const Invocation& inv) {
   }
   if (inv.has("group")) throw InvalidArgument("--group", "applies only to --method constellations");
   const int depth = inv.common.split_depth.value_or(auto_search_depth(n, auto_split_min_tasks(inv)));
-  plan.job = make_search_job(n, depth, fingerprint);
+  if (list) {
+    plan.job = make_list_job(n, depth, fingerprint, list_json(inv), inv.common.list_limit);
+    plan.job.fingerprint += list_fingerprint(inv);
+  } else {
+    plan.job = make_search_job(n, depth, fingerprint);
+  }
   plan.report = [&inv, n, method, show](const engine::RunResult& result) {
     return report_counts(inv, n, method, search_counts(n, result.totals), nlohmann::ordered_json::object(), show);
   };
@@ -113,7 +125,7 @@ constexpr ParameterOption kParameters[] = {{"n", "--queens"}, {"group", "--group
 std::span<const Problem> problems() {
   static const Problem table[] = {
       {"queens", "N", "N-Queens solutions: all, distinct under symmetry, symmetric ones, 1 ≤ N ≤ 32", "queens",
-       add_queens_options, "search|constellations", plan_queens, nullptr, kParameters},
+       add_queens_options, "search|constellations", plan_queens, nullptr, kParameters, true},
   };
   return table;
 }

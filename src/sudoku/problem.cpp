@@ -10,6 +10,7 @@
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/bands.hpp"
 #include "pcount/sudoku/grids.hpp"
+#include "pcount/sudoku/list.hpp"
 
 namespace pcount::sudoku {
 
@@ -71,6 +72,28 @@ Plan plan_search(const Invocation& inv, BoxShape shape) {
   return plan;
 }
 
+/// --list: every grid (not only reduced ones) by a plain fill of the empty
+/// grid (sudoku/list.hpp); the report is that of a count (grids, reduced,
+/// multiplier) from the number of grids written.
+Plan plan_list(const Invocation& inv, BoxShape shape) {
+  ListJobOptions options;
+  options.split_depth = inv.common.split_depth.value_or(-1);
+  options.min_tasks = auto_split_min_tasks(inv);
+  options.json = list_json(inv);
+  options.limit = inv.common.list_limit;
+  options.fingerprint = fingerprint_prefix() + "sudoku box=" + shape.name() + " method=search list-grids";
+  Plan plan;
+  plan.job = make_grid_list_job(shape, std::vector<std::uint8_t>(static_cast<std::size_t>(shape.cells()), 0),
+                                options);
+  plan.job.fingerprint += list_fingerprint(inv);
+  plan.report = [shape](const engine::RunResult& result) {
+    Report report = base_report(shape, "search (listing every grid)");
+    add_counts(report, shape, to_big(result.totals.counts[0]));
+    return report;
+  };
+  return plan;
+}
+
 Plan plan_bands(const Invocation& inv, BoxShape shape) {
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --method bands (its tasks are band classes)");
@@ -99,6 +122,12 @@ Plan plan_sudoku(const Invocation& inv) {
     const auto [r, c] = parse_box("--sudoku", *inv.value("sudoku"));
     return BoxShape{r, c};
   }();
+  if (inv.common.list) {
+    if (inv.common.method == "bands")
+      throw InvalidArgument("--list", "needs --method search (bands count classes of grids, they do not list them)");
+    (void)choose_method(inv, {"bands", "search"}, "search");  // a bad --method still exits 2
+    return plan_list(inv, shape);
+  }
   const bool search_ok = search_applies(shape);
   const bool bands_ok = bands_applies(shape);
   if (!search_ok && !bands_ok)
@@ -122,7 +151,7 @@ constexpr ParameterOption kParameters[] = {{"box_shape", "--sudoku"}};
 std::span<const Problem> grid_problems() {
   static const Problem table[] = {
       {"sudoku", "RxC", "sudoku grids with boxes of R rows × C columns, e.g. 2x3, 3x3", "sudoku", nullptr,
-       "bands|search", plan_sudoku, nullptr, kParameters},
+       "bands|search", plan_sudoku, nullptr, kParameters, true},
   };
   return table;
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string_view>
 
+#include "pcount/sudoku/list.hpp"
 #include "pcount/sudoku/problem.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 #include "pcount/sudoku/solver.hpp"
@@ -134,8 +135,40 @@ void add_puzzle_options(po::options_description& d) {
        "stop counting at K solutions (0 = no limit); default: no limit for --puzzle, 2 for --puzzle-file");
 }
 
+/// `--puzzle P --list`: every solution, one line each (sudoku/list.hpp).
+Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
+  if (inv.has("limit")) throw InvalidArgument("--limit", "does not apply with --list (use --list K)");
+  if (!inv.common.method.empty())
+    throw InvalidArgument("--method", "does not apply with --list (it lists with a plain search of its own)");
+  const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
+  ListJobOptions options;
+  options.split_depth = inv.common.split_depth.value_or(-1);
+  options.min_tasks = auto_split_min_tasks(inv);
+  options.json = list_json(inv);
+  options.limit = inv.common.list_limit;
+  options.fingerprint = fingerprint_prefix() + "puzzle box=" + shape_name(shape) + " " + to_line(puzzle.cells) +
+                        " list-solutions";
+  Plan plan;
+  plan.job = make_grid_list_job(shape, puzzle.cells, options);
+  plan.job.fingerprint += list_fingerprint(inv);
+  plan.report = [shape, puzzle](const engine::RunResult& result) {
+    const int n = shape.side();
+    Report report;
+    report.problem = "puzzle";
+    report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
+                   shape_name(shape) + " boxes)";
+    report.params["box"] = shape_name(shape);
+    report.params["puzzle"] = to_line(puzzle.cells);
+    report.method = "search (listing every solution)";
+    report.counts.emplace_back("solutions", to_string(result.totals.counts[0]));
+    return report;
+  };
+  return plan;
+}
+
 Plan plan_puzzle(const Invocation& inv) {
   const BoxShape shape = read_shape(inv);
+  if (inv.common.list) return plan_puzzle_list(inv, shape);
   const std::uint64_t limit = read_limit(inv, 0);
   const Kernel kernel = read_kernel(inv);
   if (kernel == Kernel::fast9 && !(shape == BoxShape{3, 3}))
@@ -377,7 +410,7 @@ constexpr ParameterOption kFileParameters[] = {{"box_shape", "--box"}, {"puzzle"
 std::span<const Problem> puzzle_problems() {
   static const Problem table[] = {
       {"puzzle", "P", "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)", "puzzle",
-       add_puzzle_options, "auto|fast9|general", plan_puzzle, nullptr, kPuzzleParameters},
+       add_puzzle_options, "auto|fast9|general", plan_puzzle, nullptr, kPuzzleParameters, true},
       {"puzzle-file", "F", "solve every puzzle of file F (one per line, '-' = stdin)", "puzzle", nullptr,
        "auto|fast9|general", plan_puzzle_file, nullptr, kFileParameters},
   };

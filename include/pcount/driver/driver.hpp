@@ -13,6 +13,7 @@
 /// docs/engine.md walks through a complete problem (examples/langford).
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <optional>
@@ -50,6 +51,10 @@ struct Common {
   std::string out_file;            ///< --out FILE (shard result JSON), empty = none
   std::string profile;             ///< --profile FILE (per-task CSV), empty = none
   bool estimate_check = true;      ///< false with --no-estimate-check
+  /// --list [K]: the problem prints each object it counts (Problem::lists;
+  /// docs/engine.md, "Listing objects").
+  bool list = false;
+  std::uint64_t list_limit = 0;    ///< --list K: K ≥ 1; 0 = all (--list without K)
 };
 
 /// Thrown by run_job when the program must stop without a problem report:
@@ -128,6 +133,11 @@ struct Output {
   /// shard, whose counts add up to `resumed`. Default: "--checkpoint FILE:
   /// T tasks were done by earlier runs; their output is not printed again".
   std::function<std::string(const engine::Tally& resumed, std::size_t tasks)> resumed_note;
+  /// Most lines to write (0 = no limit), for --list K: once that many lines
+  /// are written run_job writes nothing more, cancels the run (no task
+  /// starts, running ones finish) and, when tasks were left out or stopped,
+  /// prints a note on stderr instead of the report and exits 0 (EarlyExit).
+  std::uint64_t max_lines = 0;
 };
 
 /// A problem's answer to one invocation: the job to run and how to report it.
@@ -176,7 +186,21 @@ struct Problem {
   int (*run)(const Invocation&) = nullptr;
   /// Its parameters' options, for error messages (see ParameterOption).
   std::span<const ParameterOption> parameters = {};
+  /// Whether its plan supports --list (a job with run_task_output that
+  /// prints one object per line; see list_json and docs/engine.md). The
+  /// driver refuses --list for the others (exit 2) before any work.
+  bool lists = false;
 };
+
+/// For a listing plan (--list): whether each object is printed as one JSON
+/// object per line (--json) rather than as text. Under `merge` the format
+/// is the one the shard files were written with (from their fingerprint,
+/// which a listing job ends with list_fingerprint(inv)).
+[[nodiscard]] bool list_json(const Invocation& inv);
+/// " list=text" or " list=json": appended to a listing job's fingerprint, so
+/// that checkpoints and shards of the two formats, or of a counting run, do
+/// not mix.
+[[nodiscard]] std::string list_fingerprint(const Invocation& inv);
 
 /// How the program presents itself.
 struct Program {

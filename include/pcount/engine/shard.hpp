@@ -18,6 +18,13 @@
 /// none named "nodes"), `totals` holds exactly those k names and "nodes",
 /// and every task row has exactly 3 + k entries. (format_version 1: the
 /// layout is the one of the versions with at most 8 counters.)
+///
+/// format_version 2 is version 1 plus `"outputs": ["text", ...]`, one string
+/// per task row, in the same order: each task's output (Job::run_task_output,
+/// e.g. the lines of --list), so that `count merge` prints the whole output
+/// in task-id order. The driver writes version 2 for a --list job when every
+/// task of the shard ran in that call (a task resumed from a checkpoint has
+/// no text to keep); everything else writes version 1, which is still read.
 
 #include <cstddef>
 #include <string>
@@ -68,6 +75,10 @@ struct ShardResult {
   std::size_t tasks_resumed = 0;           ///< tasks taken from a checkpoint
   Tally totals;                            ///< sum of `tasks`; counter_names.size() counters when read
   std::vector<TaskRecord> tasks;           ///< every task of the shard, by id
+  /// Whether `outputs` is set (format_version 2): the job printed and every
+  /// task's text is kept.
+  bool has_outputs = false;
+  std::vector<std::string> outputs;        ///< with has_outputs: tasks[i]'s text
 };
 
 /// The JSON object of a result (see the file comment).
@@ -104,6 +115,9 @@ struct MergeResult {
   Tally totals;                 ///< over all tasks; counter_names.size() counters
   double task_seconds = 0.0;    ///< sum of the task times (CPU work)
   double wall_seconds = 0.0;    ///< longest shard run
+  /// Whether every shard file kept its tasks' output (format_version 2).
+  bool has_outputs = false;
+  std::vector<std::string> outputs;  ///< with has_outputs: the text of task 0, 1, ..., task_count-1
 };
 
 /// Checks and adds the shards: same fingerprint, version, counters, task

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "pcount/engine/bigint.hpp"
@@ -95,6 +96,18 @@ private:
   std::uint32_t full_;
   std::vector<CycleType> types_;
 };
+
+/// The `--list` job: every reduced k×n Latin rectangle (square for k = n),
+/// one per line, by a plain cell-by-cell fill (row-major, symbols in
+/// increasing order; no cycle-type shortcut), split at `depth` (-1: the
+/// shallowest depth giving `min_tasks` tasks). A line is the rows as symbol
+/// strings separated by spaces, symbols 1–9 then A–G for 10–16
+/// ("1234 2143 3412 4321"), or with `json` {"rows":["1234",...]}; the output
+/// is in lexicographic order. Counter 0 ("reduced") = rectangles written; a
+/// task stops after `limit` of them when limit > 0. " split=D" is appended to
+/// the fingerprint. Throws InvalidArgument("order") / ("--rows").
+[[nodiscard]] engine::Job make_list_job(int n, int k, int depth, std::size_t min_tasks, std::string fingerprint,
+                                        bool json, std::uint64_t limit);
 
 /// L(n) = n!·(n-1)!·R(n): all Latin squares of order n from the reduced count.
 [[nodiscard]] BigInt all_squares(int n, u128 reduced);

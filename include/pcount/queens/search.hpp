@@ -74,6 +74,17 @@ enum SearchCounter : std::size_t { kAll = 0, kRot180 = 1, kRot90 = 2 };
 /// least `min_tasks` tree tasks.
 [[nodiscard]] int auto_search_depth(int n, std::size_t min_tasks);
 
+/// The `--list` job: like make_search_job (the same tree, split and
+/// counters, so search_counts applies), but each tree task also writes its
+/// solutions, one per line, in DFS order (columns tried in increasing
+/// order, so the whole output is in lexicographic order of the column
+/// lists): the column of the queen of each row, 1-based, space-separated
+/// ("2 4 1 3"), or with `json` one object per line ({"columns":[2,4,1,3]}).
+/// A task stops after `limit` solutions when limit > 0 (--list K; its
+/// counts are then partial). The two symmetric tasks print nothing.
+[[nodiscard]] engine::Job make_list_job(int n, int depth, const std::string& fingerprint, bool json,
+                                        std::uint64_t limit);
+
 /// Reads Q, P and R from a finished search job's totals and applies
 /// burnside() (throws InternalError on a failed check).
 [[nodiscard]] QueensCounts search_counts(int n, const engine::Tally& totals);

@@ -1,0 +1,135 @@
+// `--latin N --list`: every reduced Latin square (rectangle), one per line.
+#include <array>
+#include <memory>
+#include <string>
+
+#include "pcount/engine/tree.hpp"
+#include "pcount/latin/search.hpp"
+
+namespace pcount::latin {
+
+namespace {
+
+class ListTree {
+public:
+  struct Node {
+    int cell = 0;  ///< next cell to fill, row-major; n·k when done
+    std::array<std::uint8_t, kMaxSearchOrder * kMaxSearchOrder> sym{};  ///< 0-based symbols
+    std::array<std::uint32_t, kMaxSearchOrder> row{}, col{};          ///< symbols used
+  };
+
+  ListTree(int n, int k) : n_(n), k_(k) {
+    if (n < 1 || n > kMaxSearchOrder)
+      throw InvalidArgument("order", "expected N from 1 to " + std::to_string(kMaxSearchOrder) + ", got " +
+                                         std::to_string(n));
+    if (k < 1 || k > n) throw InvalidArgument("--rows", "expected K from 1 to N = " + std::to_string(n));
+    for (int c = 0; c < n_; ++c) set(root_, c, c);  // row 0: 1..n
+    for (int r = 1; r < k_; ++r) set(root_, r * n_, r);  // column 0: 1..k
+    root_.cell = next(root_, 0);
+  }
+
+  [[nodiscard]] Node root() const { return root_; }
+
+  [[nodiscard]] std::vector<Node> children(const Node& node) const {
+    std::vector<Node> kids;
+    if (node.cell == n_ * k_) return kids;
+    std::uint32_t free = candidates(node);
+    while (free) {
+      const int s = __builtin_ctz(free);
+      free &= free - 1;
+      kids.push_back(child(node, s));
+    }
+    return kids;
+  }
+
+  void count_subtree(const Node& node, engine::Tally& tally) const { list_subtree(node, tally, nullptr, false, 0); }
+
+  void list_subtree(const Node& node, engine::Tally& tally, std::string* text, bool json, std::uint64_t limit) const {
+    Walker w{*this, text, json, limit};
+    w.dfs(node);
+    tally.add(0, w.found);
+    tally.nodes = checked_add(tally.nodes, w.nodes);
+  }
+
+private:
+  void set(Node& node, int i, int s) const {
+    node.sym[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(s + 1);  // 0 = empty while building
+    node.row[static_cast<std::size_t>(i / n_)] |= 1u << s;
+    node.col[static_cast<std::size_t>(i % n_)] |= 1u << s;
+  }
+  [[nodiscard]] int next(const Node& node, int from) const {
+    while (from < n_ * k_ && node.sym[static_cast<std::size_t>(from)] != 0) ++from;
+    return from;
+  }
+  [[nodiscard]] std::uint32_t candidates(const Node& node) const {
+    const int i = node.cell;
+    const std::uint32_t full = n_ == 32 ? ~0u : (1u << n_) - 1u;
+    return full & ~(node.row[static_cast<std::size_t>(i / n_)] | node.col[static_cast<std::size_t>(i % n_)]);
+  }
+  [[nodiscard]] Node child(const Node& node, int s) const {
+    Node c = node;
+    set(c, node.cell, s);
+    c.cell = next(c, node.cell + 1);
+    return c;
+  }
+
+  struct Walker {
+    const ListTree& tree;
+    std::string* text;
+    bool json;
+    std::uint64_t limit;
+    std::uint64_t found = 0;
+    std::uint64_t nodes = 0;
+
+    bool dfs(const Node& node) {
+      ++nodes;
+      if (node.cell == tree.n_ * tree.k_) {
+        ++found;
+        if (text) write(node);
+        return limit == 0 || found < limit;
+      }
+      std::uint32_t free = tree.candidates(node);
+      while (free) {
+        const int s = __builtin_ctz(free);
+        free &= free - 1;
+        if (!dfs(tree.child(node, s))) return false;
+      }
+      return true;
+    }
+    void write(const Node& node) const {
+      std::string& t = *text;
+      t += json ? "{\"rows\":[" : "";
+      for (int r = 0; r < tree.k_; ++r) {
+        if (r > 0) t += json ? "," : " ";
+        if (json) t += '"';
+        for (int c = 0; c < tree.n_; ++c) {
+          const int v = node.sym[static_cast<std::size_t>(r * tree.n_ + c)];  // 1..n
+          t += static_cast<char>(v <= 9 ? '0' + v : 'A' + v - 10);
+        }
+        if (json) t += '"';
+      }
+      t += json ? "]}\n" : "\n";
+    }
+  };
+
+  int n_, k_;
+  Node root_;
+};
+
+}  // namespace
+
+engine::Job make_list_job(int n, int k, int depth, std::size_t min_tasks, std::string fingerprint, bool json,
+                          std::uint64_t limit) {
+  auto tree = std::make_shared<const ListTree>(n, k);
+  if (depth < 0) depth = engine::auto_split_depth(*tree, min_tasks);
+  engine::Job job = engine::make_tree_job(tree, depth, std::move(fingerprint), {"reduced"});
+  auto frontier = std::make_shared<const std::vector<ListTree::Node>>(engine::expand(*tree, depth));
+  job.run_task = nullptr;
+  job.run_task_output = [tree, frontier, json, limit](std::size_t id, engine::Tally& out, std::string& text) {
+    tree->list_subtree((*frontier)[id], out, &text, json, limit);
+  };
+  if (limit != 0) job.probe = nullptr;  // --list K may stop long before the end
+  return job;
+}
+
+}  // namespace pcount::latin

@@ -1,0 +1,127 @@
+// `--queens N --list`: the search job with each solution written out.
+#include <array>
+#include <memory>
+#include <string>
+
+#include "pcount/engine/tree.hpp"
+#include "pcount/queens/search.hpp"
+
+namespace pcount::queens {
+
+namespace {
+
+/// The QueensTree with the column of each placed queen kept in the node,
+/// so a task can write the solutions below its node.
+class ListTree {
+public:
+  struct Node {
+    int row = 0;
+    std::uint32_t cols = 0, diag1 = 0, diag2 = 0;
+    std::array<std::uint8_t, kMaxN> column{};  ///< column (0-based) of the queen in rows 0..row-1
+  };
+
+  explicit ListTree(int n) : n_(n), full_(n == 32 ? ~0u : (1u << n) - 1u) {}
+
+  [[nodiscard]] Node root() const { return Node{}; }
+
+  [[nodiscard]] std::vector<Node> children(const Node& node) const {
+    std::vector<Node> kids;
+    if (node.row == n_) return kids;
+    std::uint32_t free = full_ & ~(node.cols | node.diag1 | node.diag2);
+    while (free) {
+      const std::uint32_t bit = free & (0u - free);
+      free ^= bit;
+      kids.push_back(place(node, bit));
+    }
+    return kids;
+  }
+
+  /// Counts (and in `list`, writes) the solutions below `node`.
+  void count_subtree(const Node& node, engine::Tally& tally) const {
+    Writer w{*this, nullptr, false, 0};
+    w.dfs(node);
+    tally.add(kAll, w.found);
+    tally.nodes = checked_add(tally.nodes, w.nodes);
+  }
+
+  void list_subtree(const Node& node, engine::Tally& tally, std::string& text, bool json,
+                    std::uint64_t limit) const {
+    Writer w{*this, &text, json, limit};
+    w.dfs(node);
+    tally.add(kAll, w.found);
+    tally.nodes = checked_add(tally.nodes, w.nodes);
+  }
+
+private:
+  [[nodiscard]] Node place(const Node& node, std::uint32_t bit) const {
+    Node k = node;
+    k.column[static_cast<std::size_t>(node.row)] = static_cast<std::uint8_t>(__builtin_ctz(bit));
+    k.row = node.row + 1;
+    k.cols = node.cols | bit;
+    k.diag1 = ((node.diag1 | bit) << 1) & full_;
+    k.diag2 = (node.diag2 | bit) >> 1;
+    return k;
+  }
+
+  struct Writer {
+    const ListTree& tree;
+    std::string* text;  // null: count only
+    bool json;
+    std::uint64_t limit;
+    std::uint64_t found = 0;
+    std::uint64_t nodes = 0;
+
+    /// Returns false once `limit` solutions were found.
+    bool dfs(const Node& node) {
+      ++nodes;
+      if (node.row == tree.n_) {
+        ++found;
+        if (text) write(node);
+        return limit == 0 || found < limit;
+      }
+      std::uint32_t free = tree.full_ & ~(node.cols | node.diag1 | node.diag2);
+      while (free) {
+        const std::uint32_t bit = free & (0u - free);
+        free ^= bit;
+        if (!dfs(tree.place(node, bit))) return false;
+      }
+      return true;
+    }
+
+    void write(const Node& node) const {
+      std::string& t = *text;
+      t += json ? "{\"columns\":[" : "";
+      for (int r = 0; r < tree.n_; ++r) {
+        if (r > 0) t += json ? ',' : ' ';
+        t += std::to_string(node.column[static_cast<std::size_t>(r)] + 1);
+      }
+      t += json ? "]}\n" : "\n";
+    }
+  };
+
+  int n_;
+  std::uint32_t full_;
+};
+
+}  // namespace
+
+engine::Job make_list_job(int n, int depth, const std::string& fingerprint, bool json, std::uint64_t limit) {
+  // Counted the same way (make_search_job) so the two symmetric tasks and the
+  // ids agree; the tree tasks are replaced by listing ones.
+  engine::Job job = make_search_job(n, depth, fingerprint);
+  auto tree = std::make_shared<const ListTree>(n);
+  auto frontier = std::make_shared<const std::vector<ListTree::Node>>(engine::expand(*tree, depth));
+  const std::size_t tree_tasks = frontier->size();
+  if (tree_tasks + 2 != job.task_count)
+    throw InternalError("queens --list: " + std::to_string(tree_tasks) + " listing tasks, the search job has " +
+                        std::to_string(job.task_count - 2));
+  job.run_task_output = [tree, frontier, tree_tasks, json, limit, inner = job.run_task](
+                            std::size_t id, engine::Tally& out, std::string& text) {
+    if (id >= tree_tasks) return inner(id, out);
+    tree->list_subtree((*frontier)[id], out, text, json, limit);
+  };
+  job.run_task = nullptr;
+  return job;
+}
+
+}  // namespace pcount::queens

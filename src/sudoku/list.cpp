@@ -1,0 +1,145 @@
+// Listing sudoku grids and puzzle solutions (include/pcount/sudoku/list.hpp).
+#include "pcount/sudoku/list.hpp"
+
+#include <array>
+#include <memory>
+
+#include "pcount/engine/tree.hpp"
+#include "pcount/sudoku/puzzle.hpp"
+
+namespace pcount::sudoku {
+
+namespace {
+
+class FillTree {
+public:
+  struct Node {
+    int pos = 0;  ///< the cell filled next (choose()), N² when full
+    std::array<std::uint8_t, 256> cell{};
+    std::array<std::uint32_t, 16> row{}, col{}, box{};  ///< values used, bit v-1
+  };
+
+  FillTree(const BoxShape& shape, const std::vector<std::uint8_t>& cells) : shape_(shape), n_(shape.side()) {
+    for (int i = 0; i < n_ * n_; ++i) {
+      const int v = cells[static_cast<std::size_t>(i)];
+      root_.cell[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v);
+      if (v != 0) mark(root_, i, v);
+    }
+    root_.pos = choose(root_);
+  }
+
+  [[nodiscard]] Node root() const { return root_; }
+
+  [[nodiscard]] std::vector<Node> children(const Node& node) const {
+    std::vector<Node> kids;
+    if (node.pos == n_ * n_) return kids;
+    std::uint32_t free = candidates(node);
+    while (free) {
+      const int v = __builtin_ctz(free) + 1;
+      free &= free - 1;
+      kids.push_back(child(node, v));
+    }
+    return kids;
+  }
+
+  void count_subtree(const Node& node, engine::Tally& tally) const { list_subtree(node, tally, nullptr, false, 0); }
+
+  void list_subtree(const Node& node, engine::Tally& tally, std::string* text, bool json, std::uint64_t limit) const {
+    Walker w{*this, text, json, limit};
+    Node work = node;
+    w.dfs(work);
+    tally.add(0, w.found);
+    tally.nodes = checked_add(tally.nodes, w.nodes);
+  }
+
+private:
+  [[nodiscard]] int box_of(int i) const { return shape_.box_of(i / n_, i % n_); }
+  void mark(Node& node, int i, int v) const {
+    const std::uint32_t bit = 1u << (v - 1);
+    node.row[static_cast<std::size_t>(i / n_)] |= bit;
+    node.col[static_cast<std::size_t>(i % n_)] |= bit;
+    node.box[static_cast<std::size_t>(box_of(i))] |= bit;
+  }
+  /// The empty cell with the fewest candidates (the lowest index among
+  /// equals), or N² when the grid is full.
+  [[nodiscard]] int choose(const Node& node) const {
+    int best = n_ * n_, fewest = 99;
+    for (int i = 0; i < n_ * n_; ++i) {
+      if (node.cell[static_cast<std::size_t>(i)] != 0) continue;
+      const int k = __builtin_popcount(candidates_at(node, i));
+      if (k < fewest) {
+        best = i;
+        fewest = k;
+        if (k <= 1) break;
+      }
+    }
+    return best;
+  }
+  [[nodiscard]] std::uint32_t candidates_at(const Node& node, int i) const {
+    const std::uint32_t used = node.row[static_cast<std::size_t>(i / n_)] | node.col[static_cast<std::size_t>(i % n_)] |
+                               node.box[static_cast<std::size_t>(box_of(i))];
+    return ((1u << n_) - 1u) & ~used;
+  }
+  [[nodiscard]] std::uint32_t candidates(const Node& node) const { return candidates_at(node, node.pos); }
+  [[nodiscard]] Node child(const Node& node, int v) const {
+    Node k = node;
+    k.cell[static_cast<std::size_t>(node.pos)] = static_cast<std::uint8_t>(v);
+    mark(k, node.pos, v);
+    k.pos = choose(k);
+    return k;
+  }
+
+  struct Walker {
+    const FillTree& tree;
+    std::string* text;
+    bool json;
+    std::uint64_t limit;
+    std::uint64_t found = 0;
+    std::uint64_t nodes = 0;
+
+    bool dfs(const Node& node) {
+      ++nodes;
+      if (node.pos == tree.n_ * tree.n_) {
+        ++found;
+        if (text) write(node);
+        return limit == 0 || found < limit;
+      }
+      std::uint32_t free = tree.candidates(node);
+      while (free) {
+        const int v = __builtin_ctz(free) + 1;
+        free &= free - 1;
+        if (!dfs(tree.child(node, v))) return false;
+      }
+      return true;
+    }
+    void write(const Node& node) const {
+      const std::size_t cells = static_cast<std::size_t>(tree.n_ * tree.n_);
+      const std::string line = to_line(std::vector<std::uint8_t>(node.cell.begin(), node.cell.begin() +
+                                                                 static_cast<std::ptrdiff_t>(cells)));
+      *text += json ? "{\"grid\":\"" + line + "\"}\n" : line + "\n";
+    }
+  };
+
+  BoxShape shape_;
+  int n_;
+  Node root_;
+};
+
+}  // namespace
+
+engine::Job make_grid_list_job(const BoxShape& shape, const std::vector<std::uint8_t>& cells,
+                               const ListJobOptions& options) {
+  auto tree = std::make_shared<const FillTree>(shape, cells);
+  const int depth = options.split_depth >= 0 ? options.split_depth : engine::auto_split_depth(*tree, options.min_tasks);
+  engine::Job job = engine::make_tree_job(tree, depth, options.fingerprint, {"grids"});
+  auto frontier = std::make_shared<const std::vector<FillTree::Node>>(engine::expand(*tree, depth));
+  job.run_task = nullptr;
+  job.run_task_output = [tree, frontier, json = options.json, limit = options.limit](
+                            std::size_t id, engine::Tally& out, std::string& text) {
+    tree->list_subtree((*frontier)[id], out, &text, json, limit);
+  };
+  if (options.limit != 0) job.probe = nullptr;  // --list K may stop long before the end
+  return job;
+}
+
+}  // namespace pcount::sudoku
