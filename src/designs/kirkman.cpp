@@ -339,6 +339,87 @@ bool find_from(const State& s, State& found) {
 }
 }  // namespace
 
+namespace {
+
+/// The plain search from day 1 (remaining days canonical, as in the count's
+/// completions) as a tree, for --list: every solution once, in DFS order.
+struct ListTree {
+  using Node = State;
+  [[nodiscard]] Node root() const { return after_first_day(); }
+  [[nodiscard]] std::vector<Node> children(const Node& s) const {
+    std::vector<Node> kids;
+    if (s.days == kDays) return kids;
+    for_each_next_row(s, [&](int g, int a, int b) { kids.push_back(place(s, g, a, b)); });
+    return kids;
+  }
+  void count_subtree(const Node& s, engine::Tally& tally) const {
+    Walk w{nullptr, false, 0};
+    w.dfs(s);
+    tally.add(0, w.found);
+    tally.nodes = checked_add(tally.nodes, w.nodes);
+  }
+
+  /// Writes the solutions below a node (all, or the first `limit`).
+  struct Walk {
+    std::string* text;
+    bool json;
+    std::uint64_t limit;
+    std::uint64_t found = 0;
+    std::uint64_t nodes = 0;
+    engine::StopPoll<> poll{};
+
+    /// False once `limit` solutions were written.
+    bool dfs(const State& s) {
+      ++nodes;
+      poll.tick();
+      if (s.days == kDays) {
+        ++found;
+        if (text) write(s);
+        return limit == 0 || found < limit;
+      }
+      bool more = true;
+      for_each_next_row(s, [&](int g, int a, int b) {
+        if (more) more = dfs(place(s, g, a, b));
+      });
+      return more;
+    }
+
+    void write(const State& s) const {
+      std::string& t = *text;
+      t += json ? "{\"days\":[" : "";
+      for (int d = 0; d < kDays; ++d) {
+        if (d > 0) t += json ? "," : " | ";
+        if (json) t += '"';
+        t += format(day_of(s, d));
+        if (json) t += '"';
+      }
+      t += json ? "]}\n" : "\n";
+    }
+  };
+};
+static_assert(engine::TreeProblem<ListTree>);
+
+}  // namespace
+
+engine::Job make_list_job(int split_depth, bool json, std::uint64_t limit) {
+  if (split_depth < 0 || split_depth > 10)
+    throw InvalidArgument("split_depth", "expected 0 to 10 rows, got " + std::to_string(split_depth));
+  auto tree = std::make_shared<const ListTree>();
+  auto frontier = std::make_shared<const std::vector<State>>(engine::expand(*tree, split_depth));
+  engine::Job job;
+  job.fingerprint = "kirkman list split=" + std::to_string(split_depth);
+  job.counter_names = {"solutions"};
+  job.task_count = frontier->size();
+  job.split_depth = split_depth;
+  job.run_task_output = [frontier, json, limit](std::size_t id, engine::Tally& out, std::string& text) {
+    ListTree::Walk w{&text, json, limit};
+    w.dfs((*frontier)[id]);
+    out.add(0, w.found);
+    out.nodes = checked_add(out.nodes, w.nodes);
+  };
+  return job;
+}
+
 std::optional<Schedule> find_solution() {
   State found;
   if (!find_from(after_first_day(), found)) return std::nullopt;

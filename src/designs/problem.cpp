@@ -90,7 +90,25 @@ Plan plan_kirkman(const Invocation& inv) {
     if (inv.has("find") && inv.has("classes")) throw InvalidArgument("--find, --classes", "give one of them");
     if (inv.common.split_depth) throw InvalidArgument("--split-depth", "does not apply to --kirkman " + mode);
     if (!inv.common.method.empty()) throw InvalidArgument("--method", "does not apply to --kirkman " + mode);
+    if (inv.common.list) throw InvalidArgument("--list", "does not apply to --kirkman " + mode);
     return inv.has("find") ? plan_find(inv) : plan_classes();
+  }
+  if (inv.common.list) {  // every solution, by the plain search from day 1
+    if (!inv.common.method.empty() && inv.common.method != "search")
+      throw InvalidArgument("--method", "--list uses the plain search (--method search); orbits only count");
+    const int depth = inv.common.split_depth.value_or(4);
+    Plan plan;
+    plan.job = kirkman::make_list_job(depth, list_json(inv), inv.common.list_limit);
+    plan.job.fingerprint = fingerprint_prefix() + plan.job.fingerprint + list_fingerprint(inv);
+    plan.report = [](const engine::RunResult& result) {
+      Report report;
+      report.problem = "kirkman";
+      report.title = "Kirkman's 15 schoolgirls, day 1 = ABC DEF GHI JKL MNO, days unordered (listed)";
+      report.method = "search";
+      report.counts.emplace_back("solutions", to_string(result.totals.get(0)));
+      return report;
+    };
+    return plan;
   }
   const std::string method = choose_method(inv, {"orbits"}, "orbits");
   int depth = 0;
@@ -124,7 +142,7 @@ Plan plan_kirkman(const Invocation& inv) {
 std::span<const Problem> problems() {
   static const Problem table[] = {
       {"kirkman", "", "Kirkman's 15 schoolgirls: count the solutions (or --find one)", "kirkman",
-       add_kirkman_options, "orbits", plan_kirkman, nullptr},
+       add_kirkman_options, "orbits|search (--list)", plan_kirkman, nullptr, {}, true},
   };
   return table;
 }

@@ -226,6 +226,61 @@ TEST_F(List, FirstKLinesAreThePrefixOfTheWholeList) {
   EXPECT_NE(more.err.find("all           4"), std::string::npos) << more.err;
 }
 
+/// Plain check of a Kirkman line "ABC DEF GHI JKL MNO | … | …": 7 days, each
+/// 5 rows of 3 girls A..O covering all 15, every pair of girls in one row once.
+bool valid_kirkman(const std::string& line) {
+  std::vector<std::string> days;
+  std::string day;
+  std::istringstream in(line);
+  for (std::string w; in >> w;) {
+    if (w == "|") {
+      days.push_back(day);
+      day.clear();
+    } else {
+      day += (day.empty() ? "" : " ") + w;
+    }
+  }
+  days.push_back(day);
+  if (days.size() != 7) return false;
+  std::set<std::pair<char, char>> pairs;
+  for (const auto& d : days) {
+    const auto rows = words_of(d);
+    if (rows.size() != 5) return false;
+    std::set<char> girls;
+    for (const auto& r : rows) {
+      if (r.size() != 3) return false;
+      for (char g : r)
+        if (g < 'A' || g > 'O' || !girls.insert(g).second) return false;
+      for (int a = 0; a < 3; ++a)
+        for (int b = a + 1; b < 3; ++b)
+          if (!pairs.emplace(std::min(r[a], r[b]), std::max(r[a], r[b])).second) return false;
+    }
+  }
+  return pairs.size() == 105;  // C(15, 2)
+}
+
+TEST_F(List, KirkmanFirstSolutionsAreValidAndTheSameForAnyThreads) {
+  const CommandResult one = run_count({"--kirkman", "--list", "6", "--threads", "1"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  const auto lines = lines_of(one.out);
+  ASSERT_EQ(lines.size(), 6u);
+  EXPECT_EQ(std::set<std::string>(lines.begin(), lines.end()).size(), 6u);
+  for (const auto& l : lines) {
+    EXPECT_EQ(l.rfind("ABC DEF GHI JKL MNO | ", 0), 0u) << l;
+    EXPECT_TRUE(valid_kirkman(l)) << l;
+  }
+  EXPECT_EQ(run_count({"--kirkman", "--list", "6", "--threads", "7"}).out, one.out);
+  const CommandResult j = run_count({"--kirkman", "--list", "1", "--json", "--threads", "2"});
+  ASSERT_EQ(j.status, 0) << j.err;
+  EXPECT_EQ(nlohmann::json::parse(j.out)["days"].size(), 7u);
+  for (const auto& args : {std::vector<std::string>{"--kirkman", "--find", "--list"},
+                           std::vector<std::string>{"--kirkman", "--list", "--method", "orbits"}}) {
+    const CommandResult r = run_count(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
 TEST_F(List, BadListArgumentsExitTwoNamingList) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"--queens", "8", "--list", "0"}, {"--queens", "8", "--list", "x"},

@@ -73,6 +73,17 @@ enum Counter : std::size_t {
 /// InvalidArgument("split_depth") for another depth.
 [[nodiscard]] engine::Job make_count_job(int split_depth);
 
+/// Every solution written out (--list), as an engine job with ordered
+/// output: the plain search from day 1 (no orbits; some 10,000 times the
+/// count's nodes, so the whole list of 2,021,760 takes CPU-minutes), split
+/// after `split_depth` rows (0 ≤ split_depth ≤ 10), one task per frontier
+/// node. A task writes its solutions in DFS order, one per line: the 7 days
+/// (day 1 first, then in the canonical order of the search) as
+/// `ABC DEF GHI JKL MNO | ADG … | …`, or with `json` as
+/// `{"days":["ABC DEF GHI JKL MNO",…]}`; at most `limit` per task (0 = all).
+/// Counter 0 = solutions written. Throws InvalidArgument("split_depth").
+[[nodiscard]] engine::Job make_list_job(int split_depth, bool json, std::uint64_t limit);
+
 /// c(D): the number of ways to complete {day 1, `second`} to a solution
 /// (remaining days unordered). Throws InvalidArgument if `second` is not one
 /// of second_days(). Used to check that c is constant on each orbit.
