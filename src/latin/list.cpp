@@ -80,9 +80,11 @@ private:
     std::uint64_t limit;
     std::uint64_t found = 0;
     std::uint64_t nodes = 0;
+    engine::StopPoll<> poll{};  ///< a stop reaches long listing tasks too
 
     bool dfs(const Node& node) {
       ++nodes;
+      poll.tick();
       if (node.cell == tree.n_ * tree.k_) {
         ++found;
         if (text) write(node);

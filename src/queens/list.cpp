@@ -70,10 +70,12 @@ private:
     std::uint64_t limit;
     std::uint64_t found = 0;
     std::uint64_t nodes = 0;
+    engine::StopPoll<> poll{};  ///< a stop reaches long listing tasks too
 
     /// Returns false once `limit` solutions were found.
     bool dfs(const Node& node) {
       ++nodes;
+      poll.tick();
       if (node.row == tree.n_) {
         ++found;
         if (text) write(node);

@@ -136,6 +136,18 @@ void add_puzzle_options(po::options_description& d) {
 }
 
 /// `--puzzle P --list`: every solution, one line each (sudoku/list.hpp).
+/// The start of a --puzzle report: problem, title and parameters.
+Report puzzle_report(const BoxShape& shape, const Puzzle& puzzle) {
+  const int n = shape.side();
+  Report report;
+  report.problem = "puzzle";
+  report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
+                 shape_name(shape) + " boxes)";
+  report.params["box"] = shape_name(shape);
+  report.params["puzzle"] = to_line(puzzle.cells);
+  return report;
+}
+
 Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
   if (inv.has("limit")) throw InvalidArgument("--limit", "does not apply with --list (use --list K)");
   if (!inv.common.method.empty())
@@ -152,13 +164,7 @@ Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
   plan.job = make_grid_list_job(shape, puzzle.cells, options);
   plan.job.fingerprint += list_fingerprint(inv);
   plan.report = [shape, puzzle](const engine::RunResult& result) {
-    const int n = shape.side();
-    Report report;
-    report.problem = "puzzle";
-    report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
-                   shape_name(shape) + " boxes)";
-    report.params["box"] = shape_name(shape);
-    report.params["puzzle"] = to_line(puzzle.cells);
+    Report report = puzzle_report(shape, puzzle);
     report.method = "search (listing every solution)";
     report.counts.emplace_back("solutions", to_string(result.totals.counts[0]));
     return report;
@@ -194,16 +200,10 @@ Plan plan_puzzle(const Invocation& inv) {
     if (!first->first.empty() && !is_solution(puzzle, first->first))
       throw InternalError("puzzle: the solver returned a grid that breaks the rules");
 
-    const int n = shape.side();
-    Report report;
-    report.problem = "puzzle";
-    report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
-                   shape_name(shape) + " boxes)";
-    report.params["box"] = shape_name(shape);
-    report.params["puzzle"] = to_line(puzzle.cells);
+    Report report = puzzle_report(shape, puzzle);
     report.params["limit"] = limit;
     report.method = std::string("search (") +
-                    (kernel == Kernel::automatic ? (n == 9 && shape.rows == 3 ? "fast9" : "general")
+                    (kernel == Kernel::automatic ? (shape.side() == 9 && shape.rows == 3 ? "fast9" : "general")
                                                  : kernel_name(kernel)) +
                     ")";
     report.counts.emplace_back("solutions", to_string(count));

@@ -30,12 +30,6 @@ std::string temp_path(const std::string& stem) {
   return "/tmp/pcount-hpc-" + stem + "-" + std::to_string(::getpid());
 }
 
-std::size_t count_lines(const std::string& text) {
-  std::size_t n = 0;
-  for (char c : text) n += c == '\n';
-  return n;
-}
-
 nlohmann::json run_json(const std::vector<std::string>& args) {
   std::vector<std::string> a = args;
   a.emplace_back("--json");
@@ -68,12 +62,6 @@ const std::string kQ14 = "365596";
 std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
   a.insert(a.end(), more.begin(), more.end());
   return a;
-}
-
-/// Records in a checkpoint file (lines after its 5 header lines).
-std::size_t checkpoint_records(const std::string& ck) {
-  const std::size_t lines = count_lines(slurp(ck));
-  return lines >= 5 ? lines - 5 : 0;
 }
 
 /// Kills a checkpointed run with `sig` at a random moment after its first

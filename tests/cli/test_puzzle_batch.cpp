@@ -43,7 +43,6 @@ std::vector<std::string> puzzles_of(const std::string& path) {
   return out;
 }
 
-std::size_t count_lines(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
 
 /// The report a run prints as its last line on stderr (with --json).
 nlohmann::json report_of(const CommandResult& r) {
@@ -66,29 +65,6 @@ protected:
   std::vector<std::string> files_;
 };
 
-/// Starts `count args...` with stdout to `out_path` (stderr to /dev/null).
-pid_t start_count_to(const std::vector<std::string>& args, const std::string& out_path) {
-  std::vector<std::string> argv{PCOUNT_COUNT_EXE};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargs;
-  for (auto& a : argv) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  EXPECT_EQ(posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
-}
-
-std::size_t checkpoint_records(const std::string& ck) {
-  const std::size_t lines = count_lines(slurp(ck));
-  return lines >= 5 ? lines - 5 : 0;
-}
-
 TEST_F(PuzzleBatch, ResumeAfterSigkillGivesTheCountsAndOutputOfOneRun) {
   const std::vector<std::string> seventeen = puzzles_of(kSeventeen);
   ASSERT_EQ(seventeen.size(), 49158u) << "data/sudoku/README.md";
@@ -109,7 +85,7 @@ TEST_F(PuzzleBatch, ResumeAfterSigkillGivesTheCountsAndOutputOfOneRun) {
 
   const std::string ck = file("ck");
   const std::string killed_out = file("killed-out");
-  const pid_t pid = start_count_to({"--puzzle-file", big, "--json", "--threads", "1", "--checkpoint", ck}, killed_out);
+  const pid_t pid = start_count({"--puzzle-file", big, "--json", "--threads", "1", "--checkpoint", ck}, killed_out);
   // Kill as soon as a record is on disk (no time limit; if the run ends
   // first the resume below has everything and the test says so).
   int status = -1;

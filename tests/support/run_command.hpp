@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -74,9 +75,10 @@ inline bool is_one_line(const std::string& text) {
   return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1;
 }
 
-/// Starts `count args...` in the background (stdout and stderr to
-/// /dev/null) and returns its pid, for tests that signal or kill it.
-inline pid_t start_count(const std::vector<std::string>& args) {
+/// Starts `count args...` in the background (stdin and stderr from/to
+/// /dev/null, stdout to `out_path`, created or truncated) and returns its
+/// pid, for tests that signal or kill it.
+inline pid_t start_count(const std::vector<std::string>& args, const std::string& out_path = "/dev/null") {
   std::vector<std::string> argv{PCOUNT_COUNT_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> cargs;
@@ -84,12 +86,25 @@ inline pid_t start_count(const std::vector<std::string>& args) {
   cargs.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   pid_t pid = -1;
   EXPECT_EQ(posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ), 0);
   posix_spawn_file_actions_destroy(&actions);
   return pid;
+}
+
+/// Number of '\n' in `text`.
+inline std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+/// Task records in the checkpoint log `ck`: its lines after the 5-line
+/// header (engine/checkpoint.hpp), 0 while it has no records yet.
+inline std::size_t checkpoint_records(const std::string& ck) {
+  const std::size_t lines = count_lines(slurp(ck));
+  return lines >= 5 ? lines - 5 : 0;
 }
 
 /// Waits for a started process: its exit status, or 128 + signal.
