@@ -1,0 +1,105 @@
+#pragma once
+/// @file
+/// N-Queens by meet in the middle (`--method join`; docs/queens.md, "join").
+///
+/// The board is cut across: the top half (rows 0..a-1, a = ⌊N/2⌋) and the
+/// bottom half (the last a rows); for odd N the middle row a holds one queen
+/// in column m, and both halves avoid its column and diagonals. A solution
+/// is a pair (top placement, bottom placement) that uses complementary column
+/// sets and whose diagonals do not meet. Each half placement is reduced to
+/// its column set C and a 2N-bit *diagonal key*: the squares of the boundary
+/// row on its queens' diagonals (N bits per diagonal direction). A top and a
+/// bottom placement fit exactly when their column sets are complementary and
+/// their keys are disjoint, so Q(N) = Σ over column sets C of the number of
+/// disjoint (top, bottom) key pairs with top columns C.
+///
+/// Bottom placements are top placements turned upside down, so one
+/// enumeration serves both halves. The half turn of the board about the
+/// horizontal axis (top ↔ bottom, C ↔ its complement) and the left–right
+/// mirror map column sets to column sets with the same count, so only one
+/// column set per class is joined, weighted by the class size (up to 4).
+///
+/// Tasks: the k outer columns (k/2 on each side) split the column sets: a
+/// task fixes which outer columns the top half uses (and, for odd N, the
+/// middle queen's column), enumerates the half placements that agree with
+/// it, groups them by column set and joins each group. The join of a group
+/// sorts both sides into buckets by a few of their most-contested key bits
+/// and tests only bucket pairs that do not clash on those bits, each pair of
+/// keys with one AND. P(N) and R(N) come from the constrained symmetric
+/// searches of the search method (two extra tasks), U(N) by Burnside.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pcount/engine/task.hpp"
+#include "pcount/queens/symmetry.hpp"
+
+namespace pcount::queens {
+
+/// One task of the join: the queen of the middle row (odd n) and the outer
+/// columns the top half uses.
+struct JoinTask {
+  int middle = -1;          ///< column of the middle row's queen (odd n); -1 for even n
+  std::uint32_t outer = 0;  ///< bit c set ⇔ outer column c holds a top-half queen
+  friend bool operator==(const JoinTask&, const JoinTask&) = default;
+};
+
+/// The default number of outer columns for the n×n board: an even k with
+/// enough tasks to share out over many workers and groups small enough to
+/// stay in cache (grows with n; 0 for n < 4).
+[[nodiscard]] int default_join_outer(int n);
+
+/// Checks a board side and outer column count for the join: 1 ≤ n ≤ 32
+/// (InvalidArgument("n") otherwise) and `outer` even with n-20 ≤ outer ≤
+/// n-2 (and ≥ 0; 0 for n < 3) (InvalidArgument("outer") otherwise): at most
+/// 20 inner columns, since a task keeps a bucket per inner column set.
+void check_join(int n, int outer);
+
+/// The canonical tasks of the n×n board with `outer` outer columns, in a
+/// fixed order (by middle column, then outer mask): one task per class of
+/// (middle, outer mask) under the mirror and the top–bottom turn. Throws
+/// like check_join.
+[[nodiscard]] std::vector<JoinTask> join_tasks(int n, int outer);
+
+/// What one task contributes.
+struct JoinTaskCount {
+  u128 solutions = 0;   ///< Σ class size × compatible pairs over the task's column sets
+  u128 placements = 0;  ///< half placements enumerated (top and bottom)
+  u128 pair_tests = 0;  ///< key pairs tested with an AND
+};
+
+/// Runs task `t` of the n×n board with `outer` outer columns. Polls for a
+/// stop between column sets (throws TaskAbandoned). Throws like check_join,
+/// and CountOverflow if a sum overflows.
+[[nodiscard]] JoinTaskCount count_join_task(int n, int outer, const JoinTask& t);
+
+/// Estimated half placements of task `t` (mean of `probes` random
+/// root-to-leaf probes of its two enumerations; Knuth 1975). The task holds
+/// about 8 bytes per placement while it runs.
+[[nodiscard]] double estimate_join_placements(int n, int outer, const JoinTask& t, int probes = 64);
+
+/// Counter indices of the join job.
+enum JoinCounter : std::size_t {
+  kJAll = 0,     ///< Q(N) from the join
+  kJRot180 = 1,  ///< P(N) from the half-turn search
+  kJRot90 = 2,   ///< R(N) from the quarter-turn search
+};
+
+/// The `--method join` job: tasks 0..T-1 are join_tasks(n, outer) (counter
+/// kJAll), task T the half-turn search (kJRot180), task T+1 the quarter-turn
+/// search (kJRot90). Estimates are the tasks' estimated placements squared
+/// over their column sets. Throws like check_join.
+[[nodiscard]] engine::Job make_join_job(int n, int outer, const std::string& fingerprint);
+
+/// Estimated peak bytes of the join job for `workers` workers: each worker
+/// holds at most its largest task's placements (8 bytes each, twice for the
+/// sorted copy) plus fixed tables.
+[[nodiscard]] double join_memory_estimate(int n, int outer, int workers);
+
+/// Reads Q, P and R from a finished join job's totals and applies burnside()
+/// (throws InternalError when Q + P + 2R is not divisible by 8).
+[[nodiscard]] QueensCounts join_counts(int n, const engine::Tally& totals);
+
+}  // namespace pcount::queens

@@ -1,0 +1,431 @@
+// N-Queens by meet in the middle: half placements keyed by their column set
+// and boundary diagonals, joined by disjoint keys (include/pcount/queens/join.hpp).
+#include "pcount/queens/join.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "pcount/engine/errors.hpp"
+#include "pcount/queens/search.hpp"
+
+namespace pcount::queens {
+
+namespace {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+u32 bit(int c) { return c < 0 ? 0u : (1u << c); }
+
+u32 mirror_columns(u32 x, int n) {
+  u32 r = 0;
+  for (int c = 0; c < n; ++c)
+    if ((x >> c) & 1u) r |= 1u << (n - 1 - c);
+  return r;
+}
+
+/// The board, the cut and the task's constraints on each half.
+struct Geometry {
+  int n = 0;
+  int rows = 0;        ///< a = ⌊n/2⌋ rows per half
+  int outer = 0;       ///< outer columns (outer/2 each side)
+  bool odd = false;
+  u32 full = 0;
+  u32 outer_mask = 0;  ///< the outer columns
+  int group_shift = 0; ///< the inner columns are bits group_shift..group_shift+inner-1
+  u32 group_mask = 0;  ///< (1 << inner) - 1
+
+  Geometry(int n_, int outer_) : n(n_), rows(n_ / 2), outer(outer_), odd(n_ % 2 == 1) {
+    full = n == 32 ? ~0u : (1u << n) - 1u;
+    const int side = outer / 2;
+    const u32 low = (1u << side) - 1u;
+    outer_mask = low | (low << (n - side));
+    group_shift = side;
+    group_mask = (1u << (n - outer)) - 1u;
+  }
+  /// Column set of the bottom half that fits a top half with columns `top` (and middle queen m).
+  [[nodiscard]] u32 complement(u32 top, int m) const { return full & ~top & ~bit(m); }
+  [[nodiscard]] u32 group_of(u32 top_columns) const { return (top_columns >> group_shift) & group_mask; }
+};
+
+/// The images of (middle, top columns) under the mirror and the top–bottom
+/// turn, identity first.
+std::array<std::pair<int, u32>, 4> images(const Geometry& g, int m, u32 top) {
+  const int mm = m < 0 ? -1 : g.n - 1 - m;
+  const u32 flip = g.complement(top, m);
+  return {{{m, top}, {m, flip}, {mm, mirror_columns(top, g.n)}, {mm, mirror_columns(flip, g.n)}}};
+}
+
+/// One half's enumeration: rows 0..a-1 of the board (for the bottom half,
+/// the board turned upside down), queens only on allowed squares, every
+/// `must` column used.
+struct Half {
+  const Geometry* g = nullptr;
+  bool top = true;
+  int m = -1;
+  std::array<u32, 32> allowed{};  ///< per row: allowed columns minus the middle queen's diagonals
+  u32 must = 0;
+  std::vector<std::vector<u64>>* groups = nullptr;
+  u64 placements = 0;
+
+  Half(const Geometry& geo, bool is_top, int middle, u32 allowed_columns, u32 must_columns)
+      : g(&geo), top(is_top), m(middle), must(must_columns) {
+    for (int r = 0; r < geo.rows; ++r) {
+      u32 a = allowed_columns & ~bit(middle);
+      if (middle >= 0) {  // the middle queen (row a, column m) attacks (r, m ± (a - r))
+        const int d = geo.rows - r;
+        if (middle + d < geo.n) a &= ~bit(middle + d);
+        if (middle - d >= 0) a &= ~bit(middle - d);
+      }
+      allowed[static_cast<std::size_t>(r)] = a;
+    }
+  }
+
+  /// `cols` the columns used by the whole half, `dl`/`dr` the boundary-row
+  /// masks of its last row before the shift (its queen included).
+  void emit(u32 cols, u32 dl, u32 dr) {
+    ++placements;
+    const Geometry& geo = *g;
+    if (top) {
+      u32 l = (dl << 1) & geo.full, r = dr >> 1;  // the attacks on row a
+      if (geo.odd) {                               // and on row a + 1, past the middle row
+        l = (l << 1) & geo.full;
+        r >>= 1;
+      }
+      (*groups)[geo.group_of(cols)].push_back(u64{l} | (u64{r} << geo.n));
+    } else {
+      (*groups)[geo.group_of(geo.complement(cols, m))].push_back(u64{dr} | (u64{dl} << geo.n));
+    }
+  }
+
+  void walk(int r, u32 cols, u32 dl, u32 dr) {
+    const u32 need = must & ~cols;
+    const int left = g->rows - r;
+    const int needed = std::popcount(need);
+    if (needed > left) return;
+    u32 free = allowed[static_cast<std::size_t>(r)] & ~(cols | dl | dr);
+    if (needed == left) free &= need;
+    if (left == 1) {
+      while (free) {
+        const u32 q = free & (0u - free);
+        free ^= q;
+        emit(cols | q, dl | q, dr | q);
+      }
+      return;
+    }
+    while (free) {
+      const u32 q = free & (0u - free);
+      free ^= q;
+      walk(r + 1, cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1);
+    }
+  }
+
+  void run() {
+    if (g->rows == 0) {  // n = 1: the halves are empty
+      ++placements;
+      (*groups)[0].push_back(0);
+      return;
+    }
+    walk(0, 0, 0, 0);
+  }
+
+  /// One random root-to-leaf path: the product of the branching factors
+  /// (an unbiased estimate of the placements, Knuth 1975).
+  double probe(std::mt19937_64& rng) const {
+    if (g->rows == 0) return 1.0;
+    double product = 1.0;
+    u32 cols = 0, dl = 0, dr = 0;
+    for (int r = 0; r < g->rows; ++r) {
+      const u32 need = must & ~cols;
+      const int left = g->rows - r;
+      if (std::popcount(need) > left) return 0.0;
+      u32 free = allowed[static_cast<std::size_t>(r)] & ~(cols | dl | dr);
+      if (std::popcount(need) == left) free &= need;
+      const int k = std::popcount(free);
+      if (k == 0) return 0.0;
+      product *= k;
+      int pick = static_cast<int>(std::uniform_int_distribution<int>(0, k - 1)(rng));
+      u32 q = free;
+      while (pick-- > 0) q &= q - 1;
+      q &= 0u - q;
+      cols |= q;
+      dl = ((dl | q) << 1) & g->full;
+      dr = (dr | q) >> 1;
+    }
+    return product;
+  }
+};
+
+Half top_half(const Geometry& g, const JoinTask& t) {
+  return Half(g, true, t.middle, g.full & ~(g.outer_mask & ~t.outer), t.outer);
+}
+Half bottom_half(const Geometry& g, const JoinTask& t) {
+  const u32 bottom_outer = g.outer_mask & ~t.outer & ~bit(t.middle);
+  return Half(g, false, t.middle, g.full & ~(g.outer_mask & ~bottom_outer), bottom_outer);
+}
+
+/// The key bits in order of how often a top and a bottom key both hold
+/// them (most first): the boundary squares near the centre. A 16-bit index
+/// of a key puts the i-th of them at bit 15 - i.
+struct KeyIndex {
+  std::array<std::array<std::uint16_t, 256>, 8> table{};
+
+  explicit KeyIndex(int n) {
+    std::vector<int> order;  // key bit numbers, most contested first
+    for (int d = 0; d < n && order.size() < 16; ++d) {
+      const int c1 = d % 2 == 0 ? n / 2 - d / 2 : n / 2 + (d + 1) / 2;      // top ↙ family, centre n/2
+      const int c2 = d % 2 == 0 ? n / 2 - 1 + d / 2 : n / 2 - 1 - (d + 1) / 2;  // top ↘ family, centre n/2 - 1
+      if (c1 >= 0 && c1 < n) order.push_back(c1);
+      if (c2 >= 0 && c2 < n && order.size() < 16) order.push_back(n + c2);
+    }
+    for (std::size_t k = 0; k < order.size() && k < 16; ++k) {
+      const int b = order[k];
+      for (int v = 0; v < 256; ++v)
+        if ((v >> (b % 8)) & 1) table[static_cast<std::size_t>(b / 8)][static_cast<std::size_t>(v)] |=
+              static_cast<std::uint16_t>(1u << (15 - k));
+    }
+  }
+  [[nodiscard]] u32 operator()(u64 key) const {
+    u32 r = 0;
+    for (std::size_t i = 0; i < 8; ++i) r |= table[i][(key >> (8 * i)) & 255u];
+    return r;
+  }
+};
+
+/// Per-worker buffers, kept between tasks (their capacity is the worker's
+/// share of the job's memory).
+struct Scratch {
+  std::vector<std::vector<u64>> top, bottom;
+  std::vector<u64> top_sorted, bottom_sorted;
+  std::vector<u32> top_offsets, bottom_offsets, index, position;
+};
+
+/// Sorts `keys` into 2^bits buckets by the first `bits` bits of their index.
+void bucket(const std::vector<u64>& keys, int bits, const KeyIndex& index, Scratch& s, std::vector<u64>& out,
+            std::vector<u32>& offsets) {
+  const std::size_t buckets = std::size_t{1} << bits;
+  offsets.assign(buckets + 1, 0);
+  s.index.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const u32 b = bits == 0 ? 0 : index(keys[i]) >> (16 - bits);
+    s.index[i] = b;
+    ++offsets[b + 1];
+  }
+  for (std::size_t b = 0; b < buckets; ++b) offsets[b + 1] += offsets[b];
+  s.position.assign(offsets.begin(), offsets.end() - 1);
+  out.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) out[s.position[s.index[i]]++] = keys[i];
+}
+
+/// Number of pairs (x in top, y in bottom) with x & y == 0.
+u64 count_disjoint(const std::vector<u64>& top, const std::vector<u64>& bottom, const KeyIndex& index,
+                   Scratch& s, u64& tests) {
+  // Bucket by `bits` index bits: 3^bits bucket pairs survive of 4^bits;
+  // about 4096 key pairs per surviving bucket pair keeps the bookkeeping
+  // small next to the ANDs (measured on N = 16).
+  const double pairs = static_cast<double>(top.size()) * static_cast<double>(bottom.size());
+  int bits = 0;
+  while (bits < 12 && std::pow(3.0, bits + 1) * 4096.0 < pairs) ++bits;
+  bucket(top, bits, index, s, s.top_sorted, s.top_offsets);
+  bucket(bottom, bits, index, s, s.bottom_sorted, s.bottom_offsets);
+  const u32 all = (1u << bits) - 1u;
+  const u64* t = s.top_sorted.data();
+  const u64* b = s.bottom_sorted.data();
+  u64 total = 0;
+  for (u32 i = 0; i <= all; ++i) {
+    const u32 t0 = s.top_offsets[i], t1 = s.top_offsets[i + 1];
+    if (t0 == t1) continue;
+    const u32 free = all & ~i;
+    for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
+      const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
+      tests += u64{t1 - t0} * (b1 - b0);
+      for (u32 x = t0; x < t1; ++x) {
+        const u64 k = t[x];
+        u64 c = 0;
+        for (u32 y = b0; y < b1; ++y) c += (k & b[y]) == 0;
+        total += c;
+      }
+      if (j == 0) break;
+    }
+  }
+  return total;
+}
+
+void check_n_join(int n) {
+  if (n < 1 || n > kMaxN) throw InvalidArgument("n", "must be a whole number from 1 to 32");
+}
+
+}  // namespace
+
+int default_join_outer(int n) {
+  if (n < 8) return 0;
+  if (n < 12) return 2;
+  if (n < 16) return 4;
+  if (n < 20) return 6;
+  return 8;
+}
+
+void check_join(int n, int outer) {
+  check_n_join(n);
+  // At most 20 inner columns: a task keeps one bucket per inner column set.
+  const int most = n < 3 ? 0 : n - 2, least = std::max(0, n - 20 + (n % 2));
+  if (outer < least || outer % 2 != 0 || outer > most)
+    throw InvalidArgument("outer", "must be an even number from " + std::to_string(least) + " to " + std::to_string(most));
+}
+
+std::vector<JoinTask> join_tasks(int n, int outer) {
+  check_join(n, outer);
+  const Geometry g(n, outer);
+  std::vector<JoinTask> tasks;
+  const int first_m = g.odd ? 0 : -1, last_m = g.odd ? n - 1 : -1;
+  for (int m = first_m; m <= last_m; ++m) {
+    const u32 outer_free = g.outer_mask & ~bit(m);
+    for (u32 p = 0;; p = (p - outer_free) & outer_free) {  // every subset of the free outer columns
+      const u32 q = outer_free & ~p;                       // the bottom half's outer columns
+      if (std::popcount(p) <= g.rows && std::popcount(q) <= g.rows) {
+        bool canonical = true;
+        const int mm = m < 0 ? -1 : n - 1 - m;
+        const std::pair<int, u32> mine{m, p};
+        for (const auto& other : {std::pair<int, u32>{m, q}, std::pair<int, u32>{mm, mirror_columns(p, n)},
+                                  std::pair<int, u32>{mm, mirror_columns(q, n)}})
+          if (other < mine) canonical = false;
+        if (canonical) tasks.push_back(JoinTask{m, p});
+      }
+      if (p == outer_free) break;
+    }
+  }
+  return tasks;
+}
+
+JoinTaskCount count_join_task(int n, int outer, const JoinTask& t) {
+  check_join(n, outer);
+  const Geometry g(n, outer);
+  thread_local Scratch s;
+  thread_local std::unique_ptr<KeyIndex> index;
+  thread_local int index_n = 0;
+  if (!index || index_n != n) {
+    index = std::make_unique<KeyIndex>(n);
+    index_n = n;
+  }
+  const std::size_t groups = std::size_t{g.group_mask} + 1;
+  for (auto* side : {&s.top, &s.bottom}) {
+    if (side->size() < groups) side->resize(groups);
+    for (std::size_t i = 0; i < groups; ++i) (*side)[i].clear();
+  }
+  Half top = top_half(g, t), bottom = bottom_half(g, t);
+  top.groups = &s.top;
+  bottom.groups = &s.bottom;
+  top.run();
+  bottom.run();
+  JoinTaskCount out;
+  out.placements = u128{top.placements} + bottom.placements;
+  u64 tests = 0;
+  for (std::size_t gi = 0; gi < groups; ++gi) {
+    const auto& tk = s.top[gi];
+    const auto& bk = s.bottom[gi];
+    if (tk.empty() || bk.empty()) continue;
+    const u32 columns = t.outer | (static_cast<u32>(gi) << g.group_shift);
+    // Join only the least column set of its class among those this task
+    // enumerates; weight it by the class size.
+    const auto im = images(g, t.middle, columns);
+    bool least = true;
+    int size = 0;
+    for (std::size_t i = 0; i < im.size(); ++i) {
+      if (std::find(im.begin(), im.begin() + static_cast<std::ptrdiff_t>(i), im[i]) ==
+          im.begin() + static_cast<std::ptrdiff_t>(i))
+        ++size;
+      if (im[i].first == t.middle && (im[i].second & g.outer_mask) == t.outer && im[i].second < columns)
+        least = false;
+    }
+    if (!least) continue;
+    engine::throw_if_stopped();
+    const u64 pairs = count_disjoint(tk, bk, *index, s, tests);
+    out.solutions = checked_add(out.solutions, checked_mul(static_cast<u128>(size), u128{pairs}));
+  }
+  out.pair_tests = tests;
+  return out;
+}
+
+double estimate_join_placements(int n, int outer, const JoinTask& t, int probes) {
+  check_join(n, outer);
+  const Geometry g(n, outer);
+  const Half top = top_half(g, t), bottom = bottom_half(g, t);
+  std::mt19937_64 rng(0x9e3779b97f4a7c15ull ^ (static_cast<u64>(t.middle + 1) << 40) ^ t.outer);
+  double sum = 0;
+  for (int i = 0; i < probes; ++i) sum += top.probe(rng) + bottom.probe(rng);
+  return probes > 0 ? sum / probes : 0.0;
+}
+
+namespace {
+
+/// Per task: estimated placements and join work (placements² over groups).
+struct TaskEstimate {
+  double placements = 0;
+  double work = 0;
+};
+
+std::vector<TaskEstimate> estimate_tasks(int n, int outer, const std::vector<JoinTask>& tasks) {
+  const Geometry g(n, outer);
+  std::vector<TaskEstimate> e;
+  e.reserve(tasks.size());
+  for (const JoinTask& t : tasks) {
+    const double p = estimate_join_placements(n, outer, t);
+    // column sets of the task: inner columns choose the rest of the a top columns
+    const int inner_free = n - outer - ((t.middle >= 0 && !((g.outer_mask >> t.middle) & 1u)) ? 1 : 0);
+    const int k = g.rows - std::popcount(t.outer);
+    double sets = 1;
+    for (int i = 0; i < k; ++i) sets = sets * (inner_free - i) / (i + 1);
+    e.push_back({p, p + p * p / 4.0 / std::max(1.0, sets)});
+  }
+  return e;
+}
+
+}  // namespace
+
+engine::Job make_join_job(int n, int outer, const std::string& fingerprint) {
+  check_join(n, outer);
+  auto tasks = std::make_shared<const std::vector<JoinTask>>(join_tasks(n, outer));
+  auto estimates = std::make_shared<const std::vector<TaskEstimate>>(estimate_tasks(n, outer, *tasks));
+  const std::size_t count = tasks->size();
+  engine::Job job;
+  job.fingerprint = fingerprint + " outer=" + std::to_string(outer);
+  job.counter_names = {"all", "rot180", "rot90"};
+  job.task_count = count + 2;
+  job.split_depth = -1;
+  job.run_task = [n, outer, tasks, count](std::size_t id, engine::Tally& out) {
+    if (id >= count) {
+      const bool half = id == count;
+      out.add(half ? kJRot180 : kJRot90,
+              count_rotation_symmetric(n, half ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
+      return;
+    }
+    const JoinTaskCount c = count_join_task(n, outer, (*tasks)[id]);
+    out.add(kJAll, c.solutions);
+    out.nodes = checked_add(out.nodes, c.placements);
+  };
+  job.estimate = [estimates, count](std::size_t id) { return id < count ? (*estimates)[id].work : 0.0; };
+  job.probe = [estimates, count](std::size_t id, std::mt19937_64&) {
+    return id < count ? (*estimates)[id].placements : 0.0;
+  };
+  return job;
+}
+
+double join_memory_estimate(int n, int outer, int workers) {
+  const auto tasks = join_tasks(n, outer);
+  const auto e = estimate_tasks(n, outer, tasks);
+  double largest = 0;
+  for (const auto& x : e) largest = std::max(largest, x.placements);
+  // 8 bytes a key, up to 2× for vector growth, plus the group's sorted copy
+  // (small next to the task); tables and buffers about 1 MiB per worker.
+  return static_cast<double>(std::max(1, workers)) * (largest * 8.0 * 2.0 + (1 << 20));
+}
+
+QueensCounts join_counts(int n, const engine::Tally& totals) {
+  return burnside(n, totals.get(kJAll), totals.get(kJRot180), totals.get(kJRot90));
+}
+
+}  // namespace pcount::queens
