@@ -69,7 +69,8 @@ struct Half {
   int m = -1;
   std::array<u32, 32> allowed{};  ///< per row: allowed columns minus the middle queen's diagonals
   u32 must = 0;
-  std::vector<std::vector<u64>>* groups = nullptr;
+  std::vector<u64>* keys = nullptr;      ///< output: one key per placement, in enumeration order
+  std::vector<std::uint32_t>* groups = nullptr;  ///< output: the placement's group (inner columns of the top half)
   u64 placements = 0;
 
   Half(const Geometry& geo, bool is_top, int middle, u32 allowed_columns, u32 must_columns)
@@ -96,24 +97,48 @@ struct Half {
         l = (l << 1) & geo.full;
         r >>= 1;
       }
-      (*groups)[geo.group_of(cols)].push_back(u64{l} | (u64{r} << geo.n));
+      keys->push_back(u64{l} | (u64{r} << geo.n));
+      groups->push_back(geo.group_of(cols));
     } else {
-      (*groups)[geo.group_of(geo.complement(cols, m))].push_back(u64{dr} | (u64{dl} << geo.n));
+      keys->push_back(u64{dr} | (u64{dl} << geo.n));
+      groups->push_back(geo.group_of(geo.complement(cols, m)));
     }
   }
 
-  void walk(int r, u32 cols, u32 dl, u32 dr) {
+  /// The free squares of row r given the masks; limited to the `must`
+  /// columns still unused when the rows left are exactly enough for them.
+  [[nodiscard]] u32 free_squares(int r, u32 cols, u32 dl, u32 dr) const {
     const u32 need = must & ~cols;
-    const int left = g->rows - r;
-    const int needed = std::popcount(need);
-    if (needed > left) return;
-    u32 free = allowed[static_cast<std::size_t>(r)] & ~(cols | dl | dr);
-    if (needed == left) free &= need;
-    if (left == 1) {
+    const int left = g->rows - r, needed = std::popcount(need);
+    if (needed > left) return 0;
+    const u32 free = allowed[static_cast<std::size_t>(r)] & ~(cols | dl | dr);
+    return needed == left ? free & need : free;
+  }
+
+  /// Places the queens of rows r..a-1, given the columns used and the
+  /// diagonal masks of row r. The last two rows are unrolled: the walk is
+  /// most of the cost for odd N, and most of its nodes are there.
+  void walk(int r, u32 cols, u32 dl, u32 dr) {
+    u32 free = free_squares(r, cols, dl, dr);
+    if (r == g->rows - 1) {
       while (free) {
         const u32 q = free & (0u - free);
         free ^= q;
         emit(cols | q, dl | q, dr | q);
+      }
+      return;
+    }
+    if (r == g->rows - 2) {
+      while (free) {
+        const u32 q = free & (0u - free);
+        free ^= q;
+        const u32 c = cols | q, l = ((dl | q) << 1) & g->full, d = (dr | q) >> 1;
+        u32 last = free_squares(r + 1, c, l, d);
+        while (last) {
+          const u32 z = last & (0u - last);
+          last ^= z;
+          emit(c | z, l | z, d | z);
+        }
       }
       return;
     }
@@ -127,7 +152,8 @@ struct Half {
   void run() {
     if (g->rows == 0) {  // n = 1: the halves are empty
       ++placements;
-      (*groups)[0].push_back(0);
+      keys->push_back(0);
+      groups->push_back(0);
       return;
     }
     walk(0, 0, 0, 0);
@@ -199,39 +225,77 @@ struct KeyIndex {
 /// Per-worker buffers, kept between tasks (their capacity is the worker's
 /// share of the job's memory).
 struct Scratch {
-  std::vector<std::vector<u64>> top, bottom;
-  std::vector<u64> top_sorted, bottom_sorted;
+  std::vector<u64> top_keys, bottom_keys;     ///< placements in enumeration order
+  std::vector<u32> top_groups, bottom_groups; ///< their groups
+  std::vector<u64> top_by_group, bottom_by_group;  ///< the same keys sorted by group
+  std::vector<u32> top_group_offsets, bottom_group_offsets;
+  std::vector<u64> top_sorted, bottom_sorted;  ///< one group's keys sorted into buckets
   std::vector<u32> top_offsets, bottom_offsets, index, position;
 };
 
-/// Sorts `keys` into 2^bits buckets by the first `bits` bits of their index.
-void bucket(const std::vector<u64>& keys, int bits, const KeyIndex& index, Scratch& s, std::vector<u64>& out,
-            std::vector<u32>& offsets) {
+/// Counting sort of `keys` by `groups` (values < buckets) into `out`;
+/// offsets[g]..offsets[g+1] is group g.
+void sort_by_group(const std::vector<u64>& keys, const std::vector<u32>& groups, std::size_t buckets,
+                   std::vector<u64>& out, std::vector<u32>& offsets, std::vector<u32>& position) {
+  offsets.assign(buckets + 1, 0);
+  for (const u32 g : groups) ++offsets[g + 1];
+  for (std::size_t g = 0; g < buckets; ++g) offsets[g + 1] += offsets[g];
+  position.assign(offsets.begin(), offsets.end() - 1);
+  out.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) out[position[groups[i]]++] = keys[i];
+}
+
+/// Sorts `keys` into 2^bits buckets by the first `bits` bits of their
+/// index; with `pad`, each bucket is filled up to a multiple of kLanes with
+/// `sentinel` (a key that meets every key of the other side).
+constexpr std::size_t kLanes = 8;
+void bucket(const u64* keys, std::size_t count, int bits, const KeyIndex& index, Scratch& s, std::vector<u64>& out,
+            std::vector<u32>& offsets, bool pad, u64 sentinel) {
   const std::size_t buckets = std::size_t{1} << bits;
   offsets.assign(buckets + 1, 0);
-  s.index.resize(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  s.index.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
     const u32 b = bits == 0 ? 0 : index(keys[i]) >> (16 - bits);
     s.index[i] = b;
     ++offsets[b + 1];
   }
+  if (pad)
+    for (std::size_t b = 1; b <= buckets; ++b) offsets[b] = (offsets[b] + kLanes - 1) / kLanes * kLanes;
   for (std::size_t b = 0; b < buckets; ++b) offsets[b + 1] += offsets[b];
   s.position.assign(offsets.begin(), offsets.end() - 1);
-  out.resize(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) out[s.position[s.index[i]]++] = keys[i];
+  out.assign(offsets[buckets], sentinel);
+  for (std::size_t i = 0; i < count; ++i) out[s.position[s.index[i]]++] = keys[i];
 }
 
-/// Number of pairs (x in top, y in bottom) with x & y == 0.
-u64 count_disjoint(const std::vector<u64>& top, const std::vector<u64>& bottom, const KeyIndex& index,
-                   Scratch& s, u64& tests) {
+using Lanes = u64 __attribute__((vector_size(kLanes * sizeof(u64))));
+
+/// Pairs (x in top[t0, t1), y in bottom[b0, b1)) with x & y == 0; b1 - b0
+/// is a multiple of kLanes (padded with keys that meet every top key).
+u64 count_block(const u64* top, u32 t0, u32 t1, const u64* bottom, u32 b0, u32 b1) {
+  Lanes acc{};
+  for (u32 y = b0; y < b1; y += kLanes) {
+    Lanes v;
+    __builtin_memcpy(&v, bottom + y, sizeof v);
+    for (u32 x = t0; x < t1; ++x) acc -= (top[x] & v) == 0;  // a lane is -1 where the pair fits
+  }
+  u64 total = 0;
+  for (std::size_t i = 0; i < kLanes; ++i) total += acc[i];
+  return total;
+}
+
+/// Number of pairs (x in top, y in bottom) with x & y == 0. Top keys must
+/// be nonzero unless `scalar` (the padding keys rely on it).
+u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, const KeyIndex& index,
+                   Scratch& s, u64 sentinel, bool scalar, u64& tests) {
   // Bucket by `bits` index bits: 3^bits bucket pairs survive of 4^bits;
-  // about 4096 key pairs per surviving bucket pair keeps the bookkeeping
-  // small next to the ANDs (measured on N = 16).
-  const double pairs = static_cast<double>(top.size()) * static_cast<double>(bottom.size());
+  // about 1024 key pairs per surviving bucket pair keeps the bookkeeping
+  // small next to the ANDs (measured on N = 16 and 17: 512 to 4096 are
+  // within noise of each other, 65536 is 20 % slower).
+  const double pairs = static_cast<double>(nt) * static_cast<double>(nb);
   int bits = 0;
-  while (bits < 12 && std::pow(3.0, bits + 1) * 4096.0 < pairs) ++bits;
-  bucket(top, bits, index, s, s.top_sorted, s.top_offsets);
-  bucket(bottom, bits, index, s, s.bottom_sorted, s.bottom_offsets);
+  while (bits < 12 && std::pow(3.0, bits + 1) * 1024.0 < pairs) ++bits;
+  bucket(top, nt, bits, index, s, s.top_sorted, s.top_offsets, false, 0);
+  bucket(bottom, nb, bits, index, s, s.bottom_sorted, s.bottom_offsets, !scalar, sentinel);
   const u32 all = (1u << bits) - 1u;
   const u64* t = s.top_sorted.data();
   const u64* b = s.bottom_sorted.data();
@@ -243,11 +307,11 @@ u64 count_disjoint(const std::vector<u64>& top, const std::vector<u64>& bottom, 
     for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
       const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
       tests += u64{t1 - t0} * (b1 - b0);
-      for (u32 x = t0; x < t1; ++x) {
-        const u64 k = t[x];
-        u64 c = 0;
-        for (u32 y = b0; y < b1; ++y) c += (k & b[y]) == 0;
-        total += c;
+      if (!scalar) {
+        total += count_block(t, t0, t1, b, b0, b1);
+      } else {
+        for (u32 x = t0; x < t1; ++x)
+          for (u32 y = b0; y < b1; ++y) total += (t[x] & b[y]) == 0;
       }
       if (j == 0) break;
     }
@@ -262,11 +326,9 @@ void check_n_join(int n) {
 }  // namespace
 
 int default_join_outer(int n) {
-  if (n < 8) return 0;
-  if (n < 12) return 2;
-  if (n < 16) return 4;
-  if (n < 20) return 6;
-  return 8;
+  // 8 inner columns for even n, 9 for odd n (whose tasks are also split by
+  // the middle queen): 2^8 groups per task, tasks of tens of MB at N = 20.
+  return std::max(0, n - 8 - n % 2);
 }
 
 void check_join(int n, int outer) {
@@ -312,22 +374,30 @@ JoinTaskCount count_join_task(int n, int outer, const JoinTask& t) {
     index_n = n;
   }
   const std::size_t groups = std::size_t{g.group_mask} + 1;
-  for (auto* side : {&s.top, &s.bottom}) {
-    if (side->size() < groups) side->resize(groups);
-    for (std::size_t i = 0; i < groups; ++i) (*side)[i].clear();
-  }
+  s.top_keys.clear();
+  s.top_groups.clear();
+  s.bottom_keys.clear();
+  s.bottom_groups.clear();
   Half top = top_half(g, t), bottom = bottom_half(g, t);
-  top.groups = &s.top;
-  bottom.groups = &s.bottom;
+  top.keys = &s.top_keys;
+  top.groups = &s.top_groups;
+  bottom.keys = &s.bottom_keys;
+  bottom.groups = &s.bottom_groups;
   top.run();
   bottom.run();
+  sort_by_group(s.top_keys, s.top_groups, groups, s.top_by_group, s.top_group_offsets, s.position);
+  sort_by_group(s.bottom_keys, s.bottom_groups, groups, s.bottom_by_group, s.bottom_group_offsets, s.position);
   JoinTaskCount out;
   out.placements = u128{top.placements} + bottom.placements;
+  // A key that meets every nonzero top key; top keys are nonzero once a
+  // half has a row (the last top queen attacks a boundary square).
+  const u64 sentinel = g.n == 32 ? ~u64{0} : (u64{1} << (2 * g.n)) - 1;
+  const bool scalar = g.n < 4;
   u64 tests = 0;
   for (std::size_t gi = 0; gi < groups; ++gi) {
-    const auto& tk = s.top[gi];
-    const auto& bk = s.bottom[gi];
-    if (tk.empty() || bk.empty()) continue;
+    const u32 t0 = s.top_group_offsets[gi], t1 = s.top_group_offsets[gi + 1];
+    const u32 b0 = s.bottom_group_offsets[gi], b1 = s.bottom_group_offsets[gi + 1];
+    if (t0 == t1 || b0 == b1) continue;
     const u32 columns = t.outer | (static_cast<u32>(gi) << g.group_shift);
     // Join only the least column set of its class among those this task
     // enumerates; weight it by the class size.
@@ -343,7 +413,8 @@ JoinTaskCount count_join_task(int n, int outer, const JoinTask& t) {
     }
     if (!least) continue;
     engine::throw_if_stopped();
-    const u64 pairs = count_disjoint(tk, bk, *index, s, tests);
+    const u64 pairs = count_disjoint(s.top_by_group.data() + t0, t1 - t0, s.bottom_by_group.data() + b0, b1 - b0,
+                                     *index, s, sentinel, scalar, tests);
     out.solutions = checked_add(out.solutions, checked_mul(static_cast<u128>(size), u128{pairs}));
   }
   out.pair_tests = tests;
@@ -419,9 +490,10 @@ double join_memory_estimate(int n, int outer, int workers) {
   const auto e = estimate_tasks(n, outer, tasks);
   double largest = 0;
   for (const auto& x : e) largest = std::max(largest, x.placements);
-  // 8 bytes a key, up to 2× for vector growth, plus the group's sorted copy
-  // (small next to the task); tables and buffers about 1 MiB per worker.
-  return static_cast<double>(std::max(1, workers)) * (largest * 8.0 * 2.0 + (1 << 20));
+  // Per placement: its key and group as enumerated (12 bytes, up to 2× for
+  // vector growth) and the key sorted by group (8 bytes); plus about 1 MiB
+  // of tables and one group's buckets per worker.
+  return static_cast<double>(std::max(1, workers)) * (largest * (12.0 * 2.0 + 8.0) + (1 << 20));
 }
 
 QueensCounts join_counts(int n, const engine::Tally& totals) {

@@ -1,12 +1,16 @@
 // The `--queens N` problem: all, distinct and rotation-symmetric N-Queens solutions.
+#include <cmath>
 #include <optional>
 #include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "pcount/queens/problem.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/constellations.hpp"
+#include "pcount/queens/join.hpp"
 #include "pcount/queens/search.hpp"
 #include "pcount/queens/show.hpp"
 
@@ -20,6 +24,12 @@ void add_queens_options(po::options_description& d) {
   d.add_options()
       ("group", po::value<std::string>()->value_name("G"),
        "constellations method: canonical constellations per engine task, G ≥ 1; default: 1")
+      ("outer-columns", po::value<std::string>()->value_name("K"),
+       "join method: outer columns fixed per task (K/2 on each side), even, N-20 ≤ K ≤ N-2; "
+       "default: N − 8 for even N, N − 9 for odd N (at least 0)")
+      ("memory-limit", po::value<std::string>()->value_name("SIZE"),
+       "join method: refuse a run whose estimated peak memory exceeds SIZE (bytes, or with K, M, G, T: "
+       "binary units); default: 80 % of the machine's memory")
       ("show", po::value<std::string>()->value_name("K"),
        "also print the first K distinct solutions (canonical form, lexicographic order), 0 ≤ K ≤ 10000")
       ("ascii", "draw the --show boards with Q and . instead of Unicode")
@@ -77,6 +87,44 @@ Report report_counts(const Invocation& inv, int n, const std::string& method, co
   return report;
 }
 
+/// Physical memory of the machine in bytes (0 when unknown).
+double machine_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+/// Parses --memory-limit: a whole number of bytes, optionally with a binary
+/// unit K, M, G or T (also KiB, MiB, GiB, TiB); at least 1 MiB.
+double parse_memory_limit(const std::string& text) {
+  const char* what = "must be a size in bytes ≥ 1M, e.g. 8G or 512M (units K, M, G, T are powers of 1024)";
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 15) throw InvalidArgument("--memory-limit", what);
+  double value = std::stod(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  if (unit.size() == 3 && unit.substr(1) == "iB") unit = unit.substr(0, 1);
+  if (unit == "K") value *= 1024.0;
+  else if (unit == "M") value *= 1024.0 * 1024.0;
+  else if (unit == "G") value *= 1024.0 * 1024.0 * 1024.0;
+  else if (unit == "T") value *= 1024.0 * 1024.0 * 1024.0 * 1024.0;
+  else if (!unit.empty()) throw InvalidArgument("--memory-limit", what);
+  if (value < 1024.0 * 1024.0) throw InvalidArgument("--memory-limit", what);
+  return value;
+}
+
+std::string gibibytes(double bytes) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(bytes < 1024.0 * 1024.0 * 1024.0 ? 3 : 1);
+  o << bytes / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return o.str();
+}
+
+/// The default method for board side n: the fastest, measured
+/// (results/queens.md): the search below N = 10, constellations for 10 and
+/// 11 (both take milliseconds), the join from N = 12.
+std::string default_method(int n) { return n >= 12 ? "join" : n >= 10 ? "constellations" : "search"; }
+
 Plan plan_queens(const Invocation& inv) {
   const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, kMaxN));
   const ShowOptions show = read_show_options(inv);
@@ -87,9 +135,42 @@ Plan plan_queens(const Invocation& inv) {
     throw InvalidArgument("--list", "needs --method search (constellations count classes of solutions, "
                                     "they do not list them)");
   const std::string method =
-      choose_method(inv, {"search", "constellations"}, n >= 10 && !list ? "constellations" : "search");
+      choose_method(inv, {"search", "constellations", "join"}, list ? "search" : default_method(n));
   const std::string fingerprint = fingerprint_prefix() + "queens n=" + std::to_string(n) + " method=" + method;
   Plan plan;
+  if (method != "join") {
+    if (inv.has("outer-columns")) throw InvalidArgument("--outer-columns", "applies only to --method join");
+    if (inv.has("memory-limit")) throw InvalidArgument("--memory-limit", "applies only to --method join");
+  }
+  if (method == "join") {
+    if (inv.common.split_depth)
+      throw InvalidArgument("--split-depth", "does not apply to --method join (use --outer-columns)");
+    if (inv.has("group")) throw InvalidArgument("--group", "applies only to --method constellations");
+    int outer = default_join_outer(n);
+    if (const auto k = inv.value("outer-columns")) {
+      const int least = std::max(0, n - 20 + n % 2), most = n < 3 ? 0 : n - 2;
+      outer = static_cast<int>(parse_int("--outer-columns", *k, least, most));
+      if (outer % 2 != 0)
+        throw InvalidArgument("--outer-columns", "must be even, from " + std::to_string(least) + " to " +
+                                                     std::to_string(most));
+    }
+    const double limit = inv.has("memory-limit") ? parse_memory_limit(*inv.value("memory-limit"))
+                                                 : 0.8 * machine_memory();
+    const double need = join_memory_estimate(n, outer, inv.common.threads);
+    if (limit > 0 && need > limit)
+      throw InvalidArgument("--memory-limit", "the join of N = " + std::to_string(n) + " with " +
+                                                  std::to_string(inv.common.threads) + " threads needs about " +
+                                                  gibibytes(need) + ", more than the limit of " + gibibytes(limit) +
+                                                  "; use fewer --threads, more --outer-columns or a higher limit");
+    plan.job = make_join_job(n, outer, fingerprint);
+    plan.report = [&inv, n, method, outer, need, show](const engine::RunResult& result) {
+      nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+      extra["outer_columns"] = outer;
+      extra["memory_estimate_bytes"] = std::llround(need);
+      return report_counts(inv, n, method, join_counts(n, result.totals), std::move(extra), show);
+    };
+    return plan;
+  }
   if (method == "constellations") {
     if (inv.common.split_depth)
       throw InvalidArgument("--split-depth", "does not apply to --method constellations (use --group)");
@@ -120,12 +201,12 @@ Plan plan_queens(const Invocation& inv) {
 
 }  // namespace
 
-constexpr ParameterOption kParameters[] = {{"n", "--queens"}, {"group", "--group"}};
+constexpr ParameterOption kParameters[] = {{"n", "--queens"}, {"group", "--group"}, {"outer", "--outer-columns"}};
 
 std::span<const Problem> problems() {
   static const Problem table[] = {
       {"queens", "N", "N-Queens solutions: all, distinct under symmetry, symmetric ones, 1 ≤ N ≤ 32", "queens",
-       add_queens_options, "search|constellations", plan_queens, nullptr, kParameters, true},
+       add_queens_options, "search|constellations|join", plan_queens, nullptr, kParameters, true},
   };
   return table;
 }

@@ -46,9 +46,10 @@ struct JoinTask {
   friend bool operator==(const JoinTask&, const JoinTask&) = default;
 };
 
-/// The default number of outer columns for the n×n board: an even k with
-/// enough tasks to share out over many workers and groups small enough to
-/// stay in cache (grows with n; 0 for n < 4).
+/// The default number of outer columns for the n×n board: max(0, n − 8) for
+/// even n, max(0, n − 9) for odd n, so that 8 or 9 inner columns are left;
+/// the task count grows about 4× and a task's size shrinks about 4× for
+/// every 2 outer columns more (measured: results/queens.md).
 [[nodiscard]] int default_join_outer(int n);
 
 /// Checks a board side and outer column count for the join: 1 ≤ n ≤ 32
