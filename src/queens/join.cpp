@@ -246,11 +246,11 @@ void sort_by_group(const std::vector<u64>& keys, const std::vector<u32>& groups,
 }
 
 /// Sorts `keys` into 2^bits buckets by the first `bits` bits of their
-/// index; with `pad`, each bucket is filled up to a multiple of kLanes with
-/// `sentinel` (a key that meets every key of the other side).
+/// index; each bucket is filled up to a multiple of `pad` with `sentinel`
+/// (a key that meets every nonzero key of the other side).
 constexpr std::size_t kLanes = 8;
 void bucket(const u64* keys, std::size_t count, int bits, const KeyIndex& index, Scratch& s, std::vector<u64>& out,
-            std::vector<u32>& offsets, bool pad, u64 sentinel) {
+            std::vector<u32>& offsets, std::size_t pad, u64 sentinel) {
   const std::size_t buckets = std::size_t{1} << bits;
   offsets.assign(buckets + 1, 0);
   s.index.resize(count);
@@ -259,8 +259,8 @@ void bucket(const u64* keys, std::size_t count, int bits, const KeyIndex& index,
     s.index[i] = b;
     ++offsets[b + 1];
   }
-  if (pad)
-    for (std::size_t b = 1; b <= buckets; ++b) offsets[b] = (offsets[b] + kLanes - 1) / kLanes * kLanes;
+  if (pad > 1)
+    for (std::size_t b = 1; b <= buckets; ++b) offsets[b] = static_cast<u32>((offsets[b] + pad - 1) / pad * pad);
   for (std::size_t b = 0; b < buckets; ++b) offsets[b + 1] += offsets[b];
   s.position.assign(offsets.begin(), offsets.end() - 1);
   out.assign(offsets[buckets], sentinel);
@@ -272,11 +272,22 @@ using Lanes = u64 __attribute__((vector_size(kLanes * sizeof(u64))));
 /// Pairs (x in top[t0, t1), y in bottom[b0, b1)) with x & y == 0; b1 - b0
 /// is a multiple of kLanes (padded with keys that meet every top key).
 u64 count_block(const u64* top, u32 t0, u32 t1, const u64* bottom, u32 b0, u32 b1) {
-  Lanes acc{};
-  for (u32 y = b0; y < b1; y += kLanes) {
+  Lanes acc{}, acc2{};
+  u32 y = b0;
+  for (; y + 2 * kLanes <= b1; y += 2 * kLanes) {  // two vectors per top key: one broadcast for both
+    Lanes v, v2;
+    __builtin_memcpy(&v, bottom + y, sizeof v);
+    __builtin_memcpy(&v2, bottom + y + kLanes, sizeof v2);
+    for (u32 x = t0; x < t1; ++x) {
+      acc -= (top[x] & v) == 0;  // a lane is -1 where the pair fits
+      acc2 -= (top[x] & v2) == 0;
+    }
+  }
+  acc += acc2;
+  for (; y < b1; y += kLanes) {
     Lanes v;
     __builtin_memcpy(&v, bottom + y, sizeof v);
-    for (u32 x = t0; x < t1; ++x) acc -= (top[x] & v) == 0;  // a lane is -1 where the pair fits
+    for (u32 x = t0; x < t1; ++x) acc -= (top[x] & v) == 0;
   }
   u64 total = 0;
   for (std::size_t i = 0; i < kLanes; ++i) total += acc[i];
@@ -294,8 +305,8 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
   const double pairs = static_cast<double>(nt) * static_cast<double>(nb);
   int bits = 0;
   while (bits < 12 && std::pow(3.0, bits + 1) * 1024.0 < pairs) ++bits;
-  bucket(top, nt, bits, index, s, s.top_sorted, s.top_offsets, false, 0);
-  bucket(bottom, nb, bits, index, s, s.bottom_sorted, s.bottom_offsets, !scalar, sentinel);
+  bucket(top, nt, bits, index, s, s.top_sorted, s.top_offsets, 1, 0);
+  bucket(bottom, nb, bits, index, s, s.bottom_sorted, s.bottom_offsets, scalar ? 1 : kLanes, sentinel);
   const u32 all = (1u << bits) - 1u;
   const u64* t = s.top_sorted.data();
   const u64* b = s.bottom_sorted.data();
