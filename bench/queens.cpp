@@ -4,6 +4,10 @@
 //                                        bitboard search (--method search).
 //   BM_QueensConstellations/N/threads    the same four counts by border
 //                                        constellations, N = 14 and 16.
+//   BM_QueensJoin/N/threads              the same four counts by the
+//                                        meet-in-the-middle join (--method
+//                                        join, default outer columns),
+//                                        N = 14, 16 and 17.
 //
 // The thread count is the last argument; engine::run puts the tasks in a
 // tbb::task_arena of exactly that size. Times are real (wall) times;
@@ -17,6 +21,7 @@
 
 #include "pcount/engine/runner.hpp"
 #include "pcount/queens/constellations.hpp"
+#include "pcount/queens/join.hpp"
 #include "pcount/queens/search.hpp"
 
 namespace {
@@ -28,6 +33,7 @@ QueensCounts expected(int n) {
     case 13: return {73712, 9233, 136, 8};
     case 14: return {365596, 45752, 420, 0};
     case 16: return {14772512, 1846955, 3000, 64};
+    case 17: return {95815104, 11977939, 8152, 128};
     default: return {};
   }
 }
@@ -77,6 +83,21 @@ BENCHMARK(BM_QueensConstellations)
     ->ArgsProduct({{14}, {1, 2, 4}})
     ->Args({16, 1})
     ->Args({16, 2})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_QueensJoin(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  run_queens(
+      state, n, static_cast<int>(state.range(1)),
+      [n](int) { return pcount::queens::make_join_job(n, pcount::queens::default_join_outer(n), "bench"); },
+      [n](const pcount::engine::Tally& t) { return pcount::queens::join_counts(n, t); });
+}
+BENCHMARK(BM_QueensJoin)
+    ->ArgNames({"n", "threads"})
+    ->ArgsProduct({{14, 16}, {1, 2}})
+    ->Args({17, 1})
+    ->Args({17, 2})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -338,8 +338,12 @@ void check_n_join(int n) {
 
 int default_join_outer(int n) {
   // 8 inner columns for even n, 9 for odd n (whose tasks are also split by
-  // the middle queen): 2^8 groups per task, tasks of tens of MB at N = 20.
-  return std::max(0, n - 8 - n % 2);
+  // the middle queen); from N = 20 two fewer, so that a task stays near
+  // 100 MB (placements grow about 20× per 2 rows, tasks 4× per 2 outer
+  // columns). At N = 18, 12 and 14 outer columns cost 20 % and 40 % more
+  // time than 10 (results/queens.md).
+  const int inner = (n < 20 ? 8 : 6) + n % 2;
+  return std::max(0, n - inner);
 }
 
 void check_join(int n, int outer) {

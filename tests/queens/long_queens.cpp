@@ -1,11 +1,12 @@
-// Slow N-Queens runs (ctest label `long`): Q(16) by tree search, and
-// N = 17, 18 by constellations, against OEIS A000170, A002562, A032522,
-// A033148.
+// Slow N-Queens runs (ctest label `long`): Q(16) by tree search,
+// N = 17, 18 by constellations, and N = 16, 17 by the join on 1 and 2
+// threads, against OEIS A000170, A002562, A032522, A033148.
 #include <gtest/gtest.h>
 
 #include "known_values.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/queens/constellations.hpp"
+#include "pcount/queens/join.hpp"
 #include "pcount/queens/search.hpp"
 
 namespace pcount::queens {
@@ -28,6 +29,16 @@ TEST(QueensLong, ConstellationsSeventeenAndEighteen) {
     const engine::Job job = make_constellation_job(n, 1, "long");
     EXPECT_EQ(constellation_counts(n, engine::run(job, all_threads()).totals), known(n)) << "n=" << n;
   }
+}
+
+TEST(QueensLong, JoinSixteenAndSeventeenOnOneAndTwoThreads) {
+  for (int n : {16, 17})
+    for (int threads : {1, 2}) {
+      const engine::Job job = make_join_job(n, default_join_outer(n), "long");
+      engine::RunOptions options;
+      options.threads = threads;
+      EXPECT_EQ(join_counts(n, engine::run(job, options).totals), known(n)) << "n=" << n << " threads=" << threads;
+    }
 }
 
 }  // namespace

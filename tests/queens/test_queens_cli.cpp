@@ -1,4 +1,4 @@
-// `count --queens`: the four counts in text and JSON, both methods, --show
+// `count --queens`: the four counts in text and JSON, all three methods, --show
 // boards (valid, canonical, pairwise inequivalent), --svg (well-formed XML,
 // written atomically) and one-line errors for bad input.
 #include <gtest/gtest.h>
@@ -57,9 +57,40 @@ TEST(QueensCli, JsonBothMethodsAndDefault) {
   }
   EXPECT_EQ(run_json({"--queens", "9"})["method"], "search");
   EXPECT_EQ(run_json({"--queens", "10"})["method"], "constellations");
+  EXPECT_EQ(run_json({"--queens", "11"})["method"], "constellations");
+  const auto joined = run_json({"--queens", "12"});
+  expect_known(joined, 12);
+  EXPECT_EQ(joined["method"], "join");
+  EXPECT_EQ(joined["outer_columns"], 4);  // N - 8
+  EXPECT_TRUE(joined["memory_estimate_bytes"].is_number_integer());
   const auto grouped = run_json({"--queens", "11", "--group", "5", "--threads", "4"});
   expect_known(grouped, 11);
   EXPECT_EQ(grouped["group"], 5);
+}
+
+TEST(QueensCli, JoinForEveryOuterSplitThreadCountAndSmallBoard) {
+  for (int n : {1, 2, 3, 5, 8, 13})
+    expect_known(run_json({"--queens", std::to_string(n), "--method", "join", "--threads", "2"}), n);
+  for (const char* outer : {"0", "2", "6", "10"})
+    for (const char* threads : {"1", "3"}) {
+      const auto j = run_json({"--queens", "13", "--method", "join", "--outer-columns", outer, "--threads", threads});
+      expect_known(j, 13);
+      EXPECT_EQ(j["outer_columns"], std::stoi(outer));
+    }
+  // --memory-limit: a generous limit runs, the estimate is reported
+  const auto j = run_json({"--queens", "14", "--method", "join", "--memory-limit", "1G"});
+  expect_known(j, 14);
+  EXPECT_GT(j["memory_estimate_bytes"].get<long long>(), 0);
+}
+
+TEST(QueensCli, JoinRefusesARunOverTheMemoryLimitBeforeAnyWork) {
+  const CommandResult r =
+      run_count({"--queens", "20", "--method", "join", "--outer-columns", "4", "--memory-limit", "1M", "--threads", "2"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(is_one_line(r.err)) << r.err;
+  EXPECT_EQ(r.err.rfind("count: --memory-limit", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("GiB"), std::string::npos) << r.err;  // the estimate is in the message
 }
 
 std::vector<std::vector<int>> boards_of(const nlohmann::json& j) {
@@ -180,6 +211,19 @@ TEST(QueensCli, BadInputIsOneLineOnStderrAndExit2) {
       {{"--queens", "40"}, "--queens"},
       {{"--queens", "-3"}, "--queens"},
       {{"--latin", "5", "--show", "2"}, "--show"},
+      {{"--queens", "12", "--method", "join", "--outer-columns", "3"}, "--outer-columns"},
+      {{"--queens", "12", "--method", "join", "--outer-columns", "12"}, "--outer-columns"},
+      {{"--queens", "12", "--method", "join", "--outer-columns", "-2"}, "--outer-columns"},
+      {{"--queens", "24", "--method", "join", "--outer-columns", "2"}, "--outer-columns"},
+      {{"--queens", "12", "--method", "join", "--outer-columns", "x"}, "--outer-columns"},
+      {{"--queens", "12", "--method", "search", "--outer-columns", "4"}, "--outer-columns"},
+      {{"--queens", "12", "--method", "join", "--group", "2"}, "--group"},
+      {{"--queens", "12", "--method", "join", "--split-depth", "2"}, "--split-depth"},
+      {{"--queens", "12", "--method", "join", "--memory-limit", "0"}, "--memory-limit"},
+      {{"--queens", "12", "--method", "join", "--memory-limit", "12Q"}, "--memory-limit"},
+      {{"--queens", "12", "--method", "join", "--memory-limit", "-5G"}, "--memory-limit"},
+      {{"--queens", "12", "--method", "join", "--memory-limit", "1000"}, "--memory-limit"},
+      {{"--queens", "12", "--method", "constellations", "--memory-limit", "8G"}, "--memory-limit"},
   };
   expect_bad_input(cases);
 }

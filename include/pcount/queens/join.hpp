@@ -46,10 +46,11 @@ struct JoinTask {
   friend bool operator==(const JoinTask&, const JoinTask&) = default;
 };
 
-/// The default number of outer columns for the n×n board: max(0, n − 8) for
-/// even n, max(0, n − 9) for odd n, so that 8 or 9 inner columns are left;
-/// the task count grows about 4× and a task's size shrinks about 4× for
-/// every 2 outer columns more (measured: results/queens.md).
+/// The default number of outer columns for the n×n board: n − 8 for even
+/// n, n − 9 for odd n (at least 0), and two more from n = 20, so that a task
+/// holds about 100 MB at most; the task count grows about 4× and a task's
+/// size shrinks about 4× for every 2 outer columns more (measured:
+/// results/queens.md).
 [[nodiscard]] int default_join_outer(int n);
 
 /// Checks a board side and outer column count for the join: 1 ≤ n ≤ 32
