@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "pcount/queens/problem.hpp"
@@ -112,6 +113,21 @@ double parse_memory_limit(const std::string& text) {
   return value;
 }
 
+/// Peak resident set size of this process so far, in bytes (getrusage).
+double peak_rss_bytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<double>(usage.ru_maxrss) * 1024.0;  // Linux: kilobytes
+}
+
+std::string mebibytes(double bytes) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(1);
+  o << bytes / (1024.0 * 1024.0) << " MiB";
+  return o.str();
+}
+
 std::string gibibytes(double bytes) {
   std::ostringstream o;
   o.setf(std::ios::fixed);
@@ -166,7 +182,13 @@ Plan plan_queens(const Invocation& inv) {
     plan.report = [&inv, n, method, outer, need, show](const engine::RunResult& result) {
       nlohmann::ordered_json extra = nlohmann::ordered_json::object();
       extra["outer_columns"] = outer;
-      extra["memory_estimate_bytes"] = std::llround(need);
+      const double peak = peak_rss_bytes();
+      if (inv.common.json) {
+        extra["memory_estimate_bytes"] = std::llround(need);
+        extra["peak_rss_bytes"] = std::llround(peak);
+      } else {
+        extra["memory"] = mebibytes(need) + " estimated, " + mebibytes(peak) + " peak RSS";
+      }
       return report_counts(inv, n, method, join_counts(n, result.totals), std::move(extra), show);
     };
     return plan;

@@ -63,6 +63,7 @@ TEST(QueensCli, JsonBothMethodsAndDefault) {
   EXPECT_EQ(joined["method"], "join");
   EXPECT_EQ(joined["outer_columns"], 4);  // N - 8
   EXPECT_TRUE(joined["memory_estimate_bytes"].is_number_integer());
+  EXPECT_GT(joined["peak_rss_bytes"].get<long long>(), 0);
   const auto grouped = run_json({"--queens", "11", "--group", "5", "--threads", "4"});
   expect_known(grouped, 11);
   EXPECT_EQ(grouped["group"], 5);
