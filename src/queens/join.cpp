@@ -508,7 +508,8 @@ double join_memory_estimate(int n, int outer, int workers) {
   // Per placement: its key and group as enumerated (12 bytes, up to 2× for
   // vector growth) and the key sorted by group (8 bytes); plus about 1 MiB
   // of tables and one group's buckets per worker.
-  return static_cast<double>(std::max(1, workers)) * (largest * (12.0 * 2.0 + 8.0) + (1 << 20));
+  // The program itself (code, libraries, thread stacks) takes about 16 MiB.
+  return static_cast<double>(std::max(1, workers)) * (largest * (12.0 * 2.0 + 8.0) + (1 << 20)) + (16 << 20);
 }
 
 QueensCounts join_counts(int n, const engine::Tally& totals) {

@@ -96,8 +96,10 @@ enum JoinCounter : std::size_t {
 [[nodiscard]] engine::Job make_join_job(int n, int outer, const std::string& fingerprint);
 
 /// Estimated peak bytes of the join job for `workers` workers: each worker
-/// holds at most its largest task's placements (8 bytes each, twice for the
-/// sorted copy) plus fixed tables.
+/// holds at most the largest task's placements (estimated; 32 bytes each:
+/// key and group as enumerated with room for vector growth, then the keys
+/// sorted by group) plus 1 MiB of tables, plus 16 MiB for the program
+/// itself. Throws like check_join.
 [[nodiscard]] double join_memory_estimate(int n, int outer, int workers);
 
 /// Reads Q, P and R from a finished join job's totals and applies burnside()
