@@ -201,12 +201,16 @@ struct KeyIndex {
   std::array<std::array<std::uint16_t, 256>, 8> table{};
 
   explicit KeyIndex(int n) {
-    std::vector<int> order;  // key bit numbers, most contested first
-    for (int d = 0; d < n && order.size() < 16; ++d) {
-      const int c1 = d % 2 == 0 ? n / 2 - d / 2 : n / 2 + (d + 1) / 2;      // top ↙ family, centre n/2
-      const int c2 = d % 2 == 0 ? n / 2 - 1 + d / 2 : n / 2 - 1 - (d + 1) / 2;  // top ↘ family, centre n/2 - 1
-      if (c1 >= 0 && c1 < n) order.push_back(c1);
-      if (c2 >= 0 && c2 < n && order.size() < 16) order.push_back(n + c2);
+    // Both families are attacked most often near the centre column
+    // (n − 1)/2 (measured bit by bit at N = 16 and 18): the ↙ family from
+    // ⌈(n−1)/2⌉ outwards, the ↘ family from ⌊(n−1)/2⌋ outwards, in turn.
+    std::vector<int> order;  // key bits, most contested first
+    const int up = n / 2, down = (n - 1) / 2;
+    for (int d = 0; d < 2 * n && order.size() < 16; ++d) {
+      const int step = (d + 1) / 2, sign = d % 2 == 0 ? 1 : -1;  // offsets 0, -1, +1, -2, +2, ...
+      const int c1 = up - sign * step, c2 = down + sign * step;
+      if (c1 >= 0 && c1 < n) order.push_back(c1);                           // top ↙ family: key bits 0..n-1
+      if (c2 >= 0 && c2 < n && order.size() < 16) order.push_back(n + c2);  // top ↘ family: key bits n..2n-1
     }
     for (std::size_t k = 0; k < order.size() && k < 16; ++k) {
       const int b = order[k];
