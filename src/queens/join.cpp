@@ -341,12 +341,13 @@ void check_n_join(int n) {
 }  // namespace
 
 int default_join_outer(int n) {
-  // 8 inner columns for even n, 9 for odd n (whose tasks are also split by
-  // the middle queen); from N = 20 two fewer, so that a task stays near
-  // 100 MB (placements grow about 20× per 2 rows, tasks 4× per 2 outer
-  // columns). At N = 18, 12 and 14 outer columns cost 20 % and 40 % more
-  // time than 10 (results/queens.md).
-  const int inner = (n < 20 ? 8 : 6) + n % 2;
+  // Measured (results/queens.md): even n are fastest with 8 inner columns
+  // (N = 16: 8 outer columns 0.61 s, 6: 0.67 s, 4: 1.1 s); odd n, whose
+  // tasks are also split by the middle queen, with about 11 (N = 17: 4
+  // outer columns 1.8 s, 6: 2.4 s, 8: 2.8 s; N = 19: 8 outer 61 s, 10:
+  // 65 s). From N = 20 fewer inner columns keep a task near 100 MB
+  // (placements grow about 20× per 2 rows, tasks 4× per 2 outer columns).
+  const int inner = n % 2 == 0 ? (n < 20 ? 8 : 6) : (n < 20 ? 11 : 7);
   return std::max(0, n - inner);
 }
 

@@ -46,11 +46,10 @@ struct JoinTask {
   friend bool operator==(const JoinTask&, const JoinTask&) = default;
 };
 
-/// The default number of outer columns for the n×n board: n − 8 for even
-/// n, n − 9 for odd n (at least 0), and two more from n = 20, so that a task
-/// holds about 100 MB at most; the task count grows about 4× and a task's
-/// size shrinks about 4× for every 2 outer columns more (measured:
-/// results/queens.md).
+/// The default number of outer columns for the n×n board, measured fastest:
+/// n − 8 for even n, n − 11 for odd n (whose tasks are also split by the
+/// middle queen), at least 0; from n = 20, n − 6 and n − 7, so that a task
+/// holds about 100 MB at most (results/queens.md).
 [[nodiscard]] int default_join_outer(int n);
 
 /// Checks a board side and outer column count for the join: 1 ≤ n ≤ 32
