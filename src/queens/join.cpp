@@ -273,29 +273,27 @@ void bucket(const u64* keys, std::size_t count, int bits, const KeyIndex& index,
 
 using Lanes = u64 __attribute__((vector_size(kLanes * sizeof(u64))));
 
-/// Pairs (x in top[t0, t1), y in bottom[b0, b1)) with x & y == 0; b1 - b0
-/// is a multiple of kLanes (padded with keys that meet every top key).
-u64 count_block(const u64* top, u32 t0, u32 t1, const u64* bottom, u32 b0, u32 b1) {
-  Lanes acc{}, acc2{};
+/// Adds to `acc` (lane by lane, as −1 per pair) the pairs (x in top[t0, t1),
+/// y in bottom[b0, b1)) with x & y == 0; b1 − b0 is a multiple of kLanes
+/// (padded with keys that meet every top key).
+inline void count_block(const u64* top, u32 t0, u32 t1, const u64* bottom, u32 b0, u32 b1, Lanes& acc) {
+  Lanes acc2{};
   u32 y = b0;
   for (; y + 2 * kLanes <= b1; y += 2 * kLanes) {  // two vectors per top key: one broadcast for both
     Lanes v, v2;
     __builtin_memcpy(&v, bottom + y, sizeof v);
     __builtin_memcpy(&v2, bottom + y + kLanes, sizeof v2);
     for (u32 x = t0; x < t1; ++x) {
-      acc -= (top[x] & v) == 0;  // a lane is -1 where the pair fits
-      acc2 -= (top[x] & v2) == 0;
+      acc += (top[x] & v) == 0;  // a lane is −1 where the pair fits
+      acc2 += (top[x] & v2) == 0;
     }
   }
-  acc += acc2;
   for (; y < b1; y += kLanes) {
     Lanes v;
     __builtin_memcpy(&v, bottom + y, sizeof v);
-    for (u32 x = t0; x < t1; ++x) acc -= (top[x] & v) == 0;
+    for (u32 x = t0; x < t1; ++x) acc += (top[x] & v) == 0;
   }
-  u64 total = 0;
-  for (std::size_t i = 0; i < kLanes; ++i) total += acc[i];
-  return total;
+  acc += acc2;
 }
 
 /// Number of pairs (x in top, y in bottom) with x & y == 0. Top keys must
@@ -319,17 +317,19 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
     const u32 t0 = s.top_offsets[i], t1 = s.top_offsets[i + 1];
     if (t0 == t1) continue;
     const u32 free = all & ~i;
+    Lanes acc{};  // summed over the top bucket's compatible bottom buckets
     for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
       const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
       tests += u64{t1 - t0} * (b1 - b0);
       if (!scalar) {
-        total += count_block(t, t0, t1, b, b0, b1);
+        count_block(t, t0, t1, b, b0, b1, acc);
       } else {
         for (u32 x = t0; x < t1; ++x)
           for (u32 y = b0; y < b1; ++y) total += (t[x] & b[y]) == 0;
       }
       if (j == 0) break;
     }
+    for (std::size_t lane = 0; lane < kLanes; ++lane) total -= acc[lane];  // each fitting pair added −1
   }
   return total;
 }
