@@ -72,6 +72,7 @@ struct Half {
   std::vector<u64>* keys = nullptr;      ///< output: one key per placement, in enumeration order
   std::vector<std::uint32_t>* groups = nullptr;  ///< output: the placement's group (inner columns of the top half)
   u64 placements = 0;
+  engine::StopPoll<> poll{};  ///< a large task's enumeration takes seconds: let a stop through
 
   Half(const Geometry& geo, bool is_top, int middle, u32 allowed_columns, u32 must_columns)
       : g(&geo), top(is_top), m(middle), must(must_columns) {
@@ -119,6 +120,7 @@ struct Half {
   /// diagonal masks of row r. The last two rows are unrolled: the walk is
   /// most of the cost for odd N, and most of its nodes are there.
   void walk(int r, u32 cols, u32 dl, u32 dr) {
+    poll.tick();
     u32 free = free_squares(r, cols, dl, dr);
     if (r == g->rows - 1) {
       while (free) {
