@@ -347,9 +347,10 @@ int default_join_outer(int n) {
   // (N = 16: 8 outer columns 0.61 s, 6: 0.67 s, 4: 1.1 s); odd n, whose
   // tasks are also split by the middle queen, with about 11 (N = 17: 4
   // outer columns 1.8 s, 6: 2.4 s, 8: 2.8 s; N = 19: 8 outer 61 s, 10:
-  // 65 s). From N = 20 fewer inner columns keep a task near 100 MB
+  // 65 s). Beyond N = 20 (even) and 19 (odd) fewer inner columns keep a
+  // task near 100 MB, so that 16 workers stay under 8 GiB through N = 21
   // (placements grow about 20× per 2 rows, tasks 4× per 2 outer columns).
-  const int inner = n % 2 == 0 ? (n < 20 ? 8 : 6) : (n < 20 ? 11 : 7);
+  const int inner = n % 2 == 0 ? (n <= 20 ? 8 : 6) : (n < 20 ? 11 : 7);
   return std::max(0, n - inner);
 }
 

@@ -27,7 +27,7 @@ void add_queens_options(po::options_description& d) {
        "constellations method: canonical constellations per engine task, G ≥ 1; default: 1")
       ("outer-columns", po::value<std::string>()->value_name("K"),
        "join method: outer columns fixed per task (K/2 on each side), even, N-20 ≤ K ≤ N-2; "
-       "default: N − 8 for even N, N − 11 for odd N (at least 0); N − 6 and N − 7 from N = 20")
+       "default: N − 8 for even N ≤ 20, N − 6 above; N − 11 for odd N ≤ 19, N − 7 above (at least 0)")
       ("memory-limit", po::value<std::string>()->value_name("SIZE"),
        "join method: refuse a run whose estimated peak memory exceeds SIZE (bytes, or with K, M, G, T: "
        "binary units); default: 80 % of the machine's memory")

@@ -48,8 +48,8 @@ struct JoinTask {
 
 /// The default number of outer columns for the n×n board, measured fastest:
 /// n − 8 for even n, n − 11 for odd n (whose tasks are also split by the
-/// middle queen), at least 0; from n = 20, n − 6 and n − 7, so that a task
-/// holds about 100 MB at most (results/queens.md).
+/// middle queen), at least 0; beyond n = 20 (even) and 19 (odd), n − 6 and
+/// n − 7, so that a task holds about 100 MB at most (results/queens.md).
 [[nodiscard]] int default_join_outer(int n);
 
 /// Checks a board side and outer column count for the join: 1 ≤ n ≤ 32
