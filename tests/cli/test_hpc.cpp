@@ -245,7 +245,8 @@ TEST_F(Hpc, ForeignDamagedAndTruncatedCheckpoints) {
 
 TEST_F(Hpc, ShardsMergeToTheSingleRunTotal) {
   for (const auto& job : {std::vector<std::string>{"--queens", "11", "--method", "search", "--split-depth", "2", "--threads", "2"},
-                          std::vector<std::string>{"--queens", "11", "--threads", "2"}})
+                          std::vector<std::string>{"--queens", "11", "--threads", "2"},
+                          std::vector<std::string>{"--queens", "11", "--method", "join", "--outer-columns", "4"}})
   for (int k : {1, 2, 3, 7}) {
     const auto single = run_json(job);
     EXPECT_EQ(single["counts"]["all"], "2680");
