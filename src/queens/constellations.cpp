@@ -363,8 +363,7 @@ engine::Job make_constellation_job(int n, std::size_t group, const std::string& 
   job.run_task = [n, list, group, groups](std::size_t id, engine::Tally& out) {
     if (id >= groups) {
       const bool half = id == groups;
-      out.add(half ? kCRot180Search : kCRot90Search,
-              count_rotation_symmetric(n, half ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
+      add_rotation_symmetric(n, half, half ? kCRot180Search : kCRot90Search, out);
       return;
     }
     const std::size_t end = std::min(list->size(), (id + 1) * group);

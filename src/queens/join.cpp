@@ -493,8 +493,7 @@ engine::Job make_join_job(int n, int outer, const std::string& fingerprint) {
   job.run_task = [n, outer, tasks, count](std::size_t id, engine::Tally& out) {
     if (id >= count) {
       const bool half = id == count;
-      out.add(half ? kJRot180 : kJRot90,
-              count_rotation_symmetric(n, half ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
+      add_rotation_symmetric(n, half, half ? kJRot180 : kJRot90, out);
       return;
     }
     const JoinTaskCount c = count_join_task(n, outer, (*tasks)[id]);

@@ -133,6 +133,10 @@ u128 count_rotation_symmetric(int n, Symmetry rotation, u128* nodes) {
   return s.solutions;
 }
 
+void add_rotation_symmetric(int n, bool half_turn, std::size_t counter, engine::Tally& out) {
+  out.add(counter, count_rotation_symmetric(n, half_turn ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
+}
+
 engine::Job make_search_job(int n, int depth, const std::string& fingerprint) {
   auto tree = std::make_shared<const QueensTree>(n);
   engine::Job job = engine::make_tree_job(tree, depth, fingerprint, {"all", "rot180", "rot90"});
@@ -141,8 +145,7 @@ engine::Job make_search_job(int n, int depth, const std::string& fingerprint) {
   job.run_task = [inner = std::move(job.run_task), tree_tasks, n](std::size_t id, engine::Tally& out) {
     if (id < tree_tasks) return inner(id, out);
     const bool half = id == tree_tasks;
-    out.add(half ? kRot180 : kRot90,
-            count_rotation_symmetric(n, half ? Symmetry::rot180 : Symmetry::rot90, &out.nodes));
+    add_rotation_symmetric(n, half, half ? kRot180 : kRot90, out);
   };
   // The two symmetric searches are left out of the size estimate (each
   // fills a half or a quarter of the board, a vanishing part of the work).

@@ -33,7 +33,10 @@ QueensCounts run_join(int n, int outer, int threads) {
 }
 
 TEST(QueensJoin, KnownValuesOneToFifteenWithTheDefaultSplit) {
-  for (int n = 1; n <= 15; ++n) EXPECT_EQ(run_join(n, default_join_outer(n), 2), known(n)) << "n=" << n;
+  for (int n = 1; n <= 15; ++n) {
+    const QueensCounts c = run_join(n, default_join_outer(n), 2);
+    EXPECT_EQ(c, known(n)) << "n=" << n << ": Q " << to_string(c.all) << " U " << to_string(c.distinct);
+  }
 }
 
 TEST(QueensJoin, AgreesWithSearchForEveryOuterSplit) {

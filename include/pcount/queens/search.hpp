@@ -61,6 +61,12 @@ private:
 /// std::invalid_argument for another symmetry.
 [[nodiscard]] u128 count_rotation_symmetric(int n, Symmetry rotation, u128* nodes = nullptr);
 
+/// Runs one of the two symmetric-search tasks every queens job ends with:
+/// adds count_rotation_symmetric(n, rot180 when `half_turn`, else rot90) to
+/// counter `counter` of `out` and its nodes to out.nodes. Throws like
+/// count_rotation_symmetric, and CountOverflow.
+void add_rotation_symmetric(int n, bool half_turn, std::size_t counter, engine::Tally& out);
+
 /// Counter indices of the jobs built by make_search_job.
 enum SearchCounter : std::size_t { kAll = 0, kRot180 = 1, kRot90 = 2 };
 
