@@ -38,7 +38,8 @@ std::uint64_t read_limit(const Invocation& inv, std::uint64_t fallback) {
 }
 
 Kernel read_kernel(const Invocation& inv) {
-  const std::string m = choose_method(inv, {"auto", "fast9", "general"}, "auto");
+  const std::string m = choose_method(inv, {"auto", "simd9", "fast9", "general"}, "auto");
+  if (m == "simd9") return Kernel::simd9;
   if (m == "fast9") return Kernel::fast9;
   if (m == "general") return Kernel::general;
   return Kernel::automatic;
@@ -172,13 +173,22 @@ Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
   return plan;
 }
 
+/// "search (K)", K the kernel that runs; the simd9 kernel names its
+/// instruction-set path ("simd9 avx512").
+std::string method_text(const BoxShape& shape, Kernel kernel) {
+  const bool nine = shape.side() == 9 && shape.rows == 3;
+  if (kernel == Kernel::automatic) kernel = nine ? Kernel::simd9 : Kernel::general;
+  if (kernel == Kernel::simd9) return std::string("search (simd9 ") + simd_path_name(simd_path()) + ")";
+  return std::string("search (") + kernel_name(kernel) + ")";
+}
+
 Plan plan_puzzle(const Invocation& inv) {
   const BoxShape shape = read_shape(inv);
   if (inv.common.list) return plan_puzzle_list(inv, shape);
   const std::uint64_t limit = read_limit(inv, 0);
   const Kernel kernel = read_kernel(inv);
-  if (kernel == Kernel::fast9 && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
+  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
 
   // The first solution in search order, sequentially; the count in parallel.
@@ -202,10 +212,7 @@ Plan plan_puzzle(const Invocation& inv) {
 
     Report report = puzzle_report(shape, puzzle);
     report.params["limit"] = limit;
-    report.method = std::string("search (") +
-                    (kernel == Kernel::automatic ? (shape.side() == 9 && shape.rows == 3 ? "fast9" : "general")
-                                                 : kernel_name(kernel)) +
-                    ")";
+    report.method = method_text(shape, kernel);
     report.counts.emplace_back("solutions", to_string(count));
     report.extra["limit_reached"] = limit_reached;
     report.extra["solution"] = first->first.empty() ? nlohmann::ordered_json(nullptr)
@@ -276,11 +283,6 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
   return f;
 }
 
-std::string method_text(const BoxShape& shape, Kernel kernel) {
-  const bool nine = shape.side() == 9 && shape.rows == 3;
-  return std::string("search (") +
-         (kernel == Kernel::automatic ? (nine ? "fast9" : "general") : kernel_name(kernel)) + ")";
-}
 
 /// `--puzzle-file F`: one engine task per block of kBlock file lines; each
 /// solves its puzzles and prints their result lines (bad lines: a message
@@ -291,8 +293,8 @@ Plan plan_puzzle_file(const Invocation& inv) {
   const BoxShape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 2);
   const Kernel kernel = read_kernel(inv);
-  if (kernel == Kernel::fast9 && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
+  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");

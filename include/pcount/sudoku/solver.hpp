@@ -28,13 +28,36 @@ namespace pcount::sudoku {
 
 /// Which kernel to run.
 enum class Kernel {
-  automatic,  ///< fast9 for 3x3 boxes, general otherwise
-  fast9,      ///< band bitboards; 3x3 boxes only (else InvalidArgument("box_shape"))
-  general,    ///< any shape with side ≤ 16
+  automatic,     ///< simd9 for 3x3 boxes, general otherwise
+  fast9,         ///< scalar band bitboards; 3x3 boxes only (else InvalidArgument("box_shape"))
+  general,       ///< any shape with side ≤ 16
+  simd9,         ///< vectorised 9×9 kernel on the path simd_path() picks; 3x3 boxes only
+  simd9_sse41,   ///< simd9 forced onto its SSE4.1 path (tests; InvalidArgument("kernel") if the CPU lacks it)
+  simd9_avx2,    ///< simd9 forced onto its AVX2 path
+  simd9_avx512,  ///< simd9 forced onto its AVX-512 path
 };
 
-/// Name of a kernel ("auto", "fast9", "general").
+/// Name of a kernel ("auto", "fast9", "general", "simd9", "simd9-sse4.1",
+/// "simd9-avx2", "simd9-avx512").
 [[nodiscard]] const char* kernel_name(Kernel k);
+
+/// Instruction-set paths of the simd9 kernel, one build of the same code
+/// each (x86-64-v2, -v3, -v4 micro-architecture levels).
+enum class SimdPath { sse41, avx2, avx512 };
+
+/// "sse4.1", "avx2" or "avx512".
+[[nodiscard]] const char* simd_path_name(SimdPath p);
+
+/// Whether this CPU runs path `p` (CPUID via __builtin_cpu_supports; on a
+/// machine other than x86-64 only sse41 is reported, built without
+/// x86 flags as portable vector code).
+[[nodiscard]] bool simd_path_supported(SimdPath p);
+
+/// The path Kernel::simd9 runs: the environment variable PCOUNT_SIMD
+/// ("sse4.1", "avx2", "avx512"; read once) when set to a supported path,
+/// else the widest supported one. Throws InvalidArgument("PCOUNT_SIMD")
+/// when the variable names an unknown or unsupported path.
+[[nodiscard]] SimdPath simd_path();
 
 /// What one sequential solve found.
 struct SolveResult {

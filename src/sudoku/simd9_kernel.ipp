@@ -1,0 +1,422 @@
+// The vectorised 9×9 kernel (layout: simd9.hpp). This file is included once
+// per instruction-set path (simd9_sse41.cpp, simd9_avx2.cpp,
+// simd9_avx512.cpp) with PCOUNT_SIMD9_NS naming the namespace; CMake adds
+// -march=x86-64-v2 (SSE4.1), -v3 (AVX2) or -v4 (AVX-512) after the project
+// flags; the code is the same, GCC vector extensions map each
+// 16-lane operation onto 4, 2 or 1 register operations. Only plain functions
+// on Simd9State leave this file (no inline library code shared with other
+// translation units, so no copy built for a wider instruction set can be
+// linked into a narrower path).
+//
+// Propagation is a sweep of bit formulas over all 27 (band, digit) boards at
+// once, repeated until nothing changes:
+//  1. locked candidates within a band: a digit occupies one cell per row and
+//     per box of a band, so its row × box segments must contain a
+//     permutation; a segment (r, c) is kept only if rows r+1, r+2 can take
+//     boxes c+1, c+2 in some order (cyclic indices). The same across the
+//     three bands of a stack with columns (per digit, bands × columns).
+//     No permutation left: contradiction.
+//  2. hidden singles: a segment that is the only one of its row (or box)
+//     and holds one cell; a column with one cell in one band and none in
+//     the others.
+//  3. naked singles: a cell with one digit (bit-sliced counts over the
+//     digits); a cell with none is a contradiction.
+//  4. every single found is placed at once: its digit leaves the cell's row,
+//     column and box, the other digits leave the cell. Two digits claiming
+//     one cell is a contradiction; two placements of one digit in a unit are
+//     caught when that digit's other rows run out (step 1), so a state with
+//     every cell single that passed step 1 is a valid grid.
+#if defined(__x86_64__) && defined(__SSE4_1__)
+#include <immintrin.h>
+#endif
+
+#include "simd9.hpp"
+
+#ifndef PCOUNT_SIMD9_NS
+#error "compile with -DPCOUNT_SIMD9_NS=<namespace>"
+#endif
+
+namespace pcount::sudoku::detail::PCOUNT_SIMD9_NS {
+
+namespace {
+
+using u32 = std::uint32_t;
+typedef u32 V __attribute__((vector_size(64)));
+typedef u32 V8 __attribute__((vector_size(32)));
+typedef u32 V4 __attribute__((vector_size(16)));
+
+constexpr u32 kM27 = 0x7FFFFFF;
+constexpr u32 kLead = 0x1249249;  // first bit of each 3-cell segment (row r, box c: bit 9r + 3c)
+constexpr u32 kL0 = 0x40201, kL1 = kL0 << 3, kL2 = kL0 << 6;  // segment leads of box 0, 1, 2
+
+// Lanes that hold a real (band, digit) board, per 16-lane group.
+constexpr V kValid0 = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
+constexpr V kValid2 = {~0u, ~0u, ~0u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr V kBandLanes = kValid0;
+
+// The six ways a digit can cross three rows × three boxes (or three bands ×
+// three columns): row i uses box kPerm[p][i].
+constexpr int kPerm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+/// Segment leads of permutation i within a band.
+constexpr u32 row_perm_leads(int i) {
+  return (1u << (3 * kPerm[i][0])) | (1u << (9 + 3 * kPerm[i][1])) | (1u << (18 + 3 * kPerm[i][2]));
+}
+
+inline V valid(int k) { return k == 2 ? kValid2 : kValid0; }
+
+// Row rotations within a band: row r receives row r+1 (rr1) or r+2 (rr2).
+inline V rr1(V x) { return ((x >> 9) | (x << 18)) & kM27; }
+inline V rr2(V x) { return ((x >> 18) | (x << 9)) & kM27; }
+// Box rotations of segment leads within each row: box c receives box c+1 / c+2.
+inline V bc1(V x) { return ((x >> 3) & (kL0 | kL1)) | ((x << 6) & kL2); }
+inline V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL2)); }
+// Column rotations within each stack of a 9-bit column set: column j receives j+1 / j+2.
+inline V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
+inline V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
+// Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding lane stays.
+inline V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7, 9, 10, 8, 11, 13, 14, 12, 15); }
+inline V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7, 10, 8, 9, 11, 14, 12, 13, 15); }
+// Digit-group swaps (lane ^ 4, lane ^ 8) for folds over the digits.
+inline V g4(V x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); }
+inline V g8(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); }
+
+inline V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
+inline V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
+inline V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
+inline V colexp(V x) { return x | (x << 9) | (x << 18); }
+
+inline bool any(V x) {
+  const V8 h = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7) | __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
+  const V4 q = __builtin_shufflevector(h, h, 0, 1, 2, 3) | __builtin_shufflevector(h, h, 4, 5, 6, 7);
+#if defined(__x86_64__) && defined(__SSE4_1__)
+  return !_mm_testz_si128(reinterpret_cast<__m128i>(q), reinterpret_cast<__m128i>(q));
+#else
+  return (q[0] | q[1] | q[2] | q[3]) != 0;
+#endif
+}
+
+/// Bit-sliced counts of candidates per cell: lanes of band b (every group)
+/// hold the cells of band b with at least one (o), two (t), three (h) digits.
+struct Fold {
+  V o, t, h;
+};
+
+inline void merge(Fold& f, V o, V t, V h) {
+  f.h = f.h | h | (f.t & o) | (f.o & t);
+  f.t = f.t | t | (f.o & o);
+  f.o = f.o | o;
+}
+
+inline Fold fold(const V* a) {
+  Fold f;
+  f.o = a[0] | a[1];
+  f.t = a[0] & a[1];
+  f.h = f.t & a[2];
+  f.t |= f.o & a[2];
+  f.o |= a[2];
+  merge(f, g4(f.o), g4(f.t), g4(f.h));
+  merge(f, g8(f.o), g8(f.t), g8(f.h));
+  return f;
+}
+
+/// Bit-sliced counts to four (at least 1, 2, 3, 4) over the digits, per band.
+struct Fold4 {
+  V o, t, h, q;
+};
+
+inline void merge4(Fold4& f, const Fold4& g) {
+  f.q = f.q | g.q | (f.h & g.o) | (f.t & g.t) | (f.o & g.h);
+  f.h = f.h | g.h | (f.t & g.o) | (f.o & g.t);
+  f.t = f.t | g.t | (f.o & g.o);
+  f.o = f.o | g.o;
+}
+
+inline Fold4 fold4(const V* x) {
+  Fold4 f{x[0], V{}, V{}, V{}};
+  for (int k = 1; k < 3; ++k) {
+    f.q |= f.h & x[k];
+    f.h |= f.t & x[k];
+    f.t |= f.o & x[k];
+    f.o |= x[k];
+  }
+  merge4(f, Fold4{g4(f.o), g4(f.t), g4(f.h), g4(f.q)});
+  merge4(f, Fold4{g8(f.o), g8(f.t), g8(f.h), g8(f.q)});
+  return f;
+}
+
+inline void load(const Simd9State& s, V* a) {
+  for (int k = 0; k < 3; ++k) __builtin_memcpy(&a[k], s.lane + 16 * k, sizeof(V));
+}
+inline void store(Simd9State& s, const V* a) {
+  for (int k = 0; k < 3; ++k) __builtin_memcpy(s.lane + 16 * k, &a[k], sizeof(V));
+}
+
+bool propagate(Simd9State& s) {
+  V a[3];
+  load(s, a);
+  for (;;) {
+    V before[3] = {a[0], a[1], a[2]};
+    V bad{};
+    for (int k = 0; k < 3; ++k) {
+      // Locked candidates within the band (rows × boxes).
+      const V S = seg(a[k]);
+      const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
+      bad |= reinterpret_cast<V>(K == 0) & valid(k);
+      a[k] &= K * 7u;
+      // Locked candidates across the bands of a stack (bands × columns).
+      const V c = colset(a[k]), c1 = br1(c), c2 = br2(c);
+      const V C = c & ((cc1(c1) & cc2(c2)) | (cc2(c1) & cc1(c2)));
+      bad |= (reinterpret_cast<V>((C & 07u) == 0) | reinterpret_cast<V>((C & 070u) == 0) |
+              reinterpret_cast<V>((C & 0700u) == 0)) &
+             valid(k);
+      a[k] &= colexp(C);
+    }
+#ifndef PCOUNT_SIMD9_NO_TRIADS
+    {
+      // Triads: the three cells of a row segment (or column segment) hold
+      // three different digits. A segment open to only three digits gets
+      // all three; a digit confined to one segment of its row (column) is
+      // certain there; three certain digits close the segment to the rest.
+      // A certain digit leaves the other segments of its row and box
+      // (column: its stack within the band and the column in other bands).
+      V S[3], cert[3];
+      for (int k = 0; k < 3; ++k) S[k] = seg(a[k]);
+      Fold4 n = fold4(S);
+      bad |= ~n.h & kLead & kBandLanes;
+      const V three = n.h & ~n.q;
+      for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
+      Fold4 c = fold4(cert);
+      bad |= c.q & kBandLanes;
+      const V closed = c.h;
+      for (int k = 0; k < 3; ++k) {
+        const V keep = cert[k] * 7u;
+        const V rest = (cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k])) * 7u;
+        a[k] &= ~(closed * 7u | rest) | keep;
+      }
+      for (int k = 0; k < 3; ++k) S[k] = colset(a[k]);
+      n = fold4(S);
+      bad |= ~n.h & 0777u & kBandLanes;
+      const V vthree = n.h & ~n.q;
+      for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
+      c = fold4(cert);
+      bad |= c.q & kBandLanes;
+      const V vclosed = c.h;
+      for (int k = 0; k < 3; ++k) {
+        const V x = cert[k];
+        // Its stack within the band, and its column in the other bands
+        // (their certain flags rotated into this band's lane).
+        a[k] &= ~colexp(vclosed | cc1(x) | cc2(x) | br1(x) | br2(x)) | colexp(x);
+      }
+    }
+#endif
+    const Fold f = fold(a);
+    bad |= reinterpret_cast<V>(f.o != kM27) & kBandLanes;
+    const V naked = f.o & ~f.t;
+    V p[3];
+    for (int k = 0; k < 3; ++k) {
+      const V x = a[k];
+      const V S = seg(x);
+      const V row_only = S & ~bc1(S) & ~bc2(S);
+      const V box_only = S & ~rr1(S) & ~rr2(S);
+      V h = x & (((row_only | box_only) & seg_single(x)) * 7u);
+      const V y = x >> 9, z = x >> 18;
+      const V col_single = (x ^ y ^ z) & ~(x & y & z) & 0777u;
+      const V cs = (x | y | z) & 0777u;
+      h |= x & colexp(col_single & ~br1(cs) & ~br2(cs));
+      p[k] = h | (x & naked);
+    }
+    // Cells claimed by two digits.
+    V claimed = p[0] | p[1], twice = p[0] & p[1];
+    twice |= claimed & p[2];
+    claimed |= p[2];
+    {
+      V o4 = g4(claimed), t4 = g4(twice);
+      twice |= t4 | (claimed & o4);
+      claimed |= o4;
+      V o8 = g8(claimed), t8 = g8(twice);
+      twice |= t8 | (claimed & o8);
+      claimed |= o8;
+    }
+    bad |= twice;
+    if (any(bad)) return false;
+    for (int k = 0; k < 3; ++k) {
+      const V z = seg(p[k]);
+      const V row_fill = (z | bc1(z) | bc2(z)) * 7u;
+      const V box_fill = (z | rr1(z) | rr2(z)) * 7u;
+      V pc = colset(p[k]);
+      pc |= br1(pc) | br2(pc);
+      a[k] &= ~(claimed | row_fill | box_fill | colexp(pc)) | p[k];
+    }
+    const V diff = (a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]);
+    if (!any(diff)) {
+      store(s, a);
+      s.solved = any(f.t & kBandLanes) ? 0u : 1u;
+      return true;
+    }
+  }
+}
+
+}  // namespace
+
+bool start(Simd9State& s, const std::uint8_t* clues) {
+  for (int i = 0; i < 48; ++i) s.lane[i] = 0;
+  for (int d = 0; d < 9; ++d)
+    for (int b = 0; b < 3; ++b) s.lane[simd9_lane(d, b)] = kM27;
+  for (int i = 0; i < 81; ++i) {
+    const int v = clues[i];
+    if (v == 0) continue;
+    const int b = i / 27;
+    const u32 bit = 1u << (i % 27);
+    if (!(s.lane[simd9_lane(v - 1, b)] & bit)) return false;
+    for (int d = 0; d < 9; ++d)
+      if (d != v - 1) s.lane[simd9_lane(d, b)] &= ~bit;
+  }
+  return propagate(s);
+}
+
+bool assign(Simd9State& s, int cell, int digit) {
+  if (cell >= 81) {
+    // Configuration branch (choose_configuration): `digit` is the permutation.
+    const int unit = (cell - 81) / 9, d = (cell - 81) % 9;
+    if (unit < 3) {
+      s.lane[simd9_lane(d, unit)] &= row_perm_leads(digit) * 7u;
+    } else {
+      const int st = 3 * (unit - 3);
+      for (int j = 0; j < 3; ++j)
+        s.lane[simd9_lane(d, j)] &= ~(0x40201u * (7u << st)) | (0x40201u << (st + kPerm[digit][j]));
+    }
+    return propagate(s);
+  }
+  const int b = cell / 27;
+  const u32 bit = 1u << (cell % 27);
+  for (int d = 0; d < 9; ++d)
+    if (d != digit) s.lane[simd9_lane(d, b)] &= ~bit;
+  return propagate(s);
+}
+
+namespace {
+
+/// Configuration branch: the placements of one digit within one band (which
+/// box each row uses) or one stack (which column each band uses) still
+/// open, one child per permutation. Picks the band or stack with the fewest
+/// configurations over all digits among those not yet fixed, and in it the
+/// digit with the fewest (at least two). Returns cell -1 when every band
+/// and stack is fixed.
+Branch choose_configuration(const V* a) {
+  alignas(64) u32 hc[48], vc[48];
+  for (int k = 0; k < 3; ++k) {
+    const V S = seg(a[k]);
+    V h{};
+    for (int i = 0; i < 6; ++i) h -= reinterpret_cast<V>((S & row_perm_leads(i)) == row_perm_leads(i));
+    const V c0 = colset(a[k]), c1 = br1(c0), c2 = br2(c0);
+    V v{};
+    for (int i = 0; i < 6; ++i) v += (c0 >> kPerm[i][0]) & (c1 >> kPerm[i][1]) & (c2 >> kPerm[i][2]) & 0111u;
+    __builtin_memcpy(hc + 16 * k, &h, sizeof(V));
+    __builtin_memcpy(vc + 16 * k, &v, sizeof(V));
+  }
+  int best_unit = -1, best_total = 1 << 20;
+  for (int u = 0; u < 6; ++u) {
+    int total = 0;
+    for (int d = 0; d < 9; ++d)
+      total += u < 3 ? static_cast<int>(hc[simd9_lane(d, u)]) : static_cast<int>((vc[simd9_lane(d, 0)] >> (3 * (u - 3))) & 7u);
+    if (total > 9 && total < best_total) {
+      best_total = total;
+      best_unit = u;
+    }
+  }
+  Branch br;
+  if (best_unit < 0) return br;
+  int best_d = -1, fewest = 99;
+  for (int d = 0; d < 9; ++d) {
+    const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
+                                : static_cast<int>((vc[simd9_lane(d, 0)] >> (3 * (best_unit - 3))) & 7u);
+    if (n >= 2 && n < fewest) {
+      fewest = n;
+      best_d = d;
+      if (n == 2) break;
+    }
+  }
+  const int b = best_unit < 3 ? best_unit : 0;
+  br.cell = 81 + 9 * best_unit + best_d;
+  for (int i = 0; i < 6; ++i) {
+    bool ok;
+    if (best_unit < 3) {
+      const u32 S = (a[best_d >> 2][4 * (best_d & 3) + b]);
+      const u32 lead = (S | (S >> 1) | (S >> 2)) & kLead;
+      ok = (lead & row_perm_leads(i)) == row_perm_leads(i);
+    } else {
+      const int st = 3 * (best_unit - 3);
+      ok = true;
+      for (int j = 0; j < 3; ++j) {
+        const u32 m = a[best_d >> 2][4 * (best_d & 3) + j];
+        ok = ok && ((m | (m >> 9) | (m >> 18)) >> (st + kPerm[i][j]) & 1u);
+      }
+    }
+    if (ok) br.candidates |= 1u << i;
+  }
+  return br;
+}
+
+}  // namespace
+
+Branch choose(const Simd9State& s) {
+  V a[3];
+  load(s, a);
+#ifndef PCOUNT_SIMD9_CELL_BRANCH
+  {
+    const Branch c = choose_configuration(a);
+    if (c.cell >= 0) return c;
+  }
+#endif
+  const Fold f = fold(a);
+  Branch br;
+  int best_b = -1, best_p = -1;
+  for (int b = 0; b < 3 && best_b < 0; ++b) {
+    const u32 pairs = f.t[b] & ~f.h[b];
+    if (pairs) {
+      best_b = b;
+      best_p = __builtin_ctz(pairs);
+    }
+  }
+  if (best_b < 0) {
+    int fewest = 99;
+    for (int b = 0; b < 3; ++b)
+      for (u32 open = f.t[b]; open; open &= open - 1) {
+        const int p = __builtin_ctz(open);
+        int n = 0;
+        for (int d = 0; d < 9; ++d) n += (s.lane[simd9_lane(d, b)] >> p) & 1u;
+        if (n < fewest) {
+          fewest = n;
+          best_b = b;
+          best_p = p;
+        }
+      }
+  }
+  if (best_b < 0) return br;
+  br.cell = 27 * best_b + best_p;
+  for (int d = 0; d < 9; ++d)
+    if ((s.lane[simd9_lane(d, best_b)] >> best_p) & 1u) br.candidates |= 1u << d;
+  return br;
+}
+
+int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, int max) {
+  V a[3];
+  load(s, a);
+  const Fold f = fold(a);
+  const int open = __builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]);
+  if (open > max) return open;
+  int k = 0;
+  for (int b = 0; b < 3; ++b)
+    for (u32 rest = f.t[b]; rest; rest &= rest - 1) {
+      const int p = __builtin_ctz(rest);
+      unsigned m = 0;
+      for (int d = 0; d < 9; ++d) m |= ((s.lane[simd9_lane(d, b)] >> p) & 1u) << d;
+      cells[k] = static_cast<std::uint16_t>(27 * b + p);
+      masks[k] = static_cast<std::uint16_t>(m);
+      ++k;
+    }
+  return k;
+}
+
+}  // namespace pcount::sudoku::detail::PCOUNT_SIMD9_NS
