@@ -50,6 +50,10 @@ public:
       throw InvalidArgument("box_shape", "the 9×9 kernel needs 3x3 boxes");
     for (std::size_t i = 0; i < 81; ++i) clues_[i] = puzzle.cells[i];
   }
+  /// From 81 values (0 = blank), as Puzzle::cells of a 3x3 puzzle.
+  explicit Simd9Kernel(const std::uint8_t* cells) {
+    for (std::size_t i = 0; i < 81; ++i) clues_[i] = cells[i];
+  }
 
   [[nodiscard]] bool start(State& s) const {
     if constexpr (Path == SimdPath::avx512) return simd9_avx512::start(s, clues_);

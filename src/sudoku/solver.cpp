@@ -172,6 +172,20 @@ SolveResult solve_with(const Puzzle& puzzle, std::uint64_t limit) {
 
 /// The kernel that runs: automatic and simd9 resolved to a forced path;
 /// throws InvalidArgument("kernel") for a forced path this CPU lacks.
+template <class K>
+Solve9Result solve9_with(const std::uint8_t* cells, std::uint64_t limit, std::uint8_t* first) {
+  const K kernel(cells);
+  Solve9Result r;
+  typename K::State s;
+  if (!kernel.start(s)) return r;
+  Search<K> search{kernel, limit == 0 ? std::numeric_limits<std::uint64_t>::max() : limit, first};
+  search.dfs(s);
+  r.solutions = search.count;
+  r.nodes = search.nodes;
+  r.limit_reached = limit != 0 && search.count >= limit;
+  return r;
+}
+
 Kernel resolve(const Puzzle& puzzle, Kernel k) {
   if (k == Kernel::automatic) {
     if (!(puzzle.shape == BoxShape{3, 3})) return Kernel::general;
@@ -330,6 +344,21 @@ SolveResult solve(const Puzzle& puzzle, std::uint64_t limit, Kernel kernel) {
     case Kernel::simd9_avx2: return solve_with<detail::Simd9Kernel<SimdPath::avx2>>(puzzle, limit);
     case Kernel::simd9_sse41: return solve_with<detail::Simd9Kernel<SimdPath::sse41>>(puzzle, limit);
     default: return solve_with<detail::GeneralKernel>(puzzle, limit);
+  }
+}
+
+Solve9Result solve9(const std::uint8_t* cells, std::uint64_t limit, Kernel kernel, std::uint8_t* first) {
+  static const Puzzle nine{BoxShape{3, 3}, {}};
+  switch (resolve(nine, kernel)) {
+    case Kernel::simd9_avx512: return solve9_with<detail::Simd9Kernel<SimdPath::avx512>>(cells, limit, first);
+    case Kernel::simd9_avx2: return solve9_with<detail::Simd9Kernel<SimdPath::avx2>>(cells, limit, first);
+    case Kernel::simd9_sse41: return solve9_with<detail::Simd9Kernel<SimdPath::sse41>>(cells, limit, first);
+    case Kernel::fast9: {
+      const SolveResult full = solve(Puzzle{BoxShape{3, 3}, std::vector<std::uint8_t>(cells, cells + 81)}, limit, kernel);
+      if (!full.first.empty()) std::copy(full.first.begin(), full.first.end(), first);
+      return Solve9Result{full.solutions, full.limit_reached, full.nodes};
+    }
+    default: throw InvalidArgument("kernel", std::string("solve9 runs 9×9 kernels only, not ") + kernel_name(kernel));
   }
 }
 

@@ -77,6 +77,21 @@ struct SolveResult {
 /// does not support.
 [[nodiscard]] SolveResult solve(const Puzzle& puzzle, std::uint64_t limit = 0, Kernel kernel = Kernel::automatic);
 
+/// What solve9 found.
+struct Solve9Result {
+  std::uint64_t solutions = 0;  ///< as SolveResult::solutions
+  bool limit_reached = false;   ///< as SolveResult::limit_reached
+  std::uint64_t nodes = 0;      ///< branch assignments tried
+};
+
+/// solve() for a 9×9 puzzle with 3x3 boxes given as 81 values (row-major,
+/// 0 = blank, 1..9 a clue, as parse_puzzle leaves them), without allocating:
+/// the first solution is written to `first` (81 values) when there is one,
+/// which is left alone otherwise. `kernel` must be automatic, fast9 or a
+/// simd9 kernel, else InvalidArgument("kernel"). The --puzzle-file reader's
+/// fast path.
+[[nodiscard]] Solve9Result solve9(const std::uint8_t* cells, std::uint64_t limit, Kernel kernel, std::uint8_t* first);
+
 /// How to split the count of one puzzle's solutions into engine tasks.
 struct CountJobOptions {
   /// Stop once this many solutions are known (0 = count all). Each task
