@@ -259,6 +259,8 @@ Plan plan_puzzle(const Invocation& inv) {
   const Kernel kernel = read_kernel(inv);
   if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
     throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
+    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
 
   // The first solution in search order, sequentially; the count in parallel.
@@ -443,6 +445,8 @@ Plan plan_puzzle_file(const Invocation& inv) {
   const Kernel kernel = read_kernel(inv);
   if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
     throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
+    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");
