@@ -152,10 +152,60 @@ inline void store(Simd9State& s, const V* a) {
   for (int k = 0; k < 3; ++k) __builtin_memcpy(s.lane + 16 * k, &a[k], sizeof(V));
 }
 
+/// Triads: the three cells of a row segment (or column segment) hold three
+/// different digits. A segment open to only three digits gets all three; a
+/// digit confined to one segment of its row (column) is certain there; three
+/// certain digits close the segment to the rest. A certain digit leaves the
+/// other segments of its row and box (column: its stack within the band and
+/// the column in other bands). Returns the contradictions found (any lane
+/// nonzero).
+inline V triads(V* a) {
+  V bad{};
+  V S[3], cert[3];
+  for (int k = 0; k < 3; ++k) S[k] = seg(a[k]);
+  Fold4 n = fold4(S);
+  bad |= ~n.h & kLead & kBandLanes;
+  const V three = n.h & ~n.q;
+  for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
+  Fold4 c = fold4(cert);
+  bad |= c.q & kBandLanes;
+  const V closed = c.h;
+  for (int k = 0; k < 3; ++k) {
+    const V keep = cert[k] * 7u;
+    const V rest = (cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k])) * 7u;
+    a[k] &= ~(closed * 7u | rest) | keep;
+  }
+  for (int k = 0; k < 3; ++k) S[k] = colset(a[k]);
+  n = fold4(S);
+  bad |= ~n.h & 0777u & kBandLanes;
+  const V vthree = n.h & ~n.q;
+  for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
+  c = fold4(cert);
+  bad |= c.q & kBandLanes;
+  const V vclosed = c.h;
+  for (int k = 0; k < 3; ++k) {
+    const V x = cert[k];
+    // Its stack within the band, and its column in the other bands
+    // (their certain flags rotated into this band's lane).
+    a[k] &= ~colexp(vclosed | cc1(x) | cc2(x) | br1(x) | br2(x)) | colexp(x);
+  }
+  return bad;
+}
+
+#ifdef PCOUNT_SIMD9_STATS
+long simd9_sweeps = 0, simd9_calls = 0;
+#endif
+
 bool propagate(Simd9State& s) {
+#ifdef PCOUNT_SIMD9_STATS
+  ++simd9_calls;
+#endif
   V a[3];
   load(s, a);
   for (;;) {
+#ifdef PCOUNT_SIMD9_STATS
+    ++simd9_sweeps;
+#endif
     V before[3] = {a[0], a[1], a[2]};
     V bad{};
     for (int k = 0; k < 3; ++k) {
@@ -172,44 +222,6 @@ bool propagate(Simd9State& s) {
              valid(k);
       a[k] &= colexp(C);
     }
-#ifndef PCOUNT_SIMD9_NO_TRIADS
-    {
-      // Triads: the three cells of a row segment (or column segment) hold
-      // three different digits. A segment open to only three digits gets
-      // all three; a digit confined to one segment of its row (column) is
-      // certain there; three certain digits close the segment to the rest.
-      // A certain digit leaves the other segments of its row and box
-      // (column: its stack within the band and the column in other bands).
-      V S[3], cert[3];
-      for (int k = 0; k < 3; ++k) S[k] = seg(a[k]);
-      Fold4 n = fold4(S);
-      bad |= ~n.h & kLead & kBandLanes;
-      const V three = n.h & ~n.q;
-      for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
-      Fold4 c = fold4(cert);
-      bad |= c.q & kBandLanes;
-      const V closed = c.h;
-      for (int k = 0; k < 3; ++k) {
-        const V keep = cert[k] * 7u;
-        const V rest = (cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k])) * 7u;
-        a[k] &= ~(closed * 7u | rest) | keep;
-      }
-      for (int k = 0; k < 3; ++k) S[k] = colset(a[k]);
-      n = fold4(S);
-      bad |= ~n.h & 0777u & kBandLanes;
-      const V vthree = n.h & ~n.q;
-      for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
-      c = fold4(cert);
-      bad |= c.q & kBandLanes;
-      const V vclosed = c.h;
-      for (int k = 0; k < 3; ++k) {
-        const V x = cert[k];
-        // Its stack within the band, and its column in the other bands
-        // (their certain flags rotated into this band's lane).
-        a[k] &= ~colexp(vclosed | cc1(x) | cc2(x) | br1(x) | br2(x)) | colexp(x);
-      }
-    }
-#endif
     const Fold f = fold(a);
     bad |= reinterpret_cast<V>(f.o != kM27) & kBandLanes;
     const V naked = f.o & ~f.t;
@@ -248,12 +260,21 @@ bool propagate(Simd9State& s) {
       pc |= br1(pc) | br2(pc);
       a[k] &= ~(claimed | row_fill | box_fill | colexp(pc)) | p[k];
     }
-    const V diff = (a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]);
-    if (!any(diff)) {
+    if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+    // A fixpoint of the cheap steps. Every cell single: a valid grid (see
+    // the top of this file). Else the triads, and on if they removed anything.
+    if (!any(f.t & kBandLanes)) {
       store(s, a);
-      s.solved = any(f.t & kBandLanes) ? 0u : 1u;
+      s.solved = 1;
       return true;
     }
+#ifndef PCOUNT_SIMD9_NO_TRIADS
+    if (any(triads(a))) return false;
+    if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+#endif
+    store(s, a);
+    s.solved = 0;
+    return true;
   }
 }
 
@@ -419,4 +440,8 @@ int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, 
   return k;
 }
 
+#ifdef PCOUNT_SIMD9_STATS
+long sweeps() { return simd9_sweeps; }
+long calls() { return simd9_calls; }
+#endif
 }  // namespace pcount::sudoku::detail::PCOUNT_SIMD9_NS
