@@ -281,17 +281,25 @@ bool propagate(Simd9State& s) {
 }  // namespace
 
 bool start(Simd9State& s, const std::uint8_t* clues) {
-  for (int i = 0; i < 48; ++i) s.lane[i] = 0;
-  for (int d = 0; d < 9; ++d)
-    for (int b = 0; b < 3; ++b) s.lane[simd9_lane(d, b)] = kM27;
+  // Clue cells per band, and per (digit, band) lane the clue cells of that
+  // digit; then every lane at once: all cells but other digits' clues.
+  alignas(64) u32 given[48] = {};
+  u32 band_given[3] = {0, 0, 0};
   for (int i = 0; i < 81; ++i) {
     const int v = clues[i];
     if (v == 0) continue;
     const int b = i / 27;
     const u32 bit = 1u << (i % 27);
-    if (!(s.lane[simd9_lane(v - 1, b)] & bit)) return false;
-    for (int d = 0; d < 9; ++d)
-      if (d != v - 1) s.lane[simd9_lane(d, b)] &= ~bit;
+    given[simd9_lane(v - 1, b)] |= bit;
+    band_given[b] |= bit;
+  }
+  const V taken = {band_given[0], band_given[1], band_given[2], 0, band_given[0], band_given[1], band_given[2], 0,
+                   band_given[0], band_given[1], band_given[2], 0, band_given[0], band_given[1], band_given[2], 0};
+  for (int k = 0; k < 3; ++k) {
+    V g;
+    __builtin_memcpy(&g, given + 16 * k, sizeof(V));
+    const V a = ((kM27 & ~taken) | g) & valid(k);
+    __builtin_memcpy(s.lane + 16 * k, &a, sizeof(V));
   }
   return propagate(s);
 }
@@ -381,10 +389,14 @@ Branch choose_configuration(const V* a) {
 
 }  // namespace
 
+#ifndef PCOUNT_SIMD9_BRANCH
+#define PCOUNT_SIMD9_BRANCH 0
+#endif
+
 Branch choose(const Simd9State& s) {
   V a[3];
   load(s, a);
-#ifndef PCOUNT_SIMD9_CELL_BRANCH
+#if PCOUNT_SIMD9_BRANCH == 0
   {
     const Branch c = choose_configuration(a);
     if (c.cell >= 0) return c;
@@ -400,6 +412,18 @@ Branch choose(const Simd9State& s) {
       best_p = __builtin_ctz(pairs);
     }
   }
+#if PCOUNT_SIMD9_BRANCH == 0
+#elif PCOUNT_SIMD9_BRANCH == 1
+  if (best_b < 0) {
+    const Branch c = choose_configuration(a);
+    if (c.cell >= 0) return c;
+  }
+#elif PCOUNT_SIMD9_BRANCH == 2
+  {
+    const Branch c = choose_configuration(a);
+    if (c.cell >= 0 && (__builtin_popcount(c.candidates) == 2 || best_b < 0)) return c;
+  }
+#endif
   if (best_b < 0) {
     int fewest = 99;
     for (int b = 0; b < 3; ++b)
