@@ -350,8 +350,33 @@ private:
 };
 
 /// A puzzle file (or stdin) as read before the run.
+/// A growable byte buffer that, unlike std::string, does not zero what it
+/// is about to read into (a 4 MB file would be written twice).
+class ReadBuffer {
+public:
+  [[nodiscard]] const char* data() const { return data_.get(); }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  /// Room for `n` more bytes at data() + size(); returns where they go.
+  char* grow(std::size_t n) {
+    if (size_ + n > capacity_) {
+      const std::size_t cap = std::max(2 * capacity_, size_ + n);
+      std::unique_ptr<char[]> bigger(new char[cap]);
+      if (size_) std::memcpy(bigger.get(), data_.get(), size_);
+      data_ = std::move(bigger);
+      capacity_ = cap;
+    }
+    return data_.get() + size_;
+  }
+  void commit(std::size_t n) { size_ += n; }  ///< n bytes written at the grow() pointer
+  void reserve(std::size_t n) { (void)grow(n); }
+
+private:
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 struct PuzzleFile {
-  std::string text;                ///< the bytes read, as read (puzzle lines are ranges of it)
+  ReadBuffer text;                 ///< the bytes read, as read (puzzle lines are ranges of it)
   std::vector<std::size_t> begin;  ///< offset of puzzle line i in `text` (blank and comment lines left out)
   std::vector<std::size_t> end;    ///< offset just past puzzle line i (its '\n' not included)
   std::vector<std::size_t> line;   ///< file line number (from 1) of puzzle line i
@@ -360,7 +385,7 @@ struct PuzzleFile {
   WordFnv hash;                    ///< of every line read (the overlong one cut at kMaxPuzzleLine), each ended by '\n'
 
   [[nodiscard]] std::string_view puzzle(std::size_t i) const {
-    return std::string_view(text).substr(begin[i], end[i] - begin[i]);
+    return std::string_view(text.data() + begin[i], end[i] - begin[i]);
   }
   void add_to_hash(std::string_view bytes) {
     hash.add(bytes);
@@ -383,13 +408,13 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec && std::filesystem::is_regular_file(path, ec) && size < (std::uintmax_t{1} << 32)) {
-      f->text.reserve(static_cast<std::size_t>(size) + 1);
+      f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
       f->begin.reserve(static_cast<std::size_t>(size / 82 + 1));
       f->end.reserve(static_cast<std::size_t>(size / 82 + 1));
       f->line.reserve(static_cast<std::size_t>(size / 82 + 1));
     }
   }
-  std::string& buf = f->text;
+  ReadBuffer& buf = f->text;
   constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
   std::size_t pos = 0;
   bool eof = false;
@@ -405,12 +430,9 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
     } else if (eof) {
       break;
     } else {
-      const std::size_t old = buf.size();
-      if (buf.capacity() < old + kBlockBytes) buf.reserve(std::max(2 * buf.capacity(), old + kBlockBytes));
-      buf.resize(old + kBlockBytes);
-      in->read(buf.data() + old, static_cast<std::streamsize>(kBlockBytes));
+      in->read(buf.grow(kBlockBytes), static_cast<std::streamsize>(kBlockBytes));
       const auto got = static_cast<std::size_t>(in->gcount());
-      buf.resize(old + got);
+      buf.commit(got);
       if (got == 0) eof = true;
       if (in->bad()) break;
       continue;
