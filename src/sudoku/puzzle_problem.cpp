@@ -246,8 +246,7 @@ Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
 /// "search (K)", K the kernel that runs; the simd9 kernel names its
 /// instruction-set path ("simd9 avx512").
 std::string method_text(const BoxShape& shape, Kernel kernel) {
-  const bool nine = shape.side() == 9 && shape.rows == 3;
-  if (kernel == Kernel::automatic) kernel = nine ? Kernel::simd9 : Kernel::general;
+  if (kernel == Kernel::automatic) kernel = automatic_kernel(shape);
   if (kernel == Kernel::simd9) return std::string("search (simd9 ") + simd_path_name(simd_path()) + ")";
   return std::string("search (") + kernel_name(kernel) + ")";
 }

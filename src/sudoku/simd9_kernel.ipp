@@ -74,12 +74,65 @@ inline V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL2)); }
 // Column rotations within each stack of a 9-bit column set: column j receives j+1 / j+2.
 inline V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
 inline V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
-// Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding lane stays.
+// Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding
+// lane stays. Digit-group swaps (lane ^ 4, lane ^ 8) for folds over the
+// digits. Written per instruction set: GCC splits a generic 16-lane shuffle
+// into scalar moves when the target's registers are narrower.
+#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
 inline V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7, 9, 10, 8, 11, 13, 14, 12, 15); }
 inline V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7, 10, 8, 9, 11, 14, 12, 13, 15); }
-// Digit-group swaps (lane ^ 4, lane ^ 8) for folds over the digits.
 inline V g4(V x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); }
 inline V g8(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); }
+#elif defined(__AVX2__)
+typedef u32 H __attribute__((vector_size(32)));
+inline H lo(V x) { return __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7); }
+inline H hi(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15); }
+inline V join(H a, H b) { return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
+inline H hb1(H h) { return __builtin_shufflevector(h, h, 1, 2, 0, 3, 5, 6, 4, 7); }
+inline H hb2(H h) { return __builtin_shufflevector(h, h, 2, 0, 1, 3, 6, 4, 5, 7); }
+inline H hg4(H h) { return __builtin_shufflevector(h, h, 4, 5, 6, 7, 0, 1, 2, 3); }
+inline V br1(V x) { return join(hb1(lo(x)), hb1(hi(x))); }
+inline V br2(V x) { return join(hb2(lo(x)), hb2(hi(x))); }
+inline V g4(V x) { return join(hg4(lo(x)), hg4(hi(x))); }
+inline V g8(V x) { return join(hi(x), lo(x)); }
+#else
+union Parts {
+  V v;
+  __m128i q[4];
+};
+inline V br1(V x) {
+  Parts p{x};
+  for (auto& q : p.q) q = _mm_shuffle_epi32(q, _MM_SHUFFLE(3, 0, 2, 1));
+  return p.v;
+}
+inline V br2(V x) {
+  Parts p{x};
+  for (auto& q : p.q) q = _mm_shuffle_epi32(q, _MM_SHUFFLE(3, 1, 0, 2));
+  return p.v;
+}
+inline V g4(V x) {
+  Parts p{x}, r;
+  r.q[0] = p.q[1];
+  r.q[1] = p.q[0];
+  r.q[2] = p.q[3];
+  r.q[3] = p.q[2];
+  return r.v;
+}
+inline V g8(V x) {
+  Parts p{x}, r;
+  r.q[0] = p.q[2];
+  r.q[1] = p.q[3];
+  r.q[2] = p.q[0];
+  r.q[3] = p.q[1];
+  return r.v;
+}
+#endif
+
+// Lane-wise tests without vector comparisons (which GCC splits into scalar
+// code when the vector is wider than the target's registers): lanes hold
+// values below 2^31, so x - 1 has its top bit set exactly when x == 0.
+inline V is_zero_top(V x) { return (x - 1u) & 0x80000000u; }   // top bit set where x == 0
+inline V is_zero_one(V x) { return (x - 1u) >> 31; }            // 1 where x == 0, else 0
 
 inline V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
 inline V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
@@ -212,18 +265,16 @@ bool propagate(Simd9State& s) {
       // Locked candidates within the band (rows × boxes).
       const V S = seg(a[k]);
       const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
-      bad |= reinterpret_cast<V>(K == 0) & valid(k);
+      bad |= is_zero_top(K) & valid(k);
       a[k] &= K * 7u;
       // Locked candidates across the bands of a stack (bands × columns).
       const V c = colset(a[k]), c1 = br1(c), c2 = br2(c);
       const V C = c & ((cc1(c1) & cc2(c2)) | (cc2(c1) & cc1(c2)));
-      bad |= (reinterpret_cast<V>((C & 07u) == 0) | reinterpret_cast<V>((C & 070u) == 0) |
-              reinterpret_cast<V>((C & 0700u) == 0)) &
-             valid(k);
+      bad |= (is_zero_top(C & 07u) | is_zero_top(C & 070u) | is_zero_top(C & 0700u)) & valid(k);
       a[k] &= colexp(C);
     }
     const Fold f = fold(a);
-    bad |= reinterpret_cast<V>(f.o != kM27) & kBandLanes;
+    bad |= (f.o ^ kM27) & kBandLanes;
     const V naked = f.o & ~f.t;
     V p[3];
     for (int k = 0; k < 3; ++k) {
@@ -337,7 +388,7 @@ Branch choose_configuration(const V* a) {
   for (int k = 0; k < 3; ++k) {
     const V S = seg(a[k]);
     V h{};
-    for (int i = 0; i < 6; ++i) h -= reinterpret_cast<V>((S & row_perm_leads(i)) == row_perm_leads(i));
+    for (int i = 0; i < 6; ++i) h += is_zero_one((S & row_perm_leads(i)) ^ row_perm_leads(i));
     const V c0 = colset(a[k]), c1 = br1(c0), c2 = br2(c0);
     V v{};
     for (int i = 0; i < 6; ++i) v += (c0 >> kPerm[i][0]) & (c1 >> kPerm[i][1]) & (c2 >> kPerm[i][2]) & 0111u;

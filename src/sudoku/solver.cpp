@@ -189,7 +189,10 @@ Solve9Result solve9_with(const std::uint8_t* cells, std::uint64_t limit, std::ui
 Kernel resolve(const Puzzle& puzzle, Kernel k) {
   if (k == Kernel::automatic) {
     if (!(puzzle.shape == BoxShape{3, 3})) return Kernel::general;
-    k = Kernel::simd9;
+    // simd9's AVX2 and SSE4.1 builds are slower than the scalar fast9
+    // (results/sudoku-puzzles.md): without AVX-512 (and no PCOUNT_SIMD
+    // asking for a path) the automatic choice is fast9.
+    k = simd_path() == SimdPath::avx512 || simd_path_forced() ? Kernel::simd9 : Kernel::fast9;
   }
   if (k == Kernel::simd9) {
     switch (simd_path()) {
@@ -316,6 +319,17 @@ bool simd_path_supported(SimdPath p) {
 #else
   return p == SimdPath::sse41;
 #endif
+}
+
+bool simd_path_forced() {
+  const char* env = std::getenv("PCOUNT_SIMD");
+  return env && *env;
+}
+
+Kernel automatic_kernel(const BoxShape& shape) {
+  return resolve(Puzzle{shape, {}}, Kernel::automatic) == Kernel::general ? Kernel::general
+         : resolve(Puzzle{shape, {}}, Kernel::automatic) == Kernel::fast9 ? Kernel::fast9
+                                                                          : Kernel::simd9;
 }
 
 SimdPath simd_path() {

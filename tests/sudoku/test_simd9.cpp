@@ -175,9 +175,14 @@ TEST(Simd9, AutomaticRunsTheChosenPath) {
   EXPECT_TRUE(simd_path_supported(simd_path()));
   const Puzzle p = parse_puzzle(sample("puzzles3_magictour_top1465", 1, 1).front());
   const SolveResult a = solve(p, 2);
-  const Kernel chosen = simd_path() == SimdPath::avx512 ? Kernel::simd9_avx512
-                        : simd_path() == SimdPath::avx2 ? Kernel::simd9_avx2
-                                                        : Kernel::simd9_sse41;
+  const Kernel nine = automatic_kernel(BoxShape{3, 3});
+  ASSERT_TRUE(nine == Kernel::simd9 || nine == Kernel::fast9);
+  EXPECT_EQ(nine == Kernel::simd9, simd_path() == SimdPath::avx512 || simd_path_forced());
+  EXPECT_EQ(automatic_kernel(BoxShape{2, 3}), Kernel::general);
+  const Kernel chosen = nine == Kernel::fast9                 ? Kernel::fast9
+                        : simd_path() == SimdPath::avx512 ? Kernel::simd9_avx512
+                        : simd_path() == SimdPath::avx2   ? Kernel::simd9_avx2
+                                                          : Kernel::simd9_sse41;
   const SolveResult b = solve(p, 2, chosen);
   EXPECT_EQ(a.nodes, b.nodes);
   EXPECT_EQ(a.first, b.first);

@@ -28,7 +28,7 @@ namespace pcount::sudoku {
 
 /// Which kernel to run.
 enum class Kernel {
-  automatic,     ///< simd9 for 3x3 boxes, general otherwise
+  automatic,     ///< automatic_kernel(shape): simd9 or fast9 for 3x3 boxes, general otherwise
   fast9,         ///< scalar band bitboards; 3x3 boxes only (else InvalidArgument("box_shape"))
   general,       ///< any shape with side ≤ 16
   simd9,         ///< vectorised 9×9 kernel on the path simd_path() picks; 3x3 boxes only
@@ -52,6 +52,15 @@ enum class SimdPath { sse41, avx2, avx512 };
 /// machine other than x86-64 only sse41 is reported, built without
 /// x86 flags as portable vector code).
 [[nodiscard]] bool simd_path_supported(SimdPath p);
+
+/// Whether PCOUNT_SIMD is set (non-empty).
+[[nodiscard]] bool simd_path_forced();
+
+/// The kernel Kernel::automatic runs for `shape`: general for boxes other
+/// than 3x3; for 3x3, simd9 when the CPU has AVX-512 or PCOUNT_SIMD names a
+/// path, else fast9 (simd9's AVX2 and SSE4.1 builds are correct but slower
+/// than fast9 today: GCC keeps their 16-lane vectors in memory).
+[[nodiscard]] Kernel automatic_kernel(const BoxShape& shape);
 
 /// The path Kernel::simd9 runs: the environment variable PCOUNT_SIMD
 /// ("sse4.1", "avx2", "avx512"; read once) when set to a supported path,
