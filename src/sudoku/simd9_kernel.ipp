@@ -40,18 +40,86 @@ namespace pcount::sudoku::detail::PCOUNT_SIMD9_NS {
 
 namespace {
 
+// Every helper below is forced inline: the 16-lane values must stay in
+// registers (GCC otherwise passes a 64-byte value through memory).
+#define PCOUNT_SIMD9_INLINE inline __attribute__((always_inline))
+
 using u32 = std::uint32_t;
-typedef u32 V __attribute__((vector_size(64)));
 typedef u32 V8 __attribute__((vector_size(32)));
 typedef u32 V4 __attribute__((vector_size(16)));
+
+#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+// One 16-lane group is one GCC vector (one AVX-512 register).
+typedef u32 V __attribute__((vector_size(64)));
+constexpr V make16(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, a, b, c, d, a, b, c, d, a, b, c, d}; }
+constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; }
+#else
+// Narrower registers: a 16-lane group is an array of native vectors (two
+// AVX2 or four SSE registers), so that GCC keeps it in registers (a 64-byte
+// GCC vector without AVX-512 lives in memory).
+#if defined(__AVX2__)
+constexpr int kW = 8;
+typedef V8 N;
+#else
+constexpr int kW = 4;
+typedef V4 N;
+#endif
+constexpr int kPieces = 16 / kW;
+struct V {
+  N p[kPieces];
+  u32 operator[](int i) const { return p[i / kW][i % kW]; }
+};
+#define PCOUNT_SIMD9_BINOP(op)                                                 \
+  PCOUNT_SIMD9_INLINE V operator op(V a, V b) {                                              \
+    for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] op b.p[i];               \
+    return a;                                                                   \
+  }                                                                             \
+  PCOUNT_SIMD9_INLINE V operator op(V a, u32 b) {                                            \
+    for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] op b;                    \
+    return a;                                                                   \
+  }                                                                             \
+  PCOUNT_SIMD9_INLINE V& operator op##=(V & a, V b) { return a = a op b; }                   \
+  PCOUNT_SIMD9_INLINE V& operator op##=(V & a, u32 b) { return a = a op b; }
+PCOUNT_SIMD9_BINOP(&)
+PCOUNT_SIMD9_BINOP(|)
+PCOUNT_SIMD9_BINOP(^)
+PCOUNT_SIMD9_BINOP(+)
+PCOUNT_SIMD9_BINOP(-)
+PCOUNT_SIMD9_BINOP(*)
+#undef PCOUNT_SIMD9_BINOP
+PCOUNT_SIMD9_INLINE V operator>>(V a, int n) {
+  for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] >> n;
+  return a;
+}
+PCOUNT_SIMD9_INLINE V operator<<(V a, int n) {
+  for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] << n;
+  return a;
+}
+PCOUNT_SIMD9_INLINE V operator~(V a) {
+  for (int i = 0; i < kPieces; ++i) a.p[i] = ~a.p[i];
+  return a;
+}
+PCOUNT_SIMD9_INLINE V operator&(u32 a, V b) { return b & a; }
+PCOUNT_SIMD9_INLINE V operator|(u32 a, V b) { return b | a; }
+PCOUNT_SIMD9_INLINE V operator^(u32 a, V b) { return b ^ a; }
+#if defined(__AVX2__)
+constexpr V make16(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d, a, b, c, d}, N{a, b, c, d, a, b, c, d}}}; }
+constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d, 0, 0, 0, 0}, N{}}}; }
+#else
+constexpr V make16(u32 a, u32 b, u32 c, u32 d) {
+  return V{{N{a, b, c, d}, N{a, b, c, d}, N{a, b, c, d}, N{a, b, c, d}}};
+}
+constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d}, N{}, N{}, N{}}}; }
+#endif
+#endif
 
 constexpr u32 kM27 = 0x7FFFFFF;
 constexpr u32 kLead = 0x1249249;  // first bit of each 3-cell segment (row r, box c: bit 9r + 3c)
 constexpr u32 kL0 = 0x40201, kL1 = kL0 << 3, kL2 = kL0 << 6;  // segment leads of box 0, 1, 2
 
 // Lanes that hold a real (band, digit) board, per 16-lane group.
-constexpr V kValid0 = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
-constexpr V kValid2 = {~0u, ~0u, ~0u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+constexpr V kValid0 = make16(~0u, ~0u, ~0u, 0);
+constexpr V kValid2 = make16_first(~0u, ~0u, ~0u, 0);
 constexpr V kBandLanes = kValid0;
 
 // The six ways a digit can cross three rows × three boxes (or three bands ×
@@ -63,85 +131,83 @@ constexpr u32 row_perm_leads(int i) {
   return (1u << (3 * kPerm[i][0])) | (1u << (9 + 3 * kPerm[i][1])) | (1u << (18 + 3 * kPerm[i][2]));
 }
 
-inline V valid(int k) { return k == 2 ? kValid2 : kValid0; }
+PCOUNT_SIMD9_INLINE V valid(int k) { return k == 2 ? kValid2 : kValid0; }
 
 // Row rotations within a band: row r receives row r+1 (rr1) or r+2 (rr2).
-inline V rr1(V x) { return ((x >> 9) | (x << 18)) & kM27; }
-inline V rr2(V x) { return ((x >> 18) | (x << 9)) & kM27; }
+PCOUNT_SIMD9_INLINE V rr1(V x) { return ((x >> 9) | (x << 18)) & kM27; }
+PCOUNT_SIMD9_INLINE V rr2(V x) { return ((x >> 18) | (x << 9)) & kM27; }
 // Box rotations of segment leads within each row: box c receives box c+1 / c+2.
-inline V bc1(V x) { return ((x >> 3) & (kL0 | kL1)) | ((x << 6) & kL2); }
-inline V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL2)); }
+PCOUNT_SIMD9_INLINE V bc1(V x) { return ((x >> 3) & (kL0 | kL1)) | ((x << 6) & kL2); }
+PCOUNT_SIMD9_INLINE V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL2)); }
 // Column rotations within each stack of a 9-bit column set: column j receives j+1 / j+2.
-inline V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
-inline V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
+PCOUNT_SIMD9_INLINE V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
+PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
 // Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding
 // lane stays. Digit-group swaps (lane ^ 4, lane ^ 8) for folds over the
 // digits. Written per instruction set: GCC splits a generic 16-lane shuffle
 // into scalar moves when the target's registers are narrower.
 #if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
-inline V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7, 9, 10, 8, 11, 13, 14, 12, 15); }
-inline V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7, 10, 8, 9, 11, 14, 12, 13, 15); }
-inline V g4(V x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); }
-inline V g8(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); }
-#elif defined(__AVX2__)
-typedef u32 H __attribute__((vector_size(32)));
-inline H lo(V x) { return __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7); }
-inline H hi(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15); }
-inline V join(H a, H b) { return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
-inline H hb1(H h) { return __builtin_shufflevector(h, h, 1, 2, 0, 3, 5, 6, 4, 7); }
-inline H hb2(H h) { return __builtin_shufflevector(h, h, 2, 0, 1, 3, 6, 4, 5, 7); }
-inline H hg4(H h) { return __builtin_shufflevector(h, h, 4, 5, 6, 7, 0, 1, 2, 3); }
-inline V br1(V x) { return join(hb1(lo(x)), hb1(hi(x))); }
-inline V br2(V x) { return join(hb2(lo(x)), hb2(hi(x))); }
-inline V g4(V x) { return join(hg4(lo(x)), hg4(hi(x))); }
-inline V g8(V x) { return join(hi(x), lo(x)); }
+PCOUNT_SIMD9_INLINE V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7, 9, 10, 8, 11, 13, 14, 12, 15); }
+PCOUNT_SIMD9_INLINE V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7, 10, 8, 9, 11, 14, 12, 13, 15); }
+PCOUNT_SIMD9_INLINE V g4(V x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); }
+PCOUNT_SIMD9_INLINE V g8(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); }
 #else
-union Parts {
-  V v;
-  __m128i q[4];
-};
-inline V br1(V x) {
-  Parts p{x};
-  for (auto& q : p.q) q = _mm_shuffle_epi32(q, _MM_SHUFFLE(3, 0, 2, 1));
-  return p.v;
+#if defined(__AVX2__)
+PCOUNT_SIMD9_INLINE N nb1(N x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7); }
+PCOUNT_SIMD9_INLINE N nb2(N x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7); }
+PCOUNT_SIMD9_INLINE N nswap(N x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3); }
+#else
+PCOUNT_SIMD9_INLINE N nb1(N x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3); }
+PCOUNT_SIMD9_INLINE N nb2(N x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3); }
+#endif
+PCOUNT_SIMD9_INLINE V br1(V x) {
+  for (auto& n : x.p) n = nb1(n);
+  return x;
 }
-inline V br2(V x) {
-  Parts p{x};
-  for (auto& q : p.q) q = _mm_shuffle_epi32(q, _MM_SHUFFLE(3, 1, 0, 2));
-  return p.v;
+PCOUNT_SIMD9_INLINE V br2(V x) {
+  for (auto& n : x.p) n = nb2(n);
+  return x;
 }
-inline V g4(V x) {
-  Parts p{x}, r;
-  r.q[0] = p.q[1];
-  r.q[1] = p.q[0];
-  r.q[2] = p.q[3];
-  r.q[3] = p.q[2];
-  return r.v;
+PCOUNT_SIMD9_INLINE V g4(V x) {
+  V r;
+#if defined(__AVX2__)
+  for (int i = 0; i < kPieces; ++i) r.p[i] = nswap(x.p[i]);
+#else
+  for (int i = 0; i < kPieces; ++i) r.p[i] = x.p[i ^ 1];
+#endif
+  return r;
 }
-inline V g8(V x) {
-  Parts p{x}, r;
-  r.q[0] = p.q[2];
-  r.q[1] = p.q[3];
-  r.q[2] = p.q[0];
-  r.q[3] = p.q[1];
-  return r.v;
+PCOUNT_SIMD9_INLINE V g8(V x) {
+  V r;
+  for (int i = 0; i < kPieces; ++i) r.p[i] = x.p[i ^ (kPieces / 2)];
+  return r;
 }
 #endif
 
 // Lane-wise tests without vector comparisons (which GCC splits into scalar
 // code when the vector is wider than the target's registers): lanes hold
 // values below 2^31, so x - 1 has its top bit set exactly when x == 0.
-inline V is_zero_top(V x) { return (x - 1u) & 0x80000000u; }   // top bit set where x == 0
-inline V is_zero_one(V x) { return (x - 1u) >> 31; }            // 1 where x == 0, else 0
+PCOUNT_SIMD9_INLINE V is_zero_top(V x) { return (x - 1u) & 0x80000000u; }   // top bit set where x == 0
+PCOUNT_SIMD9_INLINE V is_zero_one(V x) { return (x - 1u) >> 31; }            // 1 where x == 0, else 0
 
-inline V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
-inline V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
-inline V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
-inline V colexp(V x) { return x | (x << 9) | (x << 18); }
+PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
+PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
+PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
+PCOUNT_SIMD9_INLINE V colexp(V x) { return x | (x << 9) | (x << 18); }
 
-inline bool any(V x) {
+PCOUNT_SIMD9_INLINE bool any(V x) {
+#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
   const V8 h = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7) | __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
   const V4 q = __builtin_shufflevector(h, h, 0, 1, 2, 3) | __builtin_shufflevector(h, h, 4, 5, 6, 7);
+#else
+  N o = x.p[0];
+  for (int i = 1; i < kPieces; ++i) o |= x.p[i];
+#if defined(__AVX2__)
+  const V4 q = __builtin_shufflevector(o, o, 0, 1, 2, 3) | __builtin_shufflevector(o, o, 4, 5, 6, 7);
+#else
+  const V4 q = o;
+#endif
+#endif
 #if defined(__x86_64__) && defined(__SSE4_1__)
   return !_mm_testz_si128(reinterpret_cast<__m128i>(q), reinterpret_cast<__m128i>(q));
 #else
@@ -155,13 +221,13 @@ struct Fold {
   V o, t, h;
 };
 
-inline void merge(Fold& f, V o, V t, V h) {
+PCOUNT_SIMD9_INLINE void merge(Fold& f, V o, V t, V h) {
   f.h = f.h | h | (f.t & o) | (f.o & t);
   f.t = f.t | t | (f.o & o);
   f.o = f.o | o;
 }
 
-inline Fold fold(const V* a) {
+PCOUNT_SIMD9_INLINE Fold fold(const V* a) {
   Fold f;
   f.o = a[0] | a[1];
   f.t = a[0] & a[1];
@@ -178,14 +244,14 @@ struct Fold4 {
   V o, t, h, q;
 };
 
-inline void merge4(Fold4& f, const Fold4& g) {
+PCOUNT_SIMD9_INLINE void merge4(Fold4& f, const Fold4& g) {
   f.q = f.q | g.q | (f.h & g.o) | (f.t & g.t) | (f.o & g.h);
   f.h = f.h | g.h | (f.t & g.o) | (f.o & g.t);
   f.t = f.t | g.t | (f.o & g.o);
   f.o = f.o | g.o;
 }
 
-inline Fold4 fold4(const V* x) {
+PCOUNT_SIMD9_INLINE Fold4 fold4(const V* x) {
   Fold4 f{x[0], V{}, V{}, V{}};
   for (int k = 1; k < 3; ++k) {
     f.q |= f.h & x[k];
@@ -198,10 +264,10 @@ inline Fold4 fold4(const V* x) {
   return f;
 }
 
-inline void load(const Simd9State& s, V* a) {
+PCOUNT_SIMD9_INLINE void load(const Simd9State& s, V* a) {
   for (int k = 0; k < 3; ++k) __builtin_memcpy(&a[k], s.lane + 16 * k, sizeof(V));
 }
-inline void store(Simd9State& s, const V* a) {
+PCOUNT_SIMD9_INLINE void store(Simd9State& s, const V* a) {
   for (int k = 0; k < 3; ++k) __builtin_memcpy(s.lane + 16 * k, &a[k], sizeof(V));
 }
 
@@ -212,7 +278,7 @@ inline void store(Simd9State& s, const V* a) {
 /// other segments of its row and box (column: its stack within the band and
 /// the column in other bands). Returns the contradictions found (any lane
 /// nonzero).
-inline V triads(V* a) {
+PCOUNT_SIMD9_INLINE V triads(V* a) {
   V bad{};
   V S[3], cert[3];
   for (int k = 0; k < 3; ++k) S[k] = seg(a[k]);
@@ -344,8 +410,7 @@ bool start(Simd9State& s, const std::uint8_t* clues) {
     given[simd9_lane(v - 1, b)] |= bit;
     band_given[b] |= bit;
   }
-  const V taken = {band_given[0], band_given[1], band_given[2], 0, band_given[0], band_given[1], band_given[2], 0,
-                   band_given[0], band_given[1], band_given[2], 0, band_given[0], band_given[1], band_given[2], 0};
+  const V taken = make16(band_given[0], band_given[1], band_given[2], 0);
   for (int k = 0; k < 3; ++k) {
     V g;
     __builtin_memcpy(&g, given + 16 * k, sizeof(V));

@@ -189,10 +189,10 @@ Solve9Result solve9_with(const std::uint8_t* cells, std::uint64_t limit, std::ui
 Kernel resolve(const Puzzle& puzzle, Kernel k) {
   if (k == Kernel::automatic) {
     if (!(puzzle.shape == BoxShape{3, 3})) return Kernel::general;
-    // simd9's AVX2 and SSE4.1 builds are slower than the scalar fast9
-    // (results/sudoku-puzzles.md): without AVX-512 (and no PCOUNT_SIMD
-    // asking for a path) the automatic choice is fast9.
-    k = simd_path() == SimdPath::avx512 || simd_path_forced() ? Kernel::simd9 : Kernel::fast9;
+    // simd9's SSE4.1 build is about as fast as the scalar fast9, slower on
+    // some sets (results/sudoku-puzzles.md): on a CPU with SSE4.1 only (and
+    // no PCOUNT_SIMD asking for a path) the automatic choice is fast9.
+    k = simd_path() != SimdPath::sse41 || simd_path_forced() ? Kernel::simd9 : Kernel::fast9;
   }
   if (k == Kernel::simd9) {
     switch (simd_path()) {

@@ -57,9 +57,9 @@ enum class SimdPath { sse41, avx2, avx512 };
 [[nodiscard]] bool simd_path_forced();
 
 /// The kernel Kernel::automatic runs for `shape`: general for boxes other
-/// than 3x3; for 3x3, simd9 when the CPU has AVX-512 or PCOUNT_SIMD names a
-/// path, else fast9 (simd9's AVX2 and SSE4.1 builds are correct but slower
-/// than fast9 today: GCC keeps their 16-lane vectors in memory).
+/// than 3x3; for 3x3, simd9 when the CPU has AVX2 (or AVX-512) or
+/// PCOUNT_SIMD names a path, else fast9 (simd9's SSE4.1 build is no faster
+/// than fast9: four registers per 16-lane value).
 [[nodiscard]] Kernel automatic_kernel(const BoxShape& shape);
 
 /// The path Kernel::simd9 runs: the environment variable PCOUNT_SIMD
