@@ -41,8 +41,8 @@ void parse_and_solve(const sudoku::BoxShape& shape, std::string_view text) {
     broken("to_line does not parse back to the same cells");
   if (shape.side() > 9) return;  // sparse 12×12 and 16×16 puzzles can take long to refute
 
-  std::array<sudoku::Kernel, 2> kernels{sudoku::Kernel::general, sudoku::Kernel::fast9};
-  const std::size_t used = shape == sudoku::BoxShape{3, 3} ? 2 : 1;
+  std::array<sudoku::Kernel, 3> kernels{sudoku::Kernel::general, sudoku::Kernel::fast9, sudoku::Kernel::simd9};
+  const std::size_t used = shape == sudoku::BoxShape{3, 3} ? 3 : 1;
   std::uint64_t first_count = 0;
   for (std::size_t k = 0; k < used; ++k) {
     const sudoku::SolveResult r = sudoku::solve(puzzle, 2, kernels[k]);
@@ -51,7 +51,8 @@ void parse_and_solve(const sudoku::BoxShape& shape, std::string_view text) {
     if (r.solutions == 0 && !r.first.empty()) broken("a first solution without a count");
     if (k == 0) first_count = r.solutions;
     else if (r.solutions != first_count)
-      broken("kernels disagree: general " + std::to_string(first_count) + ", fast9 " + std::to_string(r.solutions));
+      broken("kernels disagree: general " + std::to_string(first_count) + ", " +
+             sudoku::kernel_name(kernels[k]) + " " + std::to_string(r.solutions));
   }
 }
 

@@ -1,8 +1,11 @@
 // The `--puzzle P` and `--puzzle-file F` problems: solve and count sudoku puzzles.
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -38,7 +41,8 @@ std::uint64_t read_limit(const Invocation& inv, std::uint64_t fallback) {
 }
 
 Kernel read_kernel(const Invocation& inv) {
-  const std::string m = choose_method(inv, {"auto", "fast9", "general"}, "auto");
+  const std::string m = choose_method(inv, {"auto", "simd9", "fast9", "general"}, "auto");
+  if (m == "simd9") return Kernel::simd9;
   if (m == "fast9") return Kernel::fast9;
   if (m == "general") return Kernel::general;
   return Kernel::automatic;
@@ -51,12 +55,97 @@ std::string shape_name(const BoxShape& s) {
 /// One puzzle line of a file and what became of it.
 struct LineResult {
   std::size_t line = 0;
-  std::string text;
+  std::string_view text;
   bool bad = false;  ///< `out` is the error message
   int kind = 0;      ///< 0 no solution, 1 unique, 2 several (or stopped at the limit)
   std::string out;   ///< the result line (with '\n'), or the error message
   std::uint64_t nodes = 0;  ///< search nodes of the solve
 };
+
+/// Row, column and box of each cell of a 9×9 grid.
+struct Units9 {
+  std::uint8_t row[81], col[81], box[81];
+};
+constexpr Units9 kUnits9 = [] {
+  Units9 u{};
+  for (int i = 0; i < 81; ++i) {
+    u.row[i] = static_cast<std::uint8_t>(i / 9);
+    u.col[i] = static_cast<std::uint8_t>(i % 9);
+    u.box[i] = static_cast<std::uint8_t>((i / 27) * 3 + (i % 9) / 3);
+  }
+  return u;
+}();
+
+/// A line of exactly 81 characters '1'-'9', '.' or '0' (then only
+/// whitespace, such as the '\r' of a CRLF file) with no clue repeated in a
+/// row, column or box, read into `cells`; false for anything else
+/// (parse_puzzle then reads the line and names what is wrong).
+bool read_plain9(std::string_view text, std::uint8_t* cells) {
+  while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  if (text.size() != 81) return false;
+  std::uint16_t row[9] = {}, col[9] = {}, box[9] = {};
+  for (int i = 0; i < 81; ++i) {
+    const char ch = text[static_cast<std::size_t>(i)];
+    if (ch == '.' || ch == '0') {
+      cells[i] = 0;
+      continue;
+    }
+    if (ch < '1' || ch > '9') return false;
+    const auto bit = static_cast<std::uint16_t>(1u << (ch - '0'));
+    const int r = kUnits9.row[i], c = kUnits9.col[i], b = kUnits9.box[i];
+    if ((row[r] | col[c] | box[b]) & bit) return false;
+    row[r] |= bit;
+    col[c] |= bit;
+    box[b] |= bit;
+    cells[i] = static_cast<std::uint8_t>(ch - '0');
+  }
+  return true;
+}
+
+/// Whether `grid` (81 values) is a completed sudoku that keeps the clues.
+bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
+  std::uint16_t row[9] = {}, col[9] = {}, box[9] = {};
+  for (int i = 0; i < 81; ++i) {
+    const int v = grid[i];
+    if (v < 1 || v > 9 || (clues[i] && clues[i] != v)) return false;
+    const int r = kUnits9.row[i], c = kUnits9.col[i], b = kUnits9.box[i];
+    row[r] = static_cast<std::uint16_t>(row[r] | (1u << v));
+    col[c] = static_cast<std::uint16_t>(col[c] | (1u << v));
+    box[b] = static_cast<std::uint16_t>(box[b] | (1u << v));
+  }
+  for (int k = 0; k < 9; ++k)
+    if (row[k] != 0x3FE || col[k] != 0x3FE || box[k] != 0x3FE) return false;
+  return true;
+}
+
+/// The 9×9 text-output path of solve_line: no allocation per puzzle; the
+/// result line is appended to `out`. False when the line is not a plain
+/// 81-character puzzle (the general path takes it).
+bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string& out) {
+  std::uint8_t cells[81], first[81];
+  if (!read_plain9(r.text, cells)) return false;
+  const Solve9Result res = solve9(cells, limit, kernel, first);
+  if (res.solutions != 0 && !is_solution9(cells, first))
+    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
+                        std::to_string(r.line) + ")");
+  r.nodes = res.nodes;
+  r.kind = res.solutions == 0 ? 0 : (res.solutions == 1 && !res.limit_reached) ? 1 : 2;
+  char buf[128];
+  char* at = std::to_chars(buf, buf + 24, r.line).ptr;
+  *at++ = ' ';
+  at = std::to_chars(at, at + 24, res.solutions).ptr;
+  if (res.limit_reached) *at++ = '+';
+  *at++ = ' ';
+  if (res.solutions == 0) {
+    *at++ = '-';
+  } else {
+    for (int i = 0; i < 81; ++i) at[i] = static_cast<char>('0' + first[i]);
+    at += 81;
+  }
+  *at++ = '\n';
+  out.append(buf, static_cast<std::size_t>(at - buf));
+  return true;
+}
 
 /// Parses, solves and formats one line (runs in an engine task).
 void solve_line(LineResult& r, const BoxShape& shape, std::uint64_t limit, Kernel kernel, bool json) {
@@ -101,25 +190,7 @@ void solve_line(LineResult& r, const BoxShape& shape, std::uint64_t limit, Kerne
 /// stays bounded.
 constexpr std::size_t kMaxPuzzleLine = 4096;
 
-enum class LineRead { ok, end, too_long };
-
-/// std::getline with a length limit: reads up to '\n' (dropped) or the end.
-LineRead read_line(std::istream& in, std::string& line) {
-  line.clear();
-  std::streambuf* buf = in.rdbuf();
-  for (;;) {
-    const int c = buf->sbumpc();
-    if (c == std::char_traits<char>::eof()) {
-      in.setstate(std::ios::eofbit);
-      return line.empty() ? LineRead::end : LineRead::ok;
-    }
-    if (c == '\n') return LineRead::ok;
-    if (line.size() == kMaxPuzzleLine) return LineRead::too_long;
-    line.push_back(static_cast<char>(c));
-  }
-}
-
-bool blank_or_comment(const std::string& line) {
+bool blank_or_comment(std::string_view line) {
   for (char ch : line) {
     if (ch == ' ' || ch == '\t' || ch == '\r') continue;
     return ch == '#';
@@ -172,13 +243,23 @@ Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
   return plan;
 }
 
+/// "search (K)", K the kernel that runs; the simd9 kernel names its
+/// instruction-set path ("simd9 avx512").
+std::string method_text(const BoxShape& shape, Kernel kernel) {
+  if (kernel == Kernel::automatic) kernel = automatic_kernel(shape);
+  if (kernel == Kernel::simd9) return std::string("search (simd9 ") + simd_path_name(simd_path()) + ")";
+  return std::string("search (") + kernel_name(kernel) + ")";
+}
+
 Plan plan_puzzle(const Invocation& inv) {
   const BoxShape shape = read_shape(inv);
   if (inv.common.list) return plan_puzzle_list(inv, shape);
   const std::uint64_t limit = read_limit(inv, 0);
   const Kernel kernel = read_kernel(inv);
-  if (kernel == Kernel::fast9 && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
+  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
+    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
 
   // The first solution in search order, sequentially; the count in parallel.
@@ -202,10 +283,7 @@ Plan plan_puzzle(const Invocation& inv) {
 
     Report report = puzzle_report(shape, puzzle);
     report.params["limit"] = limit;
-    report.method = std::string("search (") +
-                    (kernel == Kernel::automatic ? (shape.side() == 9 && shape.rows == 3 ? "fast9" : "general")
-                                                 : kernel_name(kernel)) +
-                    ")";
+    report.method = method_text(shape, kernel);
     report.counts.emplace_back("solutions", to_string(count));
     report.extra["limit_reached"] = limit_reached;
     report.extra["solution"] = first->first.empty() ? nlohmann::ordered_json(nullptr)
@@ -228,58 +306,153 @@ enum Counter : std::size_t { kSolved, kUnique, kNoSolution, kSeveral, kBadLines 
 /// digits, letters, '+', '-', ' ' or JSON of those; messages are printable.
 constexpr char kToStderr = '\x01';
 
+/// Word-wise FNV-1a: the FNV-1a 64 step applied to 8-byte little-endian
+/// words of the byte stream (the last one zero-padded), then to the byte
+/// count — one multiply per 8 bytes instead of per byte, so hashing a large
+/// puzzle file costs little next to solving it.
+class WordFnv {
+public:
+  void add(std::string_view bytes) {
+    const char* p = bytes.data();
+    std::size_t n = bytes.size();
+    count_ += n;
+    while (fill_ != 0 && n != 0) {
+      word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
+      --n;
+      if (fill_ == 8) flush();
+    }
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t w = 0;
+      for (int i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+      mix(w);
+    }
+    for (; n != 0; --n) word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
+  }
+  [[nodiscard]] std::uint64_t value() const {
+    WordFnv h = *this;
+    if (h.fill_) h.flush();
+    h.mix(count_);
+    return h.hash_;
+  }
+
+private:
+  void mix(std::uint64_t w) { hash_ = (hash_ ^ w) * 0x100000001b3ULL; }
+  void flush() {
+    mix(word_);
+    word_ = 0;
+    fill_ = 0;
+  }
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+  std::uint64_t word_ = 0;
+  unsigned fill_ = 0;
+  std::uint64_t count_ = 0;
+};
+
 /// A puzzle file (or stdin) as read before the run.
+/// A growable byte buffer that, unlike std::string, does not zero what it
+/// is about to read into (a 4 MB file would be written twice).
+class ReadBuffer {
+public:
+  [[nodiscard]] const char* data() const { return data_.get(); }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  /// Room for `n` more bytes at data() + size(); returns where they go.
+  char* grow(std::size_t n) {
+    if (size_ + n > capacity_) {
+      const std::size_t cap = std::max(2 * capacity_, size_ + n);
+      std::unique_ptr<char[]> bigger(new char[cap]);
+      if (size_) std::memcpy(bigger.get(), data_.get(), size_);
+      data_ = std::move(bigger);
+      capacity_ = cap;
+    }
+    return data_.get() + size_;
+  }
+  void commit(std::size_t n) { size_ += n; }  ///< n bytes written at the grow() pointer
+  void reserve(std::size_t n) { (void)grow(n); }
+
+private:
+  std::unique_ptr<char[]> data_;
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 struct PuzzleFile {
-  std::string text;                ///< the puzzle lines, one after another (blank and comment lines left out)
-  std::vector<std::size_t> begin;  ///< offset of puzzle line i in `text`; one more entry: text.size()
+  ReadBuffer text;                 ///< the bytes read, as read (puzzle lines are ranges of it)
+  std::vector<std::size_t> begin;  ///< offset of puzzle line i in `text` (blank and comment lines left out)
+  std::vector<std::size_t> end;    ///< offset just past puzzle line i (its '\n' not included)
   std::vector<std::size_t> line;   ///< file line number (from 1) of puzzle line i
   std::size_t lines = 0;           ///< lines read, the overlong one included
   std::size_t too_long = 0;        ///< number of the overlong line where reading stopped, 0 if none
-  std::uint64_t hash = 0xcbf29ce484222325ULL;  ///< FNV-1a 64 of every line read, each ended by '\n'
+  WordFnv hash;                    ///< of every line read (the overlong one cut at kMaxPuzzleLine), each ended by '\n'
 
   [[nodiscard]] std::string_view puzzle(std::size_t i) const {
-    return std::string_view(text).substr(begin[i], begin[i + 1] - begin[i]);
+    return std::string_view(text.data() + begin[i], end[i] - begin[i]);
   }
   void add_to_hash(std::string_view bytes) {
-    for (char ch : bytes) hash = (hash ^ static_cast<unsigned char>(ch)) * 0x100000001b3ULL;
-    hash = (hash ^ static_cast<unsigned char>('\n')) * 0x100000001b3ULL;
+    hash.add(bytes);
+    hash.add("\n");
   }
 };
 
-/// Reads the whole input, up to an overlong line; throws on a read error.
+/// Reads the whole input in blocks into one buffer (sized up front for a
+/// regular file: no copy of the text, few page faults), up to an overlong
+/// line (so a stream without line ends, such as /dev/zero, stops after
+/// about kMaxPuzzleLine characters); throws on a read error.
 std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
   std::ifstream file;
   std::istream* in = &std::cin;
+  auto f = std::make_shared<PuzzleFile>();
   if (path != "-") {  // checked readable (and not a directory) by driver::main before the run
-    file.open(path);
+    file.open(path, std::ios::binary);
     if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
     in = &file;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && std::filesystem::is_regular_file(path, ec) && size < (std::uintmax_t{1} << 32)) {
+      f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
+      f->begin.reserve(static_cast<std::size_t>(size / 82 + 1));
+      f->end.reserve(static_cast<std::size_t>(size / 82 + 1));
+      f->line.reserve(static_cast<std::size_t>(size / 82 + 1));
+    }
   }
-  auto f = std::make_shared<PuzzleFile>();
-  std::string line;
+  ReadBuffer& buf = f->text;
+  constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
+  std::size_t pos = 0;
+  bool eof = false;
   for (;;) {
-    const LineRead got = read_line(*in, line);
-    if (got == LineRead::end) break;
+    const char* at = buf.data() + pos;
+    const std::size_t left = buf.size() - pos;
+    const void* nl = left ? std::memchr(at, '\n', left) : nullptr;
+    std::size_t length;
+    if (nl) {
+      length = static_cast<std::size_t>(static_cast<const char*>(nl) - at);
+    } else if (left > kMaxPuzzleLine || (eof && left)) {
+      length = left;  // an overlong line, or the last line without a line end
+    } else if (eof) {
+      break;
+    } else {
+      in->read(buf.grow(kBlockBytes), static_cast<std::streamsize>(kBlockBytes));
+      const auto got = static_cast<std::size_t>(in->gcount());
+      buf.commit(got);
+      if (got == 0) eof = true;
+      if (in->bad()) break;
+      continue;
+    }
     ++f->lines;
-    f->add_to_hash(line);
-    if (got == LineRead::too_long) {
+    if (length > kMaxPuzzleLine) {
+      f->add_to_hash(std::string_view(at, kMaxPuzzleLine));
       f->too_long = f->lines;
       break;
     }
-    if (blank_or_comment(line)) continue;
-    f->begin.push_back(f->text.size());
-    f->line.push_back(f->lines);
-    f->text += line;
+    const std::string_view line(at, length);
+    f->add_to_hash(line);
+    if (!blank_or_comment(line)) {
+      f->begin.push_back(pos);
+      f->end.push_back(pos + length);
+      f->line.push_back(f->lines);
+    }
+    pos += length + (nl ? 1 : 0);
   }
   if (in->bad()) throw std::runtime_error("reading '" + path + "' failed");
-  f->begin.push_back(f->text.size());
   return f;
-}
-
-std::string method_text(const BoxShape& shape, Kernel kernel) {
-  const bool nine = shape.side() == 9 && shape.rows == 3;
-  return std::string("search (") +
-         (kernel == Kernel::automatic ? (nine ? "fast9" : "general") : kernel_name(kernel)) + ")";
 }
 
 /// `--puzzle-file F`: one engine task per block of kBlock file lines; each
@@ -291,8 +464,10 @@ Plan plan_puzzle_file(const Invocation& inv) {
   const BoxShape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 2);
   const Kernel kernel = read_kernel(inv);
-  if (kernel == Kernel::fast9 && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method", "fast9 needs 3x3 boxes, got --box " + shape_name(shape));
+  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
+    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");
@@ -319,13 +494,14 @@ Plan plan_puzzle_file(const Invocation& inv) {
     const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path);
     lines = file->lines;
     char hash[17];
-    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash));
-    job.fingerprint = stem + "lines=" + std::to_string(file->lines) + " input=fnv1a64:" + hash;
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash.value()));
+    job.fingerprint = stem + "lines=" + std::to_string(file->lines) + " input=fnv1a64w:" + hash;
     job.task_count = (file->lines + kBlock - 1) / kBlock;
     const std::string where = inv.session.program + ": --puzzle-file: line ";
     const bool json = inv.common.json;
-    job.run_task_output = [file, shape, limit, kernel, json, where, path](std::size_t id, engine::Tally& tally,
-                                                                          std::string& text) {
+    const bool nine = !json && shape == BoxShape{3, 3} && kernel != Kernel::general;
+    job.run_task_output = [file, shape, limit, kernel, json, nine, where, path](std::size_t id, engine::Tally& tally,
+                                                                                std::string& text) {
       const std::size_t first = id * kBlock + 1;  // file lines first … first + kBlock - 1
       const auto lo = std::lower_bound(file->line.begin(), file->line.end(), first) - file->line.begin();
       const auto hi = std::lower_bound(file->line.begin(), file->line.end(), first + kBlock) - file->line.begin();
@@ -335,6 +511,12 @@ Plan plan_puzzle_file(const Invocation& inv) {
         r.line = file->line[static_cast<std::size_t>(i)];
         r.text = file->puzzle(static_cast<std::size_t>(i));
         r.bad = false;
+        if (nine && solve_line9(r, limit, kernel, text)) {
+          tally.add(kSolved, 1);
+          tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
+          tally.nodes += r.nodes;
+          continue;
+        }
         solve_line(r, shape, limit, kernel, json);
         if (r.bad) {
           tally.add(kBadLines, 1);
@@ -410,9 +592,9 @@ constexpr ParameterOption kFileParameters[] = {{"box_shape", "--box"}, {"puzzle"
 std::span<const Problem> puzzle_problems() {
   static const Problem table[] = {
       {"puzzle", "P", "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)", "puzzle",
-       add_puzzle_options, "auto|fast9|general", plan_puzzle, nullptr, kPuzzleParameters, true},
+       add_puzzle_options, "auto|simd9|fast9|general", plan_puzzle, nullptr, kPuzzleParameters, true},
       {"puzzle-file", "F", "solve every puzzle of file F (one per line, '-' = stdin)", "puzzle", nullptr,
-       "auto|fast9|general", plan_puzzle_file, nullptr, kFileParameters},
+       "auto|simd9|fast9|general", plan_puzzle_file, nullptr, kFileParameters},
   };
   return table;
 }

@@ -5,6 +5,8 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -12,6 +14,7 @@
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/solver_kernels.hpp"
+#include "simd9.hpp"
 
 namespace pcount::sudoku {
 
@@ -167,8 +170,44 @@ SolveResult solve_with(const Puzzle& puzzle, std::uint64_t limit) {
   return r;
 }
 
+/// The kernel that runs: automatic and simd9 resolved to a forced path;
+/// throws InvalidArgument("kernel") for a forced path this CPU lacks.
+template <class K>
+Solve9Result solve9_with(const std::uint8_t* cells, std::uint64_t limit, std::uint8_t* first) {
+  const K kernel(cells);
+  Solve9Result r;
+  typename K::State s;
+  if (!kernel.start(s)) return r;
+  Search<K> search{kernel, limit == 0 ? std::numeric_limits<std::uint64_t>::max() : limit, first};
+  search.dfs(s);
+  r.solutions = search.count;
+  r.nodes = search.nodes;
+  r.limit_reached = limit != 0 && search.count >= limit;
+  return r;
+}
+
 Kernel resolve(const Puzzle& puzzle, Kernel k) {
-  if (k == Kernel::automatic) return puzzle.shape == BoxShape{3, 3} ? Kernel::fast9 : Kernel::general;
+  if (k == Kernel::automatic) {
+    if (!(puzzle.shape == BoxShape{3, 3})) return Kernel::general;
+    // simd9's SSE4.1 build is about as fast as the scalar fast9, slower on
+    // some sets (results/sudoku-puzzles.md): on a CPU with SSE4.1 only (and
+    // no PCOUNT_SIMD asking for a path) the automatic choice is fast9.
+    k = simd_path() != SimdPath::sse41 || simd_path_forced() ? Kernel::simd9 : Kernel::fast9;
+  }
+  if (k == Kernel::simd9) {
+    switch (simd_path()) {
+      case SimdPath::avx512: return Kernel::simd9_avx512;
+      case SimdPath::avx2: return Kernel::simd9_avx2;
+      default: return Kernel::simd9_sse41;
+    }
+  }
+  const auto need = [](SimdPath p) {
+    if (!simd_path_supported(p))
+      throw InvalidArgument("kernel", std::string("this CPU cannot run the ") + simd_path_name(p) + " path");
+  };
+  if (k == Kernel::simd9_avx512) need(SimdPath::avx512);
+  if (k == Kernel::simd9_avx2) need(SimdPath::avx2);
+  if (k == Kernel::simd9_sse41) need(SimdPath::sse41);
   return k;
 }
 
@@ -254,19 +293,101 @@ const char* kernel_name(Kernel k) {
   switch (k) {
     case Kernel::fast9: return "fast9";
     case Kernel::general: return "general";
+    case Kernel::simd9: return "simd9";
+    case Kernel::simd9_sse41: return "simd9-sse4.1";
+    case Kernel::simd9_avx2: return "simd9-avx2";
+    case Kernel::simd9_avx512: return "simd9-avx512";
     default: return "auto";
   }
 }
 
+const char* simd_path_name(SimdPath p) {
+  switch (p) {
+    case SimdPath::avx512: return "avx512";
+    case SimdPath::avx2: return "avx2";
+    default: return "sse4.1";
+  }
+}
+
+bool simd_path_supported(SimdPath p) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  switch (p) {
+    case SimdPath::avx512: return __builtin_cpu_supports("x86-64-v4");
+    case SimdPath::avx2: return __builtin_cpu_supports("x86-64-v3");
+    default: return __builtin_cpu_supports("x86-64-v2");
+  }
+#else
+  return p == SimdPath::sse41;
+#endif
+}
+
+bool simd_path_forced() {
+  const char* env = std::getenv("PCOUNT_SIMD");
+  return env && *env;
+}
+
+Kernel automatic_kernel(const BoxShape& shape) {
+  return resolve(Puzzle{shape, {}}, Kernel::automatic) == Kernel::general ? Kernel::general
+         : resolve(Puzzle{shape, {}}, Kernel::automatic) == Kernel::fast9 ? Kernel::fast9
+                                                                          : Kernel::simd9;
+}
+
+SimdPath simd_path() {
+  static const SimdPath path = [] {
+    const char* env = std::getenv("PCOUNT_SIMD");
+    if (env && *env) {
+      for (SimdPath p : {SimdPath::sse41, SimdPath::avx2, SimdPath::avx512})
+        if (std::strcmp(env, simd_path_name(p)) == 0) {
+          if (!simd_path_supported(p))
+            throw InvalidArgument("PCOUNT_SIMD", std::string("this CPU cannot run the ") + env + " path");
+          return p;
+        }
+      throw InvalidArgument("PCOUNT_SIMD", std::string("unknown path '") + env + "' (allowed: sse4.1, avx2, avx512)");
+    }
+    for (SimdPath p : {SimdPath::avx512, SimdPath::avx2})
+      if (simd_path_supported(p)) return p;
+    return SimdPath::sse41;
+  }();
+  return path;
+}
+
 SolveResult solve(const Puzzle& puzzle, std::uint64_t limit, Kernel kernel) {
-  if (resolve(puzzle, kernel) == Kernel::fast9) return solve_with<detail::Fast9Kernel>(puzzle, limit);
-  return solve_with<detail::GeneralKernel>(puzzle, limit);
+  switch (resolve(puzzle, kernel)) {
+    case Kernel::fast9: return solve_with<detail::Fast9Kernel>(puzzle, limit);
+    case Kernel::simd9_avx512: return solve_with<detail::Simd9Kernel<SimdPath::avx512>>(puzzle, limit);
+    case Kernel::simd9_avx2: return solve_with<detail::Simd9Kernel<SimdPath::avx2>>(puzzle, limit);
+    case Kernel::simd9_sse41: return solve_with<detail::Simd9Kernel<SimdPath::sse41>>(puzzle, limit);
+    default: return solve_with<detail::GeneralKernel>(puzzle, limit);
+  }
+}
+
+Solve9Result solve9(const std::uint8_t* cells, std::uint64_t limit, Kernel kernel, std::uint8_t* first) {
+  static const Puzzle nine{BoxShape{3, 3}, {}};
+  switch (resolve(nine, kernel)) {
+    case Kernel::simd9_avx512: return solve9_with<detail::Simd9Kernel<SimdPath::avx512>>(cells, limit, first);
+    case Kernel::simd9_avx2: return solve9_with<detail::Simd9Kernel<SimdPath::avx2>>(cells, limit, first);
+    case Kernel::simd9_sse41: return solve9_with<detail::Simd9Kernel<SimdPath::sse41>>(cells, limit, first);
+    case Kernel::fast9: {
+      const SolveResult full = solve(Puzzle{BoxShape{3, 3}, std::vector<std::uint8_t>(cells, cells + 81)}, limit, kernel);
+      if (!full.first.empty()) std::copy(full.first.begin(), full.first.end(), first);
+      return Solve9Result{full.solutions, full.limit_reached, full.nodes};
+    }
+    default: throw InvalidArgument("kernel", std::string("solve9 runs 9×9 kernels only, not ") + kernel_name(kernel));
+  }
 }
 
 engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options) {
-  if (resolve(puzzle, options.kernel) == Kernel::fast9)
-    return count_job_with<detail::Fast9Kernel>(puzzle, options, "fast9");
-  return count_job_with<detail::GeneralKernel>(puzzle, options, "general");
+  const Kernel k = resolve(puzzle, options.kernel);
+  switch (k) {
+    case Kernel::fast9: return count_job_with<detail::Fast9Kernel>(puzzle, options, "fast9");
+    case Kernel::simd9_avx512:
+      return count_job_with<detail::Simd9Kernel<SimdPath::avx512>>(puzzle, options, "simd9");
+    case Kernel::simd9_avx2:
+      return count_job_with<detail::Simd9Kernel<SimdPath::avx2>>(puzzle, options, "simd9");
+    case Kernel::simd9_sse41:
+      return count_job_with<detail::Simd9Kernel<SimdPath::sse41>>(puzzle, options, "simd9");
+    default: return count_job_with<detail::GeneralKernel>(puzzle, options, "general");
+  }
 }
 
 }  // namespace pcount::sudoku

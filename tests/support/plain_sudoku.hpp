@@ -35,6 +35,22 @@ public:
     return true;
   }
 
+  /// The number of ways to fill every blank, stopping once `limit` are
+  /// found (0 = no limit); the first full grid found is kept in first().
+  [[nodiscard]] std::uint64_t count_up_to(std::uint64_t limit) {
+    limit_ = limit;
+    found_ = 0;
+    first_.clear();
+    keep_first_ = true;
+    const std::uint64_t n = count();
+    keep_first_ = false;
+    limit_ = 0;
+    return n;
+  }
+
+  /// The first full grid of the last count_up_to (empty if none).
+  [[nodiscard]] const std::vector<int>& first() const { return first_; }
+
   /// The number of ways to fill every blank (the clues must be consistent).
   [[nodiscard]] std::uint64_t count() {
     int best = -1, best_options = n_ + 1;
@@ -50,18 +66,28 @@ public:
         best_used = used;
       }
     }
-    if (best < 0) return 1;  // no blank left: one full grid
+    if (best < 0) {  // no blank left: one full grid
+      if (keep_first_ && found_ == 0) first_ = g_;
+      ++found_;
+      return 1;
+    }
     std::uint64_t total = 0;
     for (int v = 1; v <= n_; ++v) {
       if ((best_used >> v) & 1u) continue;
       g_[static_cast<std::size_t>(best)] = v;
       total += count();
       g_[static_cast<std::size_t>(best)] = 0;
+      if (limit_ != 0 && found_ >= limit_) break;
     }
     return total;
   }
 
 private:
+  std::uint64_t limit_ = 0;   ///< count_up_to's limit while it runs, else 0
+  std::uint64_t found_ = 0;   ///< full grids met during count_up_to
+  bool keep_first_ = false;
+  std::vector<int> first_;
+
   /// Bit v set: digit v is in another cell of cell i's row, column or box.
   [[nodiscard]] std::uint32_t digits_seen_by(int i) const {
     const int r = i / n_, c = i % n_;

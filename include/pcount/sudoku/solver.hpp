@@ -28,13 +28,45 @@ namespace pcount::sudoku {
 
 /// Which kernel to run.
 enum class Kernel {
-  automatic,  ///< fast9 for 3x3 boxes, general otherwise
-  fast9,      ///< band bitboards; 3x3 boxes only (else InvalidArgument("box_shape"))
-  general,    ///< any shape with side ≤ 16
+  automatic,     ///< automatic_kernel(shape): simd9 or fast9 for 3x3 boxes, general otherwise
+  fast9,         ///< scalar band bitboards; 3x3 boxes only (else InvalidArgument("box_shape"))
+  general,       ///< any shape with side ≤ 16
+  simd9,         ///< vectorised 9×9 kernel on the path simd_path() picks; 3x3 boxes only
+  simd9_sse41,   ///< simd9 forced onto its SSE4.1 path (tests; InvalidArgument("kernel") if the CPU lacks it)
+  simd9_avx2,    ///< simd9 forced onto its AVX2 path
+  simd9_avx512,  ///< simd9 forced onto its AVX-512 path
 };
 
-/// Name of a kernel ("auto", "fast9", "general").
+/// Name of a kernel ("auto", "fast9", "general", "simd9", "simd9-sse4.1",
+/// "simd9-avx2", "simd9-avx512").
 [[nodiscard]] const char* kernel_name(Kernel k);
+
+/// Instruction-set paths of the simd9 kernel, one build of the same code
+/// each (x86-64-v2, -v3, -v4 micro-architecture levels).
+enum class SimdPath { sse41, avx2, avx512 };
+
+/// "sse4.1", "avx2" or "avx512".
+[[nodiscard]] const char* simd_path_name(SimdPath p);
+
+/// Whether this CPU runs path `p` (CPUID via __builtin_cpu_supports; on a
+/// machine other than x86-64 only sse41 is reported, built without
+/// x86 flags as portable vector code).
+[[nodiscard]] bool simd_path_supported(SimdPath p);
+
+/// Whether PCOUNT_SIMD is set (non-empty).
+[[nodiscard]] bool simd_path_forced();
+
+/// The kernel Kernel::automatic runs for `shape`: general for boxes other
+/// than 3x3; for 3x3, simd9 when the CPU has AVX2 (or AVX-512) or
+/// PCOUNT_SIMD names a path, else fast9 (simd9's SSE4.1 build is no faster
+/// than fast9: four registers per 16-lane value).
+[[nodiscard]] Kernel automatic_kernel(const BoxShape& shape);
+
+/// The path Kernel::simd9 runs: the environment variable PCOUNT_SIMD
+/// ("sse4.1", "avx2", "avx512"; read once) when set to a supported path,
+/// else the widest supported one. Throws InvalidArgument("PCOUNT_SIMD")
+/// when the variable names an unknown or unsupported path.
+[[nodiscard]] SimdPath simd_path();
 
 /// What one sequential solve found.
 struct SolveResult {
@@ -53,6 +85,21 @@ struct SolveResult {
 /// make_count_job). Throws InvalidArgument("box_shape") for a shape the kernel
 /// does not support.
 [[nodiscard]] SolveResult solve(const Puzzle& puzzle, std::uint64_t limit = 0, Kernel kernel = Kernel::automatic);
+
+/// What solve9 found.
+struct Solve9Result {
+  std::uint64_t solutions = 0;  ///< as SolveResult::solutions
+  bool limit_reached = false;   ///< as SolveResult::limit_reached
+  std::uint64_t nodes = 0;      ///< branch assignments tried
+};
+
+/// solve() for a 9×9 puzzle with 3x3 boxes given as 81 values (row-major,
+/// 0 = blank, 1..9 a clue, as parse_puzzle leaves them), without allocating:
+/// the first solution is written to `first` (81 values) when there is one,
+/// which is left alone otherwise. `kernel` must be automatic, fast9 or a
+/// simd9 kernel, else InvalidArgument("kernel"). The --puzzle-file reader's
+/// fast path.
+[[nodiscard]] Solve9Result solve9(const std::uint8_t* cells, std::uint64_t limit, Kernel kernel, std::uint8_t* first);
 
 /// How to split the count of one puzzle's solutions into engine tasks.
 struct CountJobOptions {

@@ -1,0 +1,96 @@
+#pragma once
+// Internal: the vectorised 9×9 kernel's state and its per-instruction-set
+// entry points (src/sudoku/simd9_kernel.cpp is compiled once per path, each
+// copy in its own namespace; solver.cpp picks one at run time).
+//
+// State layout ("digit-major lanes"): 48 32-bit lanes in three 16-lane
+// groups. Lane 16·k + 4·g + b holds the 27-bit board of digit 4·k + g + 1 in
+// band b (rows 3b..3b+2; bit 9·(row mod 3) + column). Lanes with b = 3 or a
+// digit above 9 are padding and stay 0. Every operation of the propagation is
+// the same bit formula on every lane, so a 16-lane group is one AVX-512
+// register, two AVX2 or four SSE registers.
+#include <cstdint>
+
+#include "pcount/sudoku/solver.hpp"
+#include "pcount/sudoku/solver_kernels.hpp"
+
+namespace pcount::sudoku::detail {
+
+struct Simd9State {
+  alignas(64) std::uint32_t lane[48];
+  std::uint32_t solved;  ///< 1 when every cell holds one digit (set by propagation)
+};
+
+/// Lane of digit d (0-based) in band b.
+constexpr int simd9_lane(int d, int b) { return 16 * (d >> 2) + 4 * (d & 3) + b; }
+
+#define PCOUNT_SIMD9_DECLARE(NS)                                                  \
+  namespace NS {                                                                  \
+  bool start(Simd9State& s, const std::uint8_t* clues);                           \
+  bool assign(Simd9State& s, int cell, int digit);                                \
+  Branch choose(const Simd9State& s);                                             \
+  int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, \
+                 int max);                                                        \
+  }
+
+PCOUNT_SIMD9_DECLARE(simd9_sse41)
+PCOUNT_SIMD9_DECLARE(simd9_avx2)
+PCOUNT_SIMD9_DECLARE(simd9_avx512)
+#undef PCOUNT_SIMD9_DECLARE
+
+/// The vectorised kernel on one instruction-set path, with the operations
+/// the search of solver.cpp expects (see solver_kernels.hpp).
+template <SimdPath Path>
+class Simd9Kernel {
+public:
+  using State = Simd9State;
+
+  explicit Simd9Kernel(const Puzzle& puzzle) {
+    if (!(puzzle.shape == BoxShape{3, 3}) || puzzle.cells.size() != 81)
+      throw InvalidArgument("box_shape", "the 9×9 kernel needs 3x3 boxes");
+    for (std::size_t i = 0; i < 81; ++i) clues_[i] = puzzle.cells[i];
+  }
+  /// From 81 values (0 = blank), as Puzzle::cells of a 3x3 puzzle.
+  explicit Simd9Kernel(const std::uint8_t* cells) {
+    for (std::size_t i = 0; i < 81; ++i) clues_[i] = cells[i];
+  }
+
+  [[nodiscard]] bool start(State& s) const {
+    if constexpr (Path == SimdPath::avx512) return simd9_avx512::start(s, clues_);
+    else if constexpr (Path == SimdPath::avx2) return simd9_avx2::start(s, clues_);
+    else return simd9_sse41::start(s, clues_);
+  }
+  [[nodiscard]] static bool solved(const State& s) { return s.solved != 0; }
+  [[nodiscard]] static Branch choose(const State& s) {
+    if constexpr (Path == SimdPath::avx512) return simd9_avx512::choose(s);
+    else if constexpr (Path == SimdPath::avx2) return simd9_avx2::choose(s);
+    else return simd9_sse41::choose(s);
+  }
+  [[nodiscard]] static bool assign(State& s, int cell, int v) {
+    if constexpr (Path == SimdPath::avx512) return simd9_avx512::assign(s, cell, v);
+    else if constexpr (Path == SimdPath::avx2) return simd9_avx2::assign(s, cell, v);
+    else return simd9_sse41::assign(s, cell, v);
+  }
+  static void write(const State& s, std::uint8_t* cells) {
+    for (int c = 0; c < 81; ++c) {
+      std::uint8_t v = 0;
+      for (int d = 0; d < 9; ++d)
+        if ((s.lane[simd9_lane(d, c / 27)] >> (c % 27)) & 1u) v = static_cast<std::uint8_t>(d + 1);
+      cells[c] = v;
+    }
+  }
+  [[nodiscard]] static int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) {
+    if constexpr (Path == SimdPath::avx512) return simd9_avx512::open_cells(s, cells, masks, max);
+    else if constexpr (Path == SimdPath::avx2) return simd9_avx2::open_cells(s, cells, masks, max);
+    else return simd9_sse41::open_cells(s, cells, masks, max);
+  }
+  [[nodiscard]] static const BoxShape& shape() {
+    static constexpr BoxShape kShape{3, 3};
+    return kShape;
+  }
+
+private:
+  std::uint8_t clues_[81] = {};
+};
+
+}  // namespace pcount::sudoku::detail

@@ -1,0 +1,602 @@
+// The vectorised 9×9 kernel (layout: simd9.hpp). This file is included once
+// per instruction-set path (simd9_sse41.cpp, simd9_avx2.cpp,
+// simd9_avx512.cpp) with PCOUNT_SIMD9_NS naming the namespace; CMake adds
+// -march=x86-64-v2 (SSE4.1), -v3 (AVX2) or -v4 (AVX-512) after the project
+// flags; the code is the same, GCC vector extensions map each
+// 16-lane operation onto 4, 2 or 1 register operations. Only plain functions
+// on Simd9State leave this file (no inline library code shared with other
+// translation units, so no copy built for a wider instruction set can be
+// linked into a narrower path).
+//
+// Propagation is a sweep of bit formulas over all 27 (band, digit) boards at
+// once, repeated until nothing changes:
+//  1. locked candidates within a band: a digit occupies one cell per row and
+//     per box of a band, so its row × box segments must contain a
+//     permutation; a segment (r, c) is kept only if rows r+1, r+2 can take
+//     boxes c+1, c+2 in some order (cyclic indices). The same across the
+//     three bands of a stack with columns (per digit, bands × columns).
+//     No permutation left: contradiction.
+//  2. hidden singles: a segment that is the only one of its row (or box)
+//     and holds one cell; a column with one cell in one band and none in
+//     the others.
+//  3. naked singles: a cell with one digit (bit-sliced counts over the
+//     digits); a cell with none is a contradiction.
+//  4. every single found is placed at once: its digit leaves the cell's row,
+//     column and box, the other digits leave the cell. Two digits claiming
+//     one cell is a contradiction; two placements of one digit in a unit are
+//     caught when that digit's other rows run out (step 1), so a state with
+//     every cell single that passed step 1 is a valid grid.
+#if defined(__x86_64__) && defined(__SSE4_1__)
+#include <immintrin.h>
+#endif
+
+#include "simd9.hpp"
+
+#ifndef PCOUNT_SIMD9_NS
+#error "compile with -DPCOUNT_SIMD9_NS=<namespace>"
+#endif
+
+namespace pcount::sudoku::detail::PCOUNT_SIMD9_NS {
+
+namespace {
+
+// Every helper below is forced inline: the 16-lane values must stay in
+// registers (GCC otherwise passes a 64-byte value through memory).
+#define PCOUNT_SIMD9_INLINE inline __attribute__((always_inline))
+
+using u32 = std::uint32_t;
+typedef u32 V8 __attribute__((vector_size(32)));
+typedef u32 V4 __attribute__((vector_size(16)));
+
+#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+// One 16-lane group is one GCC vector (one AVX-512 register).
+typedef u32 V __attribute__((vector_size(64)));
+constexpr V make16(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, a, b, c, d, a, b, c, d, a, b, c, d}; }
+constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; }
+#else
+// Narrower registers: a 16-lane group is an array of native vectors (two
+// AVX2 or four SSE registers), so that GCC keeps it in registers (a 64-byte
+// GCC vector without AVX-512 lives in memory).
+#if defined(__AVX2__)
+constexpr int kW = 8;
+typedef V8 N;
+#else
+constexpr int kW = 4;
+typedef V4 N;
+#endif
+constexpr int kPieces = 16 / kW;
+struct V {
+  N p[kPieces];
+  u32 operator[](int i) const { return p[i / kW][i % kW]; }
+};
+#define PCOUNT_SIMD9_BINOP(op)                                                 \
+  PCOUNT_SIMD9_INLINE V operator op(V a, V b) {                                              \
+    for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] op b.p[i];               \
+    return a;                                                                   \
+  }                                                                             \
+  PCOUNT_SIMD9_INLINE V operator op(V a, u32 b) {                                            \
+    for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] op b;                    \
+    return a;                                                                   \
+  }                                                                             \
+  PCOUNT_SIMD9_INLINE V& operator op##=(V & a, V b) { return a = a op b; }                   \
+  PCOUNT_SIMD9_INLINE V& operator op##=(V & a, u32 b) { return a = a op b; }
+PCOUNT_SIMD9_BINOP(&)
+PCOUNT_SIMD9_BINOP(|)
+PCOUNT_SIMD9_BINOP(^)
+PCOUNT_SIMD9_BINOP(+)
+PCOUNT_SIMD9_BINOP(-)
+PCOUNT_SIMD9_BINOP(*)
+#undef PCOUNT_SIMD9_BINOP
+PCOUNT_SIMD9_INLINE V operator>>(V a, int n) {
+  for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] >> n;
+  return a;
+}
+PCOUNT_SIMD9_INLINE V operator<<(V a, int n) {
+  for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] << n;
+  return a;
+}
+PCOUNT_SIMD9_INLINE V operator~(V a) {
+  for (int i = 0; i < kPieces; ++i) a.p[i] = ~a.p[i];
+  return a;
+}
+PCOUNT_SIMD9_INLINE V operator&(u32 a, V b) { return b & a; }
+PCOUNT_SIMD9_INLINE V operator|(u32 a, V b) { return b | a; }
+PCOUNT_SIMD9_INLINE V operator^(u32 a, V b) { return b ^ a; }
+#if defined(__AVX2__)
+constexpr V make16(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d, a, b, c, d}, N{a, b, c, d, a, b, c, d}}}; }
+constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d, 0, 0, 0, 0}, N{}}}; }
+#else
+constexpr V make16(u32 a, u32 b, u32 c, u32 d) {
+  return V{{N{a, b, c, d}, N{a, b, c, d}, N{a, b, c, d}, N{a, b, c, d}}};
+}
+constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d}, N{}, N{}, N{}}}; }
+#endif
+#endif
+
+constexpr u32 kM27 = 0x7FFFFFF;
+constexpr u32 kLead = 0x1249249;  // first bit of each 3-cell segment (row r, box c: bit 9r + 3c)
+constexpr u32 kL0 = 0x40201, kL1 = kL0 << 3, kL2 = kL0 << 6;  // segment leads of box 0, 1, 2
+
+// Lanes that hold a real (band, digit) board, per 16-lane group.
+constexpr V kValid0 = make16(~0u, ~0u, ~0u, 0);
+constexpr V kValid2 = make16_first(~0u, ~0u, ~0u, 0);
+constexpr V kBandLanes = kValid0;
+
+// The six ways a digit can cross three rows × three boxes (or three bands ×
+// three columns): row i uses box kPerm[p][i].
+constexpr int kPerm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+
+/// Segment leads of permutation i within a band.
+constexpr u32 row_perm_leads(int i) {
+  return (1u << (3 * kPerm[i][0])) | (1u << (9 + 3 * kPerm[i][1])) | (1u << (18 + 3 * kPerm[i][2]));
+}
+
+PCOUNT_SIMD9_INLINE V valid(int k) { return k == 2 ? kValid2 : kValid0; }
+
+// Row rotations within a band: row r receives row r+1 (rr1) or r+2 (rr2).
+PCOUNT_SIMD9_INLINE V rr1(V x) { return ((x >> 9) | (x << 18)) & kM27; }
+PCOUNT_SIMD9_INLINE V rr2(V x) { return ((x >> 18) | (x << 9)) & kM27; }
+// Box rotations of segment leads within each row: box c receives box c+1 / c+2.
+PCOUNT_SIMD9_INLINE V bc1(V x) { return ((x >> 3) & (kL0 | kL1)) | ((x << 6) & kL2); }
+PCOUNT_SIMD9_INLINE V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL2)); }
+// Column rotations within each stack of a 9-bit column set: column j receives j+1 / j+2.
+PCOUNT_SIMD9_INLINE V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
+PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
+// Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding
+// lane stays. Digit-group swaps (lane ^ 4, lane ^ 8) for folds over the
+// digits. Written per instruction set: GCC splits a generic 16-lane shuffle
+// into scalar moves when the target's registers are narrower.
+#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+PCOUNT_SIMD9_INLINE V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7, 9, 10, 8, 11, 13, 14, 12, 15); }
+PCOUNT_SIMD9_INLINE V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7, 10, 8, 9, 11, 14, 12, 13, 15); }
+PCOUNT_SIMD9_INLINE V g4(V x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); }
+PCOUNT_SIMD9_INLINE V g8(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); }
+#else
+#if defined(__AVX2__)
+PCOUNT_SIMD9_INLINE N nb1(N x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7); }
+PCOUNT_SIMD9_INLINE N nb2(N x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7); }
+PCOUNT_SIMD9_INLINE N nswap(N x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3); }
+#else
+PCOUNT_SIMD9_INLINE N nb1(N x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3); }
+PCOUNT_SIMD9_INLINE N nb2(N x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3); }
+#endif
+PCOUNT_SIMD9_INLINE V br1(V x) {
+  for (auto& n : x.p) n = nb1(n);
+  return x;
+}
+PCOUNT_SIMD9_INLINE V br2(V x) {
+  for (auto& n : x.p) n = nb2(n);
+  return x;
+}
+PCOUNT_SIMD9_INLINE V g4(V x) {
+  V r;
+#if defined(__AVX2__)
+  for (int i = 0; i < kPieces; ++i) r.p[i] = nswap(x.p[i]);
+#else
+  for (int i = 0; i < kPieces; ++i) r.p[i] = x.p[i ^ 1];
+#endif
+  return r;
+}
+PCOUNT_SIMD9_INLINE V g8(V x) {
+  V r;
+  for (int i = 0; i < kPieces; ++i) r.p[i] = x.p[i ^ (kPieces / 2)];
+  return r;
+}
+#endif
+
+// Lane-wise tests without vector comparisons (which GCC splits into scalar
+// code when the vector is wider than the target's registers): lanes hold
+// values below 2^31, so x - 1 has its top bit set exactly when x == 0.
+PCOUNT_SIMD9_INLINE V is_zero_top(V x) { return (x - 1u) & 0x80000000u; }   // top bit set where x == 0
+PCOUNT_SIMD9_INLINE V is_zero_one(V x) { return (x - 1u) >> 31; }            // 1 where x == 0, else 0
+
+PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
+PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
+PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
+PCOUNT_SIMD9_INLINE V colexp(V x) { return x | (x << 9) | (x << 18); }
+
+PCOUNT_SIMD9_INLINE bool any(V x) {
+#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+  const V8 h = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7) | __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
+  const V4 q = __builtin_shufflevector(h, h, 0, 1, 2, 3) | __builtin_shufflevector(h, h, 4, 5, 6, 7);
+#else
+  N o = x.p[0];
+  for (int i = 1; i < kPieces; ++i) o |= x.p[i];
+#if defined(__AVX2__)
+  const V4 q = __builtin_shufflevector(o, o, 0, 1, 2, 3) | __builtin_shufflevector(o, o, 4, 5, 6, 7);
+#else
+  const V4 q = o;
+#endif
+#endif
+#if defined(__x86_64__) && defined(__SSE4_1__)
+  return !_mm_testz_si128(reinterpret_cast<__m128i>(q), reinterpret_cast<__m128i>(q));
+#else
+  return (q[0] | q[1] | q[2] | q[3]) != 0;
+#endif
+}
+
+/// Bit-sliced counts of candidates per cell: lanes of band b (every group)
+/// hold the cells of band b with at least one (o), two (t), three (h) digits.
+struct Fold {
+  V o, t, h;
+};
+
+PCOUNT_SIMD9_INLINE void merge(Fold& f, V o, V t, V h) {
+  f.h = f.h | h | (f.t & o) | (f.o & t);
+  f.t = f.t | t | (f.o & o);
+  f.o = f.o | o;
+}
+
+PCOUNT_SIMD9_INLINE Fold fold(const V* a) {
+  Fold f;
+  f.o = a[0] | a[1];
+  f.t = a[0] & a[1];
+  f.h = f.t & a[2];
+  f.t |= f.o & a[2];
+  f.o |= a[2];
+  merge(f, g4(f.o), g4(f.t), g4(f.h));
+  merge(f, g8(f.o), g8(f.t), g8(f.h));
+  return f;
+}
+
+/// Bit-sliced counts to four (at least 1, 2, 3, 4) over the digits, per band.
+struct Fold4 {
+  V o, t, h, q;
+};
+
+PCOUNT_SIMD9_INLINE void merge4(Fold4& f, const Fold4& g) {
+  f.q = f.q | g.q | (f.h & g.o) | (f.t & g.t) | (f.o & g.h);
+  f.h = f.h | g.h | (f.t & g.o) | (f.o & g.t);
+  f.t = f.t | g.t | (f.o & g.o);
+  f.o = f.o | g.o;
+}
+
+PCOUNT_SIMD9_INLINE Fold4 fold4(const V* x) {
+  Fold4 f{x[0], V{}, V{}, V{}};
+  for (int k = 1; k < 3; ++k) {
+    f.q |= f.h & x[k];
+    f.h |= f.t & x[k];
+    f.t |= f.o & x[k];
+    f.o |= x[k];
+  }
+  merge4(f, Fold4{g4(f.o), g4(f.t), g4(f.h), g4(f.q)});
+  merge4(f, Fold4{g8(f.o), g8(f.t), g8(f.h), g8(f.q)});
+  return f;
+}
+
+PCOUNT_SIMD9_INLINE void load(const Simd9State& s, V* a) {
+  for (int k = 0; k < 3; ++k) __builtin_memcpy(&a[k], s.lane + 16 * k, sizeof(V));
+}
+PCOUNT_SIMD9_INLINE void store(Simd9State& s, const V* a) {
+  for (int k = 0; k < 3; ++k) __builtin_memcpy(s.lane + 16 * k, &a[k], sizeof(V));
+}
+
+/// Triads: the three cells of a row segment (or column segment) hold three
+/// different digits. A segment open to only three digits gets all three; a
+/// digit confined to one segment of its row (column) is certain there; three
+/// certain digits close the segment to the rest. A certain digit leaves the
+/// other segments of its row and box (column: its stack within the band and
+/// the column in other bands). Returns the contradictions found (any lane
+/// nonzero).
+PCOUNT_SIMD9_INLINE V triads(V* a) {
+  V bad{};
+  V S[3], cert[3];
+  for (int k = 0; k < 3; ++k) S[k] = seg(a[k]);
+  Fold4 n = fold4(S);
+  bad |= ~n.h & kLead & kBandLanes;
+  const V three = n.h & ~n.q;
+  for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
+  Fold4 c = fold4(cert);
+  bad |= c.q & kBandLanes;
+  const V closed = c.h;
+  for (int k = 0; k < 3; ++k) {
+    const V keep = cert[k] * 7u;
+    const V rest = (cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k])) * 7u;
+    a[k] &= ~(closed * 7u | rest) | keep;
+  }
+  for (int k = 0; k < 3; ++k) S[k] = colset(a[k]);
+  n = fold4(S);
+  bad |= ~n.h & 0777u & kBandLanes;
+  const V vthree = n.h & ~n.q;
+  for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
+  c = fold4(cert);
+  bad |= c.q & kBandLanes;
+  const V vclosed = c.h;
+  for (int k = 0; k < 3; ++k) {
+    const V x = cert[k];
+    // Its stack within the band, and its column in the other bands
+    // (their certain flags rotated into this band's lane).
+    a[k] &= ~colexp(vclosed | cc1(x) | cc2(x) | br1(x) | br2(x)) | colexp(x);
+  }
+  return bad;
+}
+
+#ifdef PCOUNT_SIMD9_STATS
+long simd9_sweeps = 0, simd9_calls = 0;
+#endif
+
+bool propagate(Simd9State& s) {
+#ifdef PCOUNT_SIMD9_STATS
+  ++simd9_calls;
+#endif
+  V a[3];
+  load(s, a);
+  for (;;) {
+#ifdef PCOUNT_SIMD9_STATS
+    ++simd9_sweeps;
+#endif
+    V before[3] = {a[0], a[1], a[2]};
+    V bad{};
+    for (int k = 0; k < 3; ++k) {
+      // Locked candidates within the band (rows × boxes).
+      const V S = seg(a[k]);
+      const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
+      bad |= is_zero_top(K) & valid(k);
+      a[k] &= K * 7u;
+      // Locked candidates across the bands of a stack (bands × columns).
+      const V c = colset(a[k]), c1 = br1(c), c2 = br2(c);
+      const V C = c & ((cc1(c1) & cc2(c2)) | (cc2(c1) & cc1(c2)));
+      bad |= (is_zero_top(C & 07u) | is_zero_top(C & 070u) | is_zero_top(C & 0700u)) & valid(k);
+      a[k] &= colexp(C);
+    }
+    const Fold f = fold(a);
+    bad |= (f.o ^ kM27) & kBandLanes;
+    const V naked = f.o & ~f.t;
+    V p[3];
+    for (int k = 0; k < 3; ++k) {
+      const V x = a[k];
+      const V S = seg(x);
+      const V row_only = S & ~bc1(S) & ~bc2(S);
+      const V box_only = S & ~rr1(S) & ~rr2(S);
+      V h = x & (((row_only | box_only) & seg_single(x)) * 7u);
+      const V y = x >> 9, z = x >> 18;
+      const V col_single = (x ^ y ^ z) & ~(x & y & z) & 0777u;
+      const V cs = (x | y | z) & 0777u;
+      h |= x & colexp(col_single & ~br1(cs) & ~br2(cs));
+      p[k] = h | (x & naked);
+    }
+    // Cells claimed by two digits.
+    V claimed = p[0] | p[1], twice = p[0] & p[1];
+    twice |= claimed & p[2];
+    claimed |= p[2];
+    {
+      V o4 = g4(claimed), t4 = g4(twice);
+      twice |= t4 | (claimed & o4);
+      claimed |= o4;
+      V o8 = g8(claimed), t8 = g8(twice);
+      twice |= t8 | (claimed & o8);
+      claimed |= o8;
+    }
+    bad |= twice;
+    if (any(bad)) return false;
+    for (int k = 0; k < 3; ++k) {
+      const V z = seg(p[k]);
+      const V row_fill = (z | bc1(z) | bc2(z)) * 7u;
+      const V box_fill = (z | rr1(z) | rr2(z)) * 7u;
+      V pc = colset(p[k]);
+      pc |= br1(pc) | br2(pc);
+      a[k] &= ~(claimed | row_fill | box_fill | colexp(pc)) | p[k];
+    }
+    if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+    // A fixpoint of the cheap steps. Every cell single: a valid grid (see
+    // the top of this file). Else the triads, and on if they removed anything.
+    if (!any(f.t & kBandLanes)) {
+      store(s, a);
+      s.solved = 1;
+      return true;
+    }
+#ifndef PCOUNT_SIMD9_NO_TRIADS
+    if (any(triads(a))) return false;
+    if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+#endif
+    store(s, a);
+    s.solved = 0;
+    return true;
+  }
+}
+
+}  // namespace
+
+bool start(Simd9State& s, const std::uint8_t* clues) {
+  // Clue cells per band, and per (digit, band) lane the clue cells of that
+  // digit; then every lane at once: all cells but other digits' clues.
+  alignas(64) u32 given[48] = {};
+  u32 band_given[3] = {0, 0, 0};
+  for (int i = 0; i < 81; ++i) {
+    const int v = clues[i];
+    if (v == 0) continue;
+    const int b = i / 27;
+    const u32 bit = 1u << (i % 27);
+    given[simd9_lane(v - 1, b)] |= bit;
+    band_given[b] |= bit;
+  }
+  const V taken = make16(band_given[0], band_given[1], band_given[2], 0);
+  for (int k = 0; k < 3; ++k) {
+    V g;
+    __builtin_memcpy(&g, given + 16 * k, sizeof(V));
+    const V a = ((kM27 & ~taken) | g) & valid(k);
+    __builtin_memcpy(s.lane + 16 * k, &a, sizeof(V));
+  }
+  return propagate(s);
+}
+
+bool assign(Simd9State& s, int cell, int digit) {
+  if (cell >= 81) {
+    // Configuration branch (choose_configuration): `digit` is the permutation.
+    const int unit = (cell - 81) / 9, d = (cell - 81) % 9;
+    if (unit < 3) {
+      s.lane[simd9_lane(d, unit)] &= row_perm_leads(digit) * 7u;
+    } else {
+      const int st = 3 * (unit - 3);
+      for (int j = 0; j < 3; ++j)
+        s.lane[simd9_lane(d, j)] &= ~(0x40201u * (7u << st)) | (0x40201u << (st + kPerm[digit][j]));
+    }
+    return propagate(s);
+  }
+  const int b = cell / 27;
+  const u32 bit = 1u << (cell % 27);
+  for (int d = 0; d < 9; ++d)
+    if (d != digit) s.lane[simd9_lane(d, b)] &= ~bit;
+  return propagate(s);
+}
+
+namespace {
+
+/// Configuration branch: the placements of one digit within one band (which
+/// box each row uses) or one stack (which column each band uses) still
+/// open, one child per permutation. Picks the band or stack with the fewest
+/// configurations over all digits among those not yet fixed, and in it the
+/// digit with the fewest (at least two). Returns cell -1 when every band
+/// and stack is fixed.
+Branch choose_configuration(const V* a) {
+  alignas(64) u32 hc[48], vc[48];
+  for (int k = 0; k < 3; ++k) {
+    const V S = seg(a[k]);
+    V h{};
+    for (int i = 0; i < 6; ++i) h += is_zero_one((S & row_perm_leads(i)) ^ row_perm_leads(i));
+    const V c0 = colset(a[k]), c1 = br1(c0), c2 = br2(c0);
+    V v{};
+    for (int i = 0; i < 6; ++i) v += (c0 >> kPerm[i][0]) & (c1 >> kPerm[i][1]) & (c2 >> kPerm[i][2]) & 0111u;
+    __builtin_memcpy(hc + 16 * k, &h, sizeof(V));
+    __builtin_memcpy(vc + 16 * k, &v, sizeof(V));
+  }
+  int best_unit = -1, best_total = 1 << 20;
+  for (int u = 0; u < 6; ++u) {
+    int total = 0;
+    for (int d = 0; d < 9; ++d)
+      total += u < 3 ? static_cast<int>(hc[simd9_lane(d, u)]) : static_cast<int>((vc[simd9_lane(d, 0)] >> (3 * (u - 3))) & 7u);
+    if (total > 9 && total < best_total) {
+      best_total = total;
+      best_unit = u;
+    }
+  }
+  Branch br;
+  if (best_unit < 0) return br;
+  int best_d = -1, fewest = 99;
+  for (int d = 0; d < 9; ++d) {
+    const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
+                                : static_cast<int>((vc[simd9_lane(d, 0)] >> (3 * (best_unit - 3))) & 7u);
+    if (n >= 2 && n < fewest) {
+      fewest = n;
+      best_d = d;
+      if (n == 2) break;
+    }
+  }
+  const int b = best_unit < 3 ? best_unit : 0;
+  br.cell = 81 + 9 * best_unit + best_d;
+  for (int i = 0; i < 6; ++i) {
+    bool ok;
+    if (best_unit < 3) {
+      const u32 S = (a[best_d >> 2][4 * (best_d & 3) + b]);
+      const u32 lead = (S | (S >> 1) | (S >> 2)) & kLead;
+      ok = (lead & row_perm_leads(i)) == row_perm_leads(i);
+    } else {
+      const int st = 3 * (best_unit - 3);
+      ok = true;
+      for (int j = 0; j < 3; ++j) {
+        const u32 m = a[best_d >> 2][4 * (best_d & 3) + j];
+        ok = ok && ((m | (m >> 9) | (m >> 18)) >> (st + kPerm[i][j]) & 1u);
+      }
+    }
+    if (ok) br.candidates |= 1u << i;
+  }
+  return br;
+}
+
+}  // namespace
+
+// Branching rule, chosen by measurement (the alternatives stay for
+// experiments): 0 = configuration first (default); 1 = a bivalue cell first;
+// 2 = configuration when it has two children, else a bivalue cell;
+// 3 = bivalue cell first once at most PCOUNT_SIMD9_OPEN cells are open.
+// Instructions (callgrind, AVX2 build) against 0: rule 1 needs 2× the nodes
+// on the hard sets; rule 3 with 30 (35) open cells saves 4 % (8 %) on the
+// serg set but costs 3 % (7 %) on hardest 1106 and 2.6 % (5.4 %) on 11+.
+#ifndef PCOUNT_SIMD9_BRANCH
+#define PCOUNT_SIMD9_BRANCH 0
+#endif
+#ifndef PCOUNT_SIMD9_OPEN
+#define PCOUNT_SIMD9_OPEN 30
+#endif
+
+Branch choose(const Simd9State& s) {
+  V a[3];
+  load(s, a);
+#if PCOUNT_SIMD9_BRANCH == 0
+  {
+    const Branch c = choose_configuration(a);
+    if (c.cell >= 0) return c;
+  }
+#endif
+  const Fold f = fold(a);
+  Branch br;
+  int best_b = -1, best_p = -1;
+  for (int b = 0; b < 3 && best_b < 0; ++b) {
+    const u32 pairs = f.t[b] & ~f.h[b];
+    if (pairs) {
+      best_b = b;
+      best_p = __builtin_ctz(pairs);
+    }
+  }
+#if PCOUNT_SIMD9_BRANCH == 0
+#elif PCOUNT_SIMD9_BRANCH == 3
+  if (best_b < 0 || __builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]) > PCOUNT_SIMD9_OPEN) {
+    const Branch c = choose_configuration(a);
+    if (c.cell >= 0) return c;
+  }
+#elif PCOUNT_SIMD9_BRANCH == 1
+  if (best_b < 0) {
+    const Branch c = choose_configuration(a);
+    if (c.cell >= 0) return c;
+  }
+#elif PCOUNT_SIMD9_BRANCH == 2
+  {
+    const Branch c = choose_configuration(a);
+    if (c.cell >= 0 && (__builtin_popcount(c.candidates) == 2 || best_b < 0)) return c;
+  }
+#endif
+  if (best_b < 0) {
+    int fewest = 99;
+    for (int b = 0; b < 3; ++b)
+      for (u32 open = f.t[b]; open; open &= open - 1) {
+        const int p = __builtin_ctz(open);
+        int n = 0;
+        for (int d = 0; d < 9; ++d) n += (s.lane[simd9_lane(d, b)] >> p) & 1u;
+        if (n < fewest) {
+          fewest = n;
+          best_b = b;
+          best_p = p;
+        }
+      }
+  }
+  if (best_b < 0) return br;
+  br.cell = 27 * best_b + best_p;
+  for (int d = 0; d < 9; ++d)
+    if ((s.lane[simd9_lane(d, best_b)] >> best_p) & 1u) br.candidates |= 1u << d;
+  return br;
+}
+
+int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, int max) {
+  V a[3];
+  load(s, a);
+  const Fold f = fold(a);
+  const int open = __builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]);
+  if (open > max) return open;
+  int k = 0;
+  for (int b = 0; b < 3; ++b)
+    for (u32 rest = f.t[b]; rest; rest &= rest - 1) {
+      const int p = __builtin_ctz(rest);
+      unsigned m = 0;
+      for (int d = 0; d < 9; ++d) m |= ((s.lane[simd9_lane(d, b)] >> p) & 1u) << d;
+      cells[k] = static_cast<std::uint16_t>(27 * b + p);
+      masks[k] = static_cast<std::uint16_t>(m);
+      ++k;
+    }
+  return k;
+}
+
+#ifdef PCOUNT_SIMD9_STATS
+long sweeps() { return simd9_sweeps; }
+long calls() { return simd9_calls; }
+#endif
+}  // namespace pcount::sudoku::detail::PCOUNT_SIMD9_NS
