@@ -6,7 +6,9 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 
 #include "pcount/engine/errors.hpp"
@@ -342,6 +344,15 @@ void check_n_join(int n) {
 
 }  // namespace
 
+std::pair<int, int> join_outer_range(int n) {
+  // At most 20 inner columns (a task keeps one bucket per inner column
+  // set); at most 18 outer columns for even n and 14 for odd n (about 2^18/4
+  // tasks, or n·2^14/4: their list and estimates take a second to build).
+  const int least = std::max(0, n - 20 + (n % 2));
+  const int most = std::min(n < 3 ? 0 : n - 2, n % 2 == 0 ? 18 : 14);
+  return {least, std::max(least, most)};
+}
+
 int default_join_outer(int n) {
   // Measured (results/queens.md): even n are fastest with 8 inner columns
   // (N = 16: 8 outer columns 0.61 s, 6: 0.67 s, 4: 1.1 s); odd n, whose
@@ -351,13 +362,13 @@ int default_join_outer(int n) {
   // task near 100 MB, so that 16 workers stay under 8 GiB through N = 21
   // (placements grow about 20× per 2 rows, tasks 4× per 2 outer columns).
   const int inner = n % 2 == 0 ? (n <= 20 ? 8 : 6) : (n < 20 ? 11 : 7);
-  return std::max(0, n - inner);
+  const auto [least, most] = join_outer_range(n);
+  return std::clamp(n - inner, least, most);
 }
 
 void check_join(int n, int outer) {
   check_n_join(n);
-  // At most 20 inner columns: a task keeps one bucket per inner column set.
-  const int most = n < 3 ? 0 : n - 2, least = std::max(0, n - 20 + (n % 2));
+  const auto [least, most] = join_outer_range(n);
   if (outer < least || outer % 2 != 0 || outer > most)
     throw InvalidArgument("outer", "must be an even number from " + std::to_string(least) + " to " + std::to_string(most));
 }
@@ -462,12 +473,22 @@ struct TaskEstimate {
   double work = 0;
 };
 
+/// The tasks of (n, outer) and their estimates, built once per process
+/// (the plan asks for the memory estimate, then builds the job).
+struct TaskList {
+  std::vector<JoinTask> tasks;
+  std::vector<TaskEstimate> estimates;
+};
+
 std::vector<TaskEstimate> estimate_tasks(int n, int outer, const std::vector<JoinTask>& tasks) {
   const Geometry g(n, outer);
   std::vector<TaskEstimate> e;
   e.reserve(tasks.size());
+  // 64 probes per task, fewer for long lists (at least 8): the estimates
+  // only order the tasks and size the memory check.
+  const int probes = static_cast<int>(std::clamp<std::size_t>(4'000'000 / std::max<std::size_t>(1, tasks.size()), 8, 64));
   for (const JoinTask& t : tasks) {
-    const double p = estimate_join_placements(n, outer, t);
+    const double p = estimate_join_placements(n, outer, t, probes);
     // column sets of the task: inner columns choose the rest of the a top columns
     const int inner_free = n - outer - ((t.middle >= 0 && !((g.outer_mask >> t.middle) & 1u)) ? 1 : 0);
     const int k = g.rows - std::popcount(t.outer);
@@ -478,12 +499,27 @@ std::vector<TaskEstimate> estimate_tasks(int n, int outer, const std::vector<Joi
   return e;
 }
 
+std::shared_ptr<const TaskList> task_list(int n, int outer) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, std::shared_ptr<const TaskList>> cache;
+  const std::lock_guard lock(mutex);
+  auto& entry = cache[{n, outer}];
+  if (!entry) {
+    auto list = std::make_shared<TaskList>();
+    list->tasks = join_tasks(n, outer);
+    list->estimates = estimate_tasks(n, outer, list->tasks);
+    entry = std::move(list);
+  }
+  return entry;
+}
+
 }  // namespace
 
 engine::Job make_join_job(int n, int outer, const std::string& fingerprint) {
   check_join(n, outer);
-  auto tasks = std::make_shared<const std::vector<JoinTask>>(join_tasks(n, outer));
-  auto estimates = std::make_shared<const std::vector<TaskEstimate>>(estimate_tasks(n, outer, *tasks));
+  const std::shared_ptr<const TaskList> list = task_list(n, outer);
+  const std::shared_ptr<const std::vector<JoinTask>> tasks(list, &list->tasks);
+  const std::shared_ptr<const std::vector<TaskEstimate>> estimates(list, &list->estimates);
   const std::size_t count = tasks->size();
   engine::Job job;
   job.fingerprint = fingerprint + " outer=" + std::to_string(outer);
@@ -501,15 +537,21 @@ engine::Job make_join_job(int n, int outer, const std::string& fingerprint) {
     out.nodes = checked_add(out.nodes, c.placements);
   };
   job.estimate = [estimates, count](std::size_t id) { return id < count ? (*estimates)[id].work : 0.0; };
+  // Size estimate in search-node equivalents for the feasibility check
+  // (which assumes 1e9 nodes per second): a placement costs about one node,
+  // and the join tests about a tenth of the key pairs (bucketing), ten per
+  // node's time, so pairs / 100.
   job.probe = [estimates, count](std::size_t id, std::mt19937_64&) {
-    return id < count ? (*estimates)[id].placements : 0.0;
+    if (id >= count) return 0.0;
+    const TaskEstimate& e = (*estimates)[id];
+    return e.placements + (e.work - e.placements) / 100.0;
   };
   return job;
 }
 
 double join_memory_estimate(int n, int outer, int workers) {
-  const auto tasks = join_tasks(n, outer);
-  const auto e = estimate_tasks(n, outer, tasks);
+  check_join(n, outer);
+  const auto& e = task_list(n, outer)->estimates;
   double largest = 0;
   for (const auto& x : e) largest = std::max(largest, x.placements);
   // Per placement: its key and group as enumerated (12 bytes, up to 2× for

@@ -26,7 +26,7 @@ void add_queens_options(po::options_description& d) {
       ("group", po::value<std::string>()->value_name("G"),
        "constellations method: canonical constellations per engine task, G ≥ 1; default: 1")
       ("outer-columns", po::value<std::string>()->value_name("K"),
-       "join method: outer columns fixed per task (K/2 on each side), even, N-20 ≤ K ≤ N-2; "
+       "join method: outer columns fixed per task (K/2 on each side), even, from max(0, N-20) to min(N-2, 18 for even N, 14 for odd N); "
        "default: N − 8 for even N ≤ 20, N − 6 above; N − 11 for odd N ≤ 19, N − 7 above (at least 0)")
       ("memory-limit", po::value<std::string>()->value_name("SIZE"),
        "join method: refuse a run whose estimated peak memory exceeds SIZE (bytes, or with K, M, G, T: "
@@ -138,8 +138,11 @@ std::string gibibytes(double bytes) {
 
 /// The default method for board side n: the fastest, measured
 /// (results/queens.md): the search below N = 10, constellations for 10 and
-/// 11 (both take milliseconds), the join from N = 12.
-std::string default_method(int n) { return n >= 12 ? "join" : n >= 10 ? "constellations" : "search"; }
+/// 11 (both take milliseconds), the join from N = 12 to 23; from N = 24 the
+/// join's tasks need tens of GiB, so constellations (memory-free) again.
+std::string default_method(int n) {
+  return n >= 12 && n <= 23 ? "join" : n >= 10 ? "constellations" : "search";
+}
 
 Plan plan_queens(const Invocation& inv) {
   const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, kMaxN));
@@ -164,7 +167,7 @@ Plan plan_queens(const Invocation& inv) {
     if (inv.has("group")) throw InvalidArgument("--group", "applies only to --method constellations");
     int outer = default_join_outer(n);
     if (const auto k = inv.value("outer-columns")) {
-      const int least = std::max(0, n - 20 + n % 2), most = n < 3 ? 0 : n - 2;
+      const auto [least, most] = join_outer_range(n);
       outer = static_cast<int>(parse_int("--outer-columns", *k, least, most));
       if (outer % 2 != 0)
         throw InvalidArgument("--outer-columns", "must be even, from " + std::to_string(least) + " to " +

@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pcount/engine/task.hpp"
@@ -48,14 +49,21 @@ struct JoinTask {
 
 /// The default number of outer columns for the n×n board, measured fastest:
 /// n − 8 for even n, n − 11 for odd n (whose tasks are also split by the
-/// middle queen), at least 0; beyond n = 20 (even) and 19 (odd), n − 6 and
-/// n − 7, so that a task holds about 100 MB at most (results/queens.md).
+/// middle queen); beyond n = 20 (even) and 19 (odd), n − 6 and n − 7, so
+/// that a task holds about 100 MB at most (results/queens.md); always
+/// within join_outer_range(n).
 [[nodiscard]] int default_join_outer(int n);
 
+/// The outer column counts the join accepts for the n×n board, {least,
+/// most} (even numbers): at most 20 inner columns (a task keeps a bucket per
+/// inner column set), at most n − 2 outer columns and at most 18 (even n)
+/// or 14 (odd n), so the task list stays below about 2^16 (even) or
+/// n·2^12 (odd) tasks.
+[[nodiscard]] std::pair<int, int> join_outer_range(int n);
+
 /// Checks a board side and outer column count for the join: 1 ≤ n ≤ 32
-/// (InvalidArgument("n") otherwise) and `outer` even with n-20 ≤ outer ≤
-/// n-2 (and ≥ 0; 0 for n < 3) (InvalidArgument("outer") otherwise): at most
-/// 20 inner columns, since a task keeps a bucket per inner column set.
+/// (InvalidArgument("n") otherwise) and `outer` even within
+/// join_outer_range(n) (InvalidArgument("outer") otherwise).
 void check_join(int n, int outer);
 
 /// The canonical tasks of the n×n board with `outer` outer columns, in a
