@@ -226,9 +226,15 @@ TEST(CodesOptimal, BranchAndBoundMatchesExhaustiveSearchOnSmallSets) {
     EXPECT_EQ(r.lower_bound, *r.total);
   }
   // Guesses tried at a class's root, one per orbit of the symmetries fixing
-  // the first guess: 0123 is fixed by S4 (positions with their digits) × S6
-  // (the other digits).
-  EXPECT_EQ(count_root_candidates(code_set(Game::bulls_and_cows), 0), 20u);
+  // the first guess and the class: 0123 is fixed by S4 (positions with their
+  // digits) × S6 (the other digits), which has 20 orbits on the 5040 codes
+  // (how many of 0-3 a code has, which of them sit at their own place, ...);
+  // the class 0 bulls 1 cow has no further symmetry. In the class 0 bulls
+  // 0 cows the digits 0-3 occur nowhere, so they are interchangeable too:
+  // a guess is then known by how many of them it uses, 0 to 4.
+  const CodeSet& bc = code_set(Game::bulls_and_cows);
+  EXPECT_EQ(count_root_candidates(bc, 0, 1), 20u);
+  EXPECT_EQ(count_root_candidates(bc, 0, 0), 5u);
   // Out of nodes: only the trivial bound.
   const CodeSet& mm = code_set(Game::mastermind);
   const OptimalSearch cut = optimal_total(mm, answer_class(mm, "1123", 0, 0), 0b1110, 10);

@@ -64,9 +64,23 @@ inline constexpr int kMaxGuesses = 24;
 /// secret j). Immutable; share one per game through code_set().
 class CodeSet {
 public:
+  /// The full game: 4 positions, digits 0–9 (bulls and cows) or colours 1–6
+  /// (Mastermind).
   explicit CodeSet(Game game);
+  /// A reduced instance (for tests and small proofs): `positions` places
+  /// (1–4) over `symbols` symbols (bulls and cows: digits 0…symbols-1,
+  /// distinct, positions ≤ symbols ≤ 10; Mastermind: colours 1…symbols,
+  /// 1 ≤ symbols ≤ 8). Answers keep the 5·bulls + cows encoding; the
+  /// solved answer is 5·positions. Throws InvalidArgument otherwise.
+  CodeSet(Game game, int positions, int symbols);
   [[nodiscard]] Game game() const { return game_; }
-  /// Number of codes: 5040 or 1296.
+  /// Code length (4 for the full games).
+  [[nodiscard]] int positions() const { return positions_; }
+  /// Number of symbols (10 digits or 6 colours for the full games).
+  [[nodiscard]] int symbols() const { return symbols_; }
+  /// The answer "every position right": 5·positions (kSolved = 20 for 4).
+  [[nodiscard]] std::uint8_t solved() const { return static_cast<std::uint8_t>(5 * positions_); }
+  /// Number of codes: 5040 or 1296 for the full games.
   [[nodiscard]] std::size_t size() const { return names_.size(); }
   /// The code's digits as text, e.g. "0123" or "1122".
   [[nodiscard]] const std::string& name(std::size_t code) const { return names_[code]; }
@@ -76,9 +90,13 @@ public:
   [[nodiscard]] std::uint8_t answer(std::size_t guess, std::size_t secret) const {
     return table_[guess * names_.size() + secret];
   }
+  /// The answers to `guess` for every secret, indexed by secret.
+  [[nodiscard]] const std::uint8_t* row(std::size_t guess) const { return &table_[guess * names_.size()]; }
 
 private:
   Game game_;
+  int positions_ = 4;
+  int symbols_ = 10;
   std::vector<std::string> names_;
   std::vector<std::uint8_t> table_;
 };
