@@ -504,7 +504,32 @@ std::size_t count_root_candidates(const CodeSet& codes, std::size_t first, std::
 std::string optimal_first_guess(Game game) { return game == Game::mastermind ? "1123" : "0123"; }
 
 
-engine::Job make_optimal_job(Game game) {
+StrategyTree optimal_subtree(Solver& solver, const CodeSet& codes, const std::vector<std::uint16_t>& set) {
+  StrategyTree node;
+  node.guess = static_cast<std::uint16_t>(solver.best_guess(set));
+  std::array<std::vector<std::uint16_t>, kAnswers> classes;
+  for (std::uint16_t s : set) classes[codes.answer(node.guess, s)].push_back(s);
+  for (std::size_t a = 0; a < classes.size(); ++a) {
+    if (a == codes.solved() || classes[a].empty()) continue;
+    node.answers.push_back(static_cast<std::uint8_t>(a));
+    node.next.push_back(optimal_subtree(solver, codes, classes[a]));
+  }
+  return node;
+}
+
+StrategyTree OptimalTrees::assemble() {
+  std::lock_guard lock(mutex);
+  StrategyTree root;
+  root.guess = first;
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    if (!trees[i]) throw InternalError("optimal strategy: the tree of class " + answer_name(answers[i]) + " was not built by this run");
+    root.answers.push_back(answers[i]);
+    root.next.push_back(*trees[i]);
+  }
+  return root;
+}
+
+engine::Job make_optimal_job(Game game, std::shared_ptr<OptimalTrees> trees) {
   const CodeSet& codes = code_set(game);
   const std::size_t first = *codes.find(optimal_first_guess(game));
   const unsigned used = digits_used(codes, first);
@@ -512,8 +537,17 @@ engine::Job make_optimal_job(Game game) {
   auto classes = std::make_shared<std::vector<std::vector<std::uint16_t>>>();
   std::array<std::vector<std::uint16_t>, kAnswers> by_answer;
   for (std::size_t s = 0; s < codes.size(); ++s) by_answer[codes.answer(first, s)].push_back(static_cast<std::uint16_t>(s));
+  std::vector<std::uint8_t> answers;
   for (std::size_t a = 0; a < by_answer.size(); ++a)
-    if (a != kSolved && !by_answer[a].empty()) classes->push_back(by_answer[a]);
+    if (a != kSolved && !by_answer[a].empty()) {
+      classes->push_back(by_answer[a]);
+      answers.push_back(static_cast<std::uint8_t>(a));
+    }
+  if (trees) {
+    trees->first = static_cast<std::uint16_t>(first);
+    trees->answers = answers;
+    trees->trees.assign(answers.size(), std::nullopt);
+  }
   engine::Job job;
   job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") +
                     " strategy=optimal first=" + codes.name(first);
@@ -527,7 +561,7 @@ engine::Job make_optimal_job(Game game) {
     return s * s;
   };
   auto group = std::make_shared<const Group>(first_guess_group(codes, first));
-  job.run_task = [classes, game, used, group](std::size_t id, engine::Tally& out) {
+  job.run_task = [classes, game, used, group, trees](std::size_t id, engine::Tally& out) {
     const CodeSet& cs = code_set(game);
     Solver solver(cs);
     std::vector<std::uint64_t> solved;  // solved[k]: secrets solved with k guesses in all
@@ -542,6 +576,11 @@ engine::Job make_optimal_job(Game game) {
     }
     if (after_first != total || members != set.size())
       throw InternalError("optimal strategy: the played strategy does not reach the computed minimum");
+    if (trees) {
+      StrategyTree t = optimal_subtree(solver, cs, set);
+      std::lock_guard lock(trees->mutex);
+      trees->trees[id] = std::move(t);
+    }
     if (id == 0) ++solved[1];  // the secret equal to the first guess
     add_solved(solved, out);
   };

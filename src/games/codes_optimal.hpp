@@ -2,10 +2,14 @@
 // Internal: the optimal-strategy search (src/games/codes_optimal.cpp), used
 // by make_strategy_job and the strategy tree export.
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pcount/engine/task.hpp"
+#include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
 
 namespace pcount::games::codes {
@@ -29,9 +33,26 @@ class Solver;
 /// fixing `first` and the digit swaps that fix the class).
 [[nodiscard]] std::size_t count_root_candidates(const CodeSet& codes, std::size_t first, std::uint8_t answer);
 
+/// Where the tasks of make_optimal_job leave their classes' optimal
+/// subtrees (for --strategy-out): trees[id] once task id has run in this
+/// process; answers[id] = the first guess's answer of class id.
+struct OptimalTrees {
+  std::mutex mutex;
+  std::uint16_t first = 0;
+  std::vector<std::uint8_t> answers;
+  std::vector<std::optional<StrategyTree>> trees;
+  /// The whole tree; throws InternalError when a class's subtree is missing
+  /// (its task ran in another process: a resumed checkpoint or a shard).
+  [[nodiscard]] StrategyTree assemble();
+};
+
 /// One task per answer class of the first guess; each runs the exact branch
-/// and bound on its class, then plays the optimal strategy it found.
-[[nodiscard]] engine::Job make_optimal_job(Game game);
+/// and bound on its class, then plays the optimal strategy it found (and,
+/// with `trees`, stores it there).
+[[nodiscard]] engine::Job make_optimal_job(Game game, std::shared_ptr<OptimalTrees> trees = nullptr);
+
+/// The optimal strategy for `set` (sorted) as a tree, from the solver.
+[[nodiscard]] StrategyTree optimal_subtree(Solver& solver, const CodeSet& codes, const std::vector<std::uint16_t>& set);
 
 /// Plays the solver's optimal strategy for every secret of `set` (sorted):
 /// adds the secrets solved with k guesses in all to solved[k], `made`

@@ -1,10 +1,16 @@
 // The `--bulls-and-cows` and `--mastermind [--strategy S]` problems: a code-breaking
 // strategy played against every secret.
 #include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 
-#include "pcount/games/problem.hpp"
+#include "pcount/engine/files.hpp"
+#include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
+#include "pcount/games/problem.hpp"
+#include "games/codes_optimal.hpp"
 
 namespace pcount::games {
 
@@ -16,7 +22,66 @@ void add_codes_options(po::options_description& d) {
   d.add_options()("strategy", po::value<std::string>()->value_name("S"),
                   "guessing strategy of --bulls-and-cows and --mastermind: first-consistent (default for "
                   "bulls and cows), knuth (minimax; default for Mastermind) or optimal (least average, exact "
-                  "branch and bound: seconds for Mastermind, hours for bulls and cows)");
+                  "branch and bound)")(
+      "strategy-out", po::value<std::string>()->value_name("FILE"),
+      "also write the strategy played as a JSON decision tree to FILE (atomically; docs/games.md)")(
+      "strategy-file", po::value<std::string>()->value_name("FILE"),
+      "evaluate the strategy given as a JSON decision tree in FILE over every secret, instead of --strategy");
+}
+
+/// The histogram of a tree as the job's solved[] (index = guesses).
+std::string strategy_json_text(const codes::CodeSet& cs, const codes::StrategyTree& tree, const std::string& name,
+                               std::uint64_t guesses) {
+  return codes::tree_to_json(cs, tree, name, guesses).dump() + "\n";
+}
+
+/// Reads and checks --strategy-file before any work.
+std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeSet& cs, const std::string& path) {
+  engine::check_input_file("--strategy-file", path);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InvalidArgument("--strategy-file", path + ": not JSON: " + e.what());
+  }
+  try {
+    auto tree = std::make_shared<codes::StrategyTree>(codes::tree_from_json(cs, doc));
+    (void)codes::evaluate_tree(cs, *tree);  // a valid strategy: every secret is solved
+    return tree;
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument("--strategy-file", path + ": " + e.what());
+  }
+}
+
+/// The job playing a checked tree: one task per answer to its first guess.
+engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree> tree) {
+  const codes::CodeSet& cs = code_set(game);
+  auto classes = std::make_shared<std::vector<std::vector<std::uint16_t>>>(tree->answers.size());
+  for (std::size_t s = 0; s < cs.size(); ++s) {
+    const auto a = cs.answer(tree->guess, s);
+    const auto it = std::find(tree->answers.begin(), tree->answers.end(), a);
+    if (it != tree->answers.end())
+      (*classes)[static_cast<std::size_t>(it - tree->answers.begin())].push_back(static_cast<std::uint16_t>(s));
+  }
+  engine::Job job;
+  job.fingerprint = std::string(game == codes::Game::mastermind ? "mastermind" : "bulls-and-cows") +
+                    " strategy-file first=" + cs.name(tree->guess);
+  job.counter_names = codes::strategy_counter_names();
+  job.task_count = std::max<std::size_t>(classes->size(), 1);
+  job.split_depth = 1;
+  job.run_task = [game, tree, classes](std::size_t id, engine::Tally& out) {
+    const codes::CodeSet& c = code_set(game);
+    std::vector<std::uint64_t> solved(2, 0);
+    if (id == 0) solved[1] = 1;  // the first guess is itself a secret
+    if (id < classes->size())
+      codes::evaluate_subtree(c, tree->next[id], (*classes)[id], 1,
+                              c.name(tree->guess) + " " + codes::answer_name(tree->answers[id]), solved);
+    codes::add_solved(solved, out);
+  };
+  return job;
 }
 
 codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) {
@@ -29,21 +94,62 @@ codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) 
 }
 
 Plan plan_codes(const Invocation& inv, codes::Game game) {
+  const codes::CodeSet& cs = code_set(game);
+  const auto strategy_file = inv.value("strategy-file");
+  const auto strategy_out = inv.value("strategy-out");
+  if (strategy_file && inv.has("strategy"))
+    throw InvalidArgument("--strategy-file", "gives the strategy itself: leave out --strategy");
   const codes::Strategy strategy = parse_strategy(
       inv, game == codes::Game::mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
-  const std::string method = strategy == codes::Strategy::optimal
+  if (strategy_out) {
+    engine::check_output_file("--strategy-out", *strategy_out);
+    if (strategy == codes::Strategy::optimal && !strategy_file &&
+        (!inv.common.checkpoint.empty() || inv.common.shard_count > 1))
+      throw InvalidArgument("--strategy-out", "the optimal tree is built in this process's memory: it cannot be "
+                                              "combined with --checkpoint or --shard");
+  }
+  std::shared_ptr<const codes::StrategyTree> given;
+  if (strategy_file) given = read_strategy_file(cs, *strategy_file);
+  const std::string method = strategy == codes::Strategy::optimal && !given
                                  ? choose_method(inv, {"branch-and-bound"}, "branch-and-bound")
                                  : choose_method(inv, {"strategy-tree"}, "strategy-tree");
-  const std::string strategy_name = strategy == codes::Strategy::knuth     ? "knuth"
+  const std::string strategy_name = given                                  ? "file"
+                                    : strategy == codes::Strategy::knuth   ? "knuth"
                                     : strategy == codes::Strategy::optimal ? "optimal"
                                                                            : "first-consistent";
-  const int depth = inv.common.split_depth.value_or(1);
-  engine::Job job = codes::make_strategy_job(game, strategy, depth);
+  std::shared_ptr<codes::OptimalTrees> trees;
+  engine::Job job;
+  if (given) {
+    if (inv.common.split_depth && *inv.common.split_depth != 1)
+      throw InvalidArgument("--split-depth", "a strategy file is split by the first answer only: use 1");
+    job = tree_job(game, given);
+  } else if (strategy == codes::Strategy::optimal) {
+    if (inv.common.split_depth && *inv.common.split_depth != 1)
+      throw InvalidArgument("split_depth", "the optimal strategy is split by the first answer only: use 1, got " +
+                                               std::to_string(*inv.common.split_depth));
+    if (strategy_out) trees = std::make_shared<codes::OptimalTrees>();
+    job = codes::make_optimal_job(game, trees);
+  } else {
+    job = codes::make_strategy_job(game, strategy, inv.common.split_depth.value_or(1));
+  }
   job.fingerprint = fingerprint_prefix() + job.fingerprint;
   Plan plan;
   plan.job = std::move(job);
-  plan.report = [game, method, strategy_name](const engine::RunResult& result) {
+  const std::string file_name = strategy_file.value_or("");
+  plan.report = [game, method, strategy_name, strategy, strategy_out, trees, given,
+                 file_name](const engine::RunResult& result) {
   const codes::Summary s = codes::summarize(result.totals);
+  if (strategy_out) {
+    const codes::CodeSet& c = code_set(game);
+    codes::StrategyTree tree = given ? *given : trees ? trees->assemble() : codes::strategy_tree(c, strategy);
+    const auto solved = codes::evaluate_tree(c, tree);
+    std::uint64_t guesses = 0;
+    for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
+    if (guesses != s.guesses)
+      throw InternalError("code game: the strategy tree needs " + std::to_string(guesses) +
+                          " guesses, the run counted " + std::to_string(s.guesses));
+    engine::write_atomically(*strategy_out, strategy_json_text(c, tree, strategy_name, guesses));
+  }
   const bool mastermind = game == codes::Game::mastermind;
   if (s.secrets != code_set(game).size())
     throw InternalError("code game: " + std::to_string(s.secrets) + " secrets played, expected " +
@@ -54,6 +160,7 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   report.title = mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets), strategy " + strategy_name
                             : "bulls and cows (4 distinct digits, 5040 secrets), strategy " + strategy_name;
   report.params["strategy"] = strategy_name;
+  if (!file_name.empty()) report.params["strategy_file"] = file_name;
   report.method = method;
   report.counts = {{"secrets", std::to_string(s.secrets)}, {"guesses", std::to_string(s.guesses)}};
   char average[32];
