@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -384,6 +385,82 @@ TEST(CodesCli, BadStrategyTreesNameTheirFirstBadNode) {
   std::remove(file.c_str());
 }
 
+/// Bulls and cows / black and white pegs of `guess` against `secret`,
+/// written here independently of CodeSet.
+std::pair<int, int> score_by_hand(const std::string& guess, const std::string& secret) {
+  int bulls = 0, common = 0;
+  std::map<char, int> g, s;
+  for (std::size_t i = 0; i < guess.size(); ++i) {
+    bulls += guess[i] == secret[i];
+    ++g[guess[i]];
+    ++s[secret[i]];
+  }
+  for (const auto& [c, k] : g) common += std::min(k, s[c]);
+  return {bulls, common - bulls};
+}
+
+// --secret plays one game: every line's answer is right (checked by hand
+// scoring), the last one solves, within the strategy's worst case; --play
+// fed the same answers through standard input makes the same guesses and
+// reports the same win.
+TEST(CodesCli, SecretAndPlayWinEveryGame) {
+  using test::run_count;
+  struct Game {
+    std::string option, strategy;
+    int worst;
+  };
+  const std::vector<Game> games = {{"--mastermind", "knuth", 5},
+                                   {"--bulls-and-cows", "first-consistent", 9},
+                                   {"--mastermind", "optimal", 6}};
+  const std::string answers = temp_path("answers.txt");
+  for (const Game& g : games) {
+    const CodeSet& cs = code_set(g.option == "--mastermind" ? codes::Game::mastermind : codes::Game::bulls_and_cows);
+    for (std::size_t secret = 0; secret < cs.size(); secret += cs.size() / 6 + 1) {
+      const std::string code = cs.name(secret);
+      const auto r = run_count({g.option, "--strategy", g.strategy, "--secret", code});
+      ASSERT_EQ(r.status, 0) << r.err;
+      std::istringstream lines(r.out);
+      std::string line, typed, last_guess;
+      std::vector<std::string> guesses;
+      while (std::getline(lines, line)) {
+        ASSERT_EQ(line.size(), 11u) << line;  // "0123  1B 2C"
+        const std::string guess = line.substr(0, 4);
+        const auto [b, c] = score_by_hand(guess, code);
+        EXPECT_EQ(line.substr(4), "  " + std::to_string(b) + "B " + std::to_string(c) + "C") << code << ": " << line;
+        guesses.push_back(guess);
+        typed += std::to_string(b) + " " + std::to_string(c) + "\n";
+      }
+      ASSERT_FALSE(guesses.empty());
+      EXPECT_EQ(guesses.back(), code);
+      EXPECT_LE(static_cast<int>(guesses.size()), g.worst) << code;
+      std::ofstream(answers, std::ios::binary | std::ios::trunc) << typed;
+      const auto p = run_count({g.option, "--strategy", g.strategy, "--play"}, answers);
+      ASSERT_EQ(p.status, 0) << p.err;
+      for (std::size_t k = 0; k < guesses.size(); ++k)
+        EXPECT_NE(p.out.find("guess " + std::to_string(k + 1) + ": " + guesses[k]), std::string::npos) << p.out;
+      EXPECT_NE(p.out.find("solved: " + code + " in " + std::to_string(guesses.size()) + " guesses"),
+                std::string::npos)
+          << p.out;
+    }
+  }
+  // An answer consistent with no secret is named at once: 0123 answered
+  // 0 bulls 0 cows, then 4567 answered 0 0 and 89xx cannot hold 4 digits.
+  std::ofstream(answers, std::ios::binary | std::ios::trunc) << "0 0\n0 0\n0 0\n";
+  const auto bad = run_count({"--bulls-and-cows", "--play"}, answers);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(test::is_one_line(bad.err)) << bad.err;
+  EXPECT_NE(bad.err.find("answer 0 0 to guess 2 (4567) is consistent with no secret"), std::string::npos) << bad.err;
+  std::ofstream(answers, std::ios::binary | std::ios::trunc) << "1 two\n";
+  const auto garbled = run_count({"--bulls-and-cows", "--play"}, answers);
+  EXPECT_EQ(garbled.status, 2);
+  EXPECT_NE(garbled.err.find("answer '1 two' to guess 1 (0123)"), std::string::npos) << garbled.err;
+  std::ofstream(answers, std::ios::binary | std::ios::trunc) << "1 0\n";
+  const auto ended = run_count({"--bulls-and-cows", "--play"}, answers);
+  EXPECT_EQ(ended.status, 1);
+  EXPECT_NE(ended.err.find("input ended"), std::string::npos) << ended.err;
+  std::remove(answers.c_str());
+}
+
 TEST(CodesCli, JsonHoldsTheHistogram) {
   using test::run_count;
   const auto r = run_count({"--bulls-and-cows", "--json", "--threads", "2"});
@@ -471,6 +548,11 @@ TEST(CodesCli, BadInput) {
       {{"--mastermind", "--strategy-out", "/tmp"}, "--strategy-out"},
       {{"--mastermind", "--strategy", "optimal", "--strategy-out", "/tmp/x.json", "--checkpoint", "/tmp/c.ckpt"},
        "--strategy-out"},
+      {{"--bulls-and-cows", "--secret", "0012"}, "--secret"},
+      {{"--mastermind", "--secret", "0123"}, "--secret"},
+      {{"--mastermind", "--secret", "1234", "--play"}, "--play"},
+      {{"--mastermind", "--play", "--json"}, "--play"},
+      {{"--bulls-and-cows", "--strategy", "optimal", "--secret", "1234"}, "--strategy"},
   };
   test::expect_bad_input(cases);
 }

@@ -49,7 +49,8 @@ enum class Strategy {
   /// optimal_total), after the first guess 0123 (bulls and cows: every first
   /// guess is equivalent) or 1123 (Mastermind: Koyama & Lai 1993's optimal
   /// opening). Mastermind: 5625 guesses over 1296 secrets (Koyama & Lai
-  /// 1993). Bulls and cows: 26274 (Tanaka 1996), hours of search.
+  /// 1993). Bulls and cows: 26274 (Tanaka 1996), tens of minutes on 2 cores
+  /// (results/games.md).
   optimal,
 };
 
@@ -176,14 +177,14 @@ struct OptimalSearch {
 /// secret of `consistent` (each guess counted once for every secret still
 /// unsolved; a strategy's total over all 5040 secrets is what Tanaka 1996
 /// minimised: 26274 for bulls and cows; Koyama & Lai 1993: 5625 for
-/// Mastermind). `used_digits`: bit d set for every digit some earlier guess
-/// used (the digits never used are interchangeable, so only one guess per
-/// class of equivalent guesses is tried). Depth-first branch and bound: a
-/// guess's classes cost at least lb(size) each (one secret solved per
-/// guess, at most 13 unsolved answer classes per guess); exact values are
-/// memoised by set. Stops after `node_limit` scored guesses and returns only
-/// the trivial lower bound then. Sequential (research tool, not an engine
-/// job); throws InvalidArgument for an empty set.
+/// Mastermind). `used_digits` is ignored (kept for callers): the digits
+/// interchangeable in the set, unused ones included, are found from the set
+/// itself. Depth-first branch and bound (docs/games.md, "How the optimum is
+/// proved"): size bounds, one-level bounds of every answer class, digit
+/// symmetry, memo by set. Works on reduced code sets too. Stops after
+/// `node_limit` scored guesses and returns only the trivial lower bound
+/// then. Sequential (the engine job runs one per class); throws
+/// InvalidArgument for an empty set.
 [[nodiscard]] OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t> consistent,
                                           unsigned used_digits, std::uint64_t node_limit);
 
