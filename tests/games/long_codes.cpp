@@ -27,7 +27,6 @@ TEST(CodesLong, BullsAndCowsOptimalIs26274) {
   const Summary s = summarize(engine::run(make_strategy_job(Game::bulls_and_cows, Strategy::optimal, 1), o).totals);
   EXPECT_EQ(s.secrets, 5040u);
   EXPECT_EQ(s.guesses, 26274u);
-  EXPECT_GE(s.max_guesses, 7);  // no strategy solves every secret within 6 guesses (docs/sources.md)
 }
 
 }  // namespace
