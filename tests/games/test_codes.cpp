@@ -461,6 +461,18 @@ TEST(CodesCli, SecretAndPlayWinEveryGame) {
   std::remove(answers.c_str());
 }
 
+// The shipped optimal tree (data/games/README.md) is a valid strategy for
+// every secret and needs Tanaka's 26274 guesses (docs/sources.md).
+TEST(CodesCli, ShippedOptimalBullsAndCowsTreeNeeds26274) {
+  const auto r = test::run_count(
+      {"--bulls-and-cows", "--strategy-file", PCOUNT_DATA_DIR "/games/bulls-and-cows-optimal.json", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["counts"]["secrets"], "5040");
+  EXPECT_EQ(j["counts"]["guesses"], "26274");
+  EXPECT_EQ(j["average"], "5.2131");
+}
+
 TEST(CodesCli, JsonHoldsTheHistogram) {
   using test::run_count;
   const auto r = run_count({"--bulls-and-cows", "--json", "--threads", "2"});
