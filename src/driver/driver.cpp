@@ -492,11 +492,13 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
         throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
                                             (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));
     }
-    if (problem.run) {
+    if (problem.run && !(session.replay && problem.plan)) {
       if (session.replay) throw std::runtime_error("merge: --" + std::string(problem.option) + " has no shards to merge");
       const int status = problem.run(inv);
-      out.flush();
-      return finish(status);
+      if (status != Problem::kUsePlan || !problem.plan) {
+        out.flush();
+        return finish(status);
+      }
     }
     if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
     Plan plan = problem.plan(inv);

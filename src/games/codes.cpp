@@ -12,42 +12,56 @@ namespace pcount::games::codes {
 
 namespace {
 
-using Digits = std::array<int, 4>;
+using Digits = std::vector<int>;
 
 std::uint8_t score(Game game, const Digits& g, const Digits& s) {
+  const std::size_t p = g.size();
   int exact = 0;
-  for (std::size_t i = 0; i < 4; ++i) exact += g[i] == s[i];
+  for (std::size_t i = 0; i < p; ++i) exact += g[i] == s[i];
   int common = 0;
   if (game == Game::bulls_and_cows) {  // distinct digits: each matches at most once
-    for (std::size_t i = 0; i < 4; ++i)
-      for (std::size_t j = 0; j < 4; ++j) common += g[i] == s[j];
+    for (std::size_t i = 0; i < p; ++i)
+      for (std::size_t j = 0; j < p; ++j) common += g[i] == s[j];
   } else {  // repeated colours: matches counted with multiplicity
-    std::array<int, 7> cg{}, cs{};
-    for (std::size_t i = 0; i < 4; ++i) {
+    std::array<int, 10> cg{}, cs{};
+    for (std::size_t i = 0; i < p; ++i) {
       ++cg[static_cast<std::size_t>(g[i])];
       ++cs[static_cast<std::size_t>(s[i])];
     }
-    for (std::size_t c = 1; c <= 6; ++c) common += std::min(cg[c], cs[c]);
+    for (std::size_t c = 0; c < 10; ++c) common += std::min(cg[c], cs[c]);
   }
   return static_cast<std::uint8_t>(5 * exact + (common - exact));
 }
 
+/// Every code of `positions` symbols, in lexicographic order.
+void enumerate(Game game, int positions, int symbols, Digits& prefix, std::vector<Digits>& out) {
+  if (static_cast<int>(prefix.size()) == positions) {
+    out.push_back(prefix);
+    return;
+  }
+  const int lo = game == Game::mastermind ? 1 : 0;
+  for (int x = lo; x < lo + symbols; ++x) {
+    if (game == Game::bulls_and_cows && std::find(prefix.begin(), prefix.end(), x) != prefix.end()) continue;
+    prefix.push_back(x);
+    enumerate(game, positions, symbols, prefix, out);
+    prefix.pop_back();
+  }
+}
+
 }  // namespace
 
-CodeSet::CodeSet(Game game) : game_(game) {
+CodeSet::CodeSet(Game game) : CodeSet(game, 4, game == Game::bulls_and_cows ? 10 : 6) {}
+
+CodeSet::CodeSet(Game game, int positions, int symbols) : game_(game), positions_(positions), symbols_(symbols) {
+  if (positions < 1 || positions > 4)
+    throw InvalidArgument("positions", "code games have 1 to 4 positions, got " + std::to_string(positions));
+  if (game == Game::bulls_and_cows ? (symbols < positions || symbols > 10) : (symbols < 1 || symbols > 8))
+    throw InvalidArgument("symbols", std::string(game == Game::bulls_and_cows ? "bulls and cows needs positions to 10"
+                                                                                : "Mastermind needs 1 to 8") +
+                                         " symbols, got " + std::to_string(symbols));
   std::vector<Digits> digits;
-  if (game == Game::bulls_and_cows) {
-    for (int a = 0; a < 10; ++a)
-      for (int b = 0; b < 10; ++b)
-        for (int c = 0; c < 10; ++c)
-          for (int d = 0; d < 10; ++d)
-            if (a != b && a != c && a != d && b != c && b != d && c != d) digits.push_back({a, b, c, d});
-  } else {
-    for (int a = 1; a <= 6; ++a)
-      for (int b = 1; b <= 6; ++b)
-        for (int c = 1; c <= 6; ++c)
-          for (int d = 1; d <= 6; ++d) digits.push_back({a, b, c, d});
-  }
+  Digits prefix;
+  enumerate(game, positions, symbols, prefix, digits);
   const std::size_t n = digits.size();
   names_.reserve(n);
   for (const Digits& d : digits) {
@@ -61,12 +75,14 @@ CodeSet::CodeSet(Game game) : game_(game) {
     std::vector<unsigned> set(n);
     for (std::size_t i = 0; i < n; ++i)
       for (int x : digits[i]) set[i] |= 1u << x;
+    const auto p = static_cast<std::size_t>(positions);
     for (std::size_t g = 0; g < n; ++g) {
       const Digits& dg = digits[g];
       std::uint8_t* row = &table_[g * n];
       for (std::size_t s = 0; s < n; ++s) {
         const Digits& ds = digits[s];
-        const int exact = (dg[0] == ds[0]) + (dg[1] == ds[1]) + (dg[2] == ds[2]) + (dg[3] == ds[3]);
+        int exact = 0;
+        for (std::size_t i = 0; i < p; ++i) exact += dg[i] == ds[i];
         const int common = __builtin_popcount(set[g] & set[s]);
         row[s] = static_cast<std::uint8_t>(5 * exact + (common - exact));
       }

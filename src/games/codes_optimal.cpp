@@ -1,10 +1,11 @@
-// Exact minimum expected length of a code-breaking strategy: branch and
-// bound over the strategy tree (docs/games.md; Koyama & Lai 1993 and
-// Tanaka 1996 give the optima it must reproduce, see docs/sources.md).
+// Exact minimum total (= expected) length of a code-breaking strategy:
+// branch and bound over the strategy tree (docs/games.md, "How the optimum
+// is proved"; Koyama & Lai 1993 and Tanaka 1996 give the optima it must
+// reproduce, see docs/sources.md).
 #include <algorithm>
-#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/task.hpp"
@@ -15,30 +16,35 @@ namespace pcount::games::codes {
 
 namespace {
 
-/// Lower bound on the total guesses for n secrets: one guess solves at most
-/// one secret and has at most kAnswers - 2 = 23 unsolved answer classes, of
-/// which at most 13 can occur for 4-peg games (14 answers including
-/// "solved"), so depth d holds at most 13^(d-1) guesses.
-std::vector<std::uint64_t> depth_bounds(std::size_t max_n) {
+/// Unsolved answers one guess can give: pairs (bulls, cows) with
+/// bulls + cows ≤ positions, less (positions-1, 1) (impossible) and the
+/// solved answer: 13 for 4 positions.
+int branching(const CodeSet& codes) {
+  const int p = codes.positions();
+  return std::max(1, (p + 1) * (p + 2) / 2 - 2);
+}
+
+/// Lower bound on the total guesses for n secrets, whatever they are: one
+/// guess solves at most one secret and leaves at most b unsolved answer
+/// classes (b = branching), so depth d holds at most b^(d-1) secrets.
+std::vector<std::uint64_t> size_bounds(std::size_t max_n, std::uint64_t b) {
   std::vector<std::uint64_t> lb(max_n + 1, 0);
-  std::uint64_t placed = 0, sum = 0, width = 1, depth = 1;
+  std::uint64_t sum = 0, width = 1, depth = 1;
   std::uint64_t left = width;
   for (std::size_t n = 1; n <= max_n; ++n) {
     if (left == 0) {
       ++depth;
-      width *= 13;
+      width *= b;
       left = width;
     }
     --left;
-    ++placed;
     sum += depth;
     lb[n] = sum;
   }
   return lb;
 }
 
-/// Digits outside the game's alphabet (never "new"): 0 and 7–9 for Mastermind.
-unsigned outside_alphabet_mask(Game game) { return game == Game::mastermind ? (1u | (7u << 7)) : 0u; }
+using Code = std::array<int, 4>;
 
 /// A symmetry of the history: positions permuted by sigma together with
 /// digits relabelled by pi (pi[d] = -1 for digits no guess used yet; those
@@ -49,14 +55,14 @@ struct Sym {
 };
 using Group = std::vector<Sym>;
 
-/// The elements of `group` that also fix `guess` (extending pi to the new
-/// digits of the guess where possible).
-Group fixing(const Group& group, const std::array<int, 4>& guess, unsigned used) {
+/// The elements of `group` that also fix `guess` (its first p digits),
+/// extending pi to the guess's new digits where possible.
+Group fixing(const Group& group, const Code& guess, int p, unsigned used) {
   Group out;
   for (const Sym& e : group) {
     Sym x = e;
     bool ok = true;
-    for (std::size_t i = 0; i < 4 && ok; ++i) {
+    for (std::size_t i = 0; i < static_cast<std::size_t>(p) && ok; ++i) {
       const int d = guess[i], img = guess[static_cast<std::size_t>(e.sigma[i])];
       const bool d_new = !(used >> d & 1u), img_new = !(used >> img & 1u);
       if (d_new != img_new) ok = false;
@@ -72,41 +78,38 @@ Group fixing(const Group& group, const std::array<int, 4>& guess, unsigned used)
   return out;
 }
 
-/// A code as a number after renaming its unused digits to the smallest
-/// unused ones in order of appearance (the canonical representative under
-/// relabelling unused digits).
-int fresh_key(const std::array<int, 4>& d, unsigned used) {
+/// Digits interchangeable in a set of codes: cls[d] = the smallest digit e
+/// such that swapping d and e everywhere maps the set onto itself (d itself
+/// when there is none). Swapping is transitive, so these are classes.
+using DigitClasses = std::array<int, 10>;
+
+/// A code as a number after renaming, left to right, each digit to the
+/// smallest digit of its class not yet taken: the least code the digit-class
+/// permutations reach. Equal to the code's own number exactly when it is
+/// the least of its orbit.
+int class_key(const Code& d, int p, const DigitClasses& cls) {
   std::array<int, 10> rename;
   rename.fill(-1);
-  unsigned taken = used;
+  unsigned taken = 0;
   int k = 0;
-  for (int x : d) {
-    int y = x;
-    if (!(used >> x & 1u)) {
-      if (rename[static_cast<std::size_t>(x)] < 0) {
-        rename[static_cast<std::size_t>(x)] = __builtin_ctz(~taken);
-        taken |= 1u << rename[static_cast<std::size_t>(x)];
-      }
-      y = rename[static_cast<std::size_t>(x)];
+  for (std::size_t i = 0; i < static_cast<std::size_t>(p); ++i) {
+    const int x = d[i];
+    int& r = rename[static_cast<std::size_t>(x)];
+    if (r < 0) {
+      int y = cls[static_cast<std::size_t>(x)];
+      while (taken >> y & 1u || cls[static_cast<std::size_t>(y)] != cls[static_cast<std::size_t>(x)]) ++y;
+      r = y;
+      taken |= 1u << y;
     }
-    k = 10 * k + y;
+    k = 10 * k + r;
   }
   return k;
 }
 
-/// True when no element of the group maps `d` to a smaller code (after
-/// renaming unused digits); `d` itself must already be fresh-canonical.
-bool orbit_least(const std::array<int, 4>& d, const Group& group, unsigned used) {
-  const int own = 1000 * d[0] + 100 * d[1] + 10 * d[2] + d[3];
-  for (const Sym& e : group) {
-    std::array<int, 4> img{};
-    for (std::size_t i = 0; i < 4; ++i) {
-      const int p = e.pi[static_cast<std::size_t>(d[i])];
-      img[static_cast<std::size_t>(e.sigma[i])] = (used >> d[i] & 1u) && p >= 0 ? p : d[i];
-    }
-    if (fresh_key(img, used) < own) return false;
-  }
-  return true;
+int number(const Code& d, int p) {
+  int k = 0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(p); ++i) k = 10 * k + d[i];
+  return k;
 }
 
 struct Candidate {
@@ -115,131 +118,162 @@ struct Candidate {
   bool consistent;
 };
 
+struct VecHash {
+  std::size_t operator()(const std::vector<std::uint16_t>& v) const noexcept {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ v.size();
+    for (std::uint16_t x : v) h = (h ^ x) * 0x100000001B3ull + (h >> 29);
+    return static_cast<std::size_t>(h);
+  }
+};
+
+}  // namespace
+
 class Solver {
 public:
   explicit Solver(const CodeSet& codes, std::uint64_t node_limit = ~std::uint64_t{0})
-      : codes_(codes), limit_(node_limit), lb_(depth_bounds(codes.size())) {
+      : codes_(codes),
+        p_(codes.positions()),
+        solved_(codes.solved()),
+        limit_(node_limit),
+        lb_(size_bounds(codes.size(), static_cast<std::uint64_t>(branching(codes)))),
+        member_((codes.size() + 63) / 64, 0) {
     const std::size_t n = codes.size();
     digits_.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t p = 0; p < 4; ++p) digits_[i][p] = codes.name(i)[p] - '0';
+    index_.assign(10'000, -1);
+    for (std::size_t i = 0; i < n; ++i) {
+      digits_[i].fill(0);
+      for (std::size_t q = 0; q < static_cast<std::size_t>(p_); ++q) digits_[i][q] = codes.name(i)[q] - '0';
+      index_[static_cast<std::size_t>(number(digits_[i], p_))] = static_cast<int>(i);
+    }
+    const int lo = codes.game() == Game::mastermind ? 1 : 0;
+    for (int d = lo; d < lo + codes.symbols(); ++d) alphabet_ |= 1u << d;
   }
 
   [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
   [[nodiscard]] bool aborted() const { return aborted_; }
   [[nodiscard]] std::uint64_t lb(std::size_t n) const { return lb_[n]; }
+  [[nodiscard]] const Code& digits(std::size_t c) const { return digits_[c]; }
+  [[nodiscard]] std::size_t memo_size() const { return memo_.size(); }
 
-  /// An optimal guess for `set` (solving it first if needed).
-  std::size_t best_guess(const std::vector<std::uint16_t>& set, unsigned used) {
+  static constexpr std::uint64_t kInfinity = ~std::uint64_t{0} >> 1;
+
+  /// Number of guesses solve() tries for `set` before bounds: one per orbit.
+  std::size_t count_candidates(const std::vector<std::uint16_t>& set, const Group* group, unsigned used) {
+    const DigitClasses cls = digit_classes(set);
+    std::size_t k = 0;
+    for (std::size_t g = 0; g < codes_.size(); ++g) {
+      const Code& d = digits_[g];
+      const int own = number(d, p_);
+      if (class_key(d, p_, cls) != own) continue;
+      if (group && group->size() > 1 && !orbit_least(d, own, *group, used, cls)) continue;
+      ++k;
+    }
+    return k;
+  }
+
+  /// An optimal guess for `set` (sorted; solving it first if needed).
+  std::size_t best_guess(const std::vector<std::uint16_t>& set) {
     if (set.size() <= 2) return set.front();
     auto it = memo_.find(set);
     if (it == memo_.end() || !it->second.exact) {
-      solve(set, used, kInfinity);
+      solve(set, kInfinity);
       it = memo_.find(set);
     }
     if (it == memo_.end() || !it->second.exact) throw InternalError("optimal strategy: no exact value for a set");
     return it->second.guess;
   }
 
-  /// Plays the optimal strategy for every secret of `set`: adds the number
-  /// of secrets solved with k guesses to solved[k] (`made` guesses already).
-  void play_all(const std::vector<std::uint16_t>& set, unsigned used, int made, std::vector<std::uint64_t>& solved) {
-    const std::size_t g = best_guess(set, used);
-    if (static_cast<std::size_t>(made + 2) > solved.size()) solved.resize(static_cast<std::size_t>(made + 2));
-    std::array<std::vector<std::uint16_t>, kAnswers> classes;
-    for (std::uint16_t s : set) {
-      const auto a = codes_.answer(g, s);
-      if (a == kSolved) ++solved[static_cast<std::size_t>(made + 1)];
-      else classes[a].push_back(s);
-    }
-    unsigned next_used = used;
-    for (int d : digits_[g]) next_used |= 1u << d;
-    for (const auto& c : classes)
-      if (!c.empty()) play_all(c, next_used, made + 1, solved);
-  }
-
-  static constexpr std::uint64_t kInfinity = ~std::uint64_t{0} >> 1;
-
   /// f(S) if it is < beta; otherwise some proven lower bound ≥ beta.
-  /// `allowed` (top call only): further restricts the candidate guesses to
-  /// one per orbit of a symmetry group of `set` (see root_candidates).
-  /// `group`: symmetries of the history (nullptr or one element: none but
-  /// the relabelling of unused digits); one guess per orbit is tried.
-  std::uint64_t solve(const std::vector<std::uint16_t>& set, unsigned used, std::uint64_t beta,
-                      const std::vector<char>* allowed = nullptr, const Group* group = nullptr) {
+  /// `group`: symmetries of the history that fix S (nullptr: none known
+  /// beyond the digit classes, which are found from S itself); one guess
+  /// per orbit of the group they generate is tried. `used`: digits some
+  /// earlier guess used (only to extend `group` to the children).
+  std::uint64_t solve(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group = nullptr,
+                      unsigned used = 0) {
     const std::size_t n = set.size();
     if (n == 1) return 1;
     if (n == 2) return 3;
     if (aborted_) return beta;
     poll_.tick();
     auto memo = memo_.find(set);
-    if (memo != memo_.end()) {
-      if (memo->second.exact || memo->second.value >= beta) return memo->second.value;
-    }
-    std::uint64_t known_lb = std::max<std::uint64_t>(lb_[n], memo != memo_.end() ? memo->second.value : 0);
+    if (memo != memo_.end() && (memo->second.exact || memo->second.value >= beta)) return memo->second.value;
+    const std::uint64_t known_lb = std::max<std::uint64_t>(lb_[n], memo != memo_.end() ? memo->second.value : 0);
     if (known_lb >= beta) return known_lb;
 
-    // A consistent guess that splits the rest into singletons reaches the
-    // bound 2n - 1 (optimal for n ≤ 14).
-    if (n <= 14) {
-      for (std::uint16_t g : set) {
-        if (++nodes_ > limit_) return abort(beta);
-        unsigned seen = 0;
-        bool singletons = true;
-        for (std::uint16_t s : set) {
-          const unsigned a = 1u << codes_.answer(g, s);
-          if (seen & a) {
-            singletons = false;
-            break;
-          }
-          seen |= a;
-        }
-        if (singletons) return store(set, 2 * n - 1, true, g);
-      }
-    }
-
-    // Candidate guesses, one per class of codes equivalent under the
-    // permutations of the digits no earlier guess used.
+    const DigitClasses cls = digit_classes(set);
     std::vector<Candidate> cands;
+    cands.reserve(256);
     for (std::size_t g = 0; g < codes_.size(); ++g) {
-      if (!canonical(g, used) || (allowed && !(*allowed)[g])) continue;
-      if (group && group->size() > 1 && !orbit_least(digits_[g], *group, used)) continue;
+      const Code& d = digits_[g];
+      const int own = number(d, p_);
+      if (class_key(d, p_, cls) != own) continue;
+      if (group && group->size() > 1 && !orbit_least(d, own, *group, used, cls)) continue;
       if (++nodes_ > limit_) return abort(beta);
       std::array<std::uint16_t, kAnswers> count{};
-      for (std::uint16_t s : set) ++count[codes_.answer(g, s)];
-      const bool consistent = count[kSolved] > 0;
-      if (!consistent && *std::max_element(count.begin(), count.end()) == n) continue;  // no information
+      const std::uint8_t* row = codes_.row(g);
+      for (std::uint16_t s : set) ++count[row[s]];
+      const bool consistent = count[solved_] > 0;
       std::uint64_t bound = n;
-      for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a)
-        if (a != kSolved) bound += lb_[count[a]];
+      bool informative = consistent;
+      for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a) {
+        if (a == solved_ || count[a] == 0) continue;
+        bound += lb_[count[a]];
+        if (count[a] < n) informative = true;
+      }
+      if (!informative) continue;  // every secret gives the same answer
       cands.push_back({g, bound, consistent});
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Candidate& x, const Candidate& y) {
       return x.bound != y.bound ? x.bound < y.bound : x.consistent > y.consistent;
     });
+    const std::uint64_t min_bound = std::max(known_lb, cands.empty() ? beta : cands.front().bound);
+    if (min_bound >= beta) return store(set, min_bound, false);
 
     std::uint64_t best = beta;  // best exact value found below beta
     std::size_t best_guess = 0;
     bool found = false;
-    std::uint64_t min_bound = cands.empty() ? beta : cands.front().bound;
     for (const Candidate& c : cands) {
       if (c.bound >= best) break;
       std::uint64_t v = 0;
-      if (!evaluate(set, used, c, best, v, group)) continue;
-      if (v < best) {
-        best = v;
-        best_guess = c.guess;
-        found = true;
+      if (!evaluate(set, c, best, v, group, used)) {
+        if (aborted_) return beta;
+        continue;
       }
-      if (best == c.bound) break;  // met its own lower bound: cannot do better with later ones
+      best = v;
+      best_guess = c.guess;
+      found = true;
     }
     if (aborted_) return beta;
-    if (found) {
-      // Every other candidate was shown to be ≥ best or cut at ≥ best.
-      return store(set, best, true, best_guess);
+    if (found) return store(set, best, true, best_guess);  // every other candidate is ≥ best
+    return store(set, std::max(beta, min_bound), false);   // every candidate is ≥ beta
+  }
+
+  /// The least total over all guesses of n + Σ size bound of the classes:
+  /// a lower bound on f(S) one level deep (a memoised value when better).
+  std::uint64_t one_level_bound(const std::vector<std::uint16_t>& set) {
+    const std::size_t n = set.size();
+    if (n <= 2) return n == 1 ? 1 : 3;
+    auto memo = memo_.find(set);
+    if (memo != memo_.end() && memo->second.exact) return memo->second.value;
+    const std::uint64_t floor = std::max<std::uint64_t>(lb_[n], memo != memo_.end() ? memo->second.value : 0);
+    std::uint64_t best = kInfinity;
+    for (std::size_t g = 0; g < codes_.size() && best > floor; ++g) {
+      ++nodes_;
+      std::array<std::uint16_t, kAnswers> count{};
+      const std::uint8_t* row = codes_.row(g);
+      for (std::uint16_t s : set) ++count[row[s]];
+      std::uint64_t bound = n;
+      bool informative = count[solved_] > 0;
+      for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a) {
+        if (a == solved_ || count[a] == 0) continue;
+        bound += lb_[count[a]];
+        if (count[a] < n) informative = true;
+      }
+      if (informative) best = std::min(best, bound);
     }
-    // No candidate below beta: beta is a lower bound (and so is min_bound).
-    return store(set, std::max(beta, std::max(min_bound, known_lb)), false);
+    best = std::max(best, floor);
+    store(set, best, false);
+    return best;
   }
 
 private:
@@ -255,39 +289,102 @@ private:
   }
 
   std::uint64_t store(const std::vector<std::uint16_t>& set, std::uint64_t value, bool exact, std::size_t guess = 0) {
-    if (!aborted_ && (memo_.size() < kMemoLimit || exact)) {
-      auto [it, fresh] = memo_.try_emplace(set, Entry{value, exact, guess});
-      if (!fresh && !it->second.exact) it->second = Entry{std::max(value, it->second.value), exact, guess};
-    }
+    if (aborted_) return value;
+    if (memo_.size() >= kMemoLimit && !exact) return value;
+    auto [it, fresh] = memo_.try_emplace(set, Entry{value, exact, guess});
+    if (!fresh && !it->second.exact) it->second = Entry{std::max(value, it->second.value), exact, guess};
     return value;
   }
-  static constexpr std::size_t kMemoLimit = 4'000'000;
+  /// Lower-bound (inexact) entries stop being added past this many entries;
+  /// exact ones always are.
+  static constexpr std::size_t kMemoLimit = 3'000'000;
+
+  /// Classes of digits interchangeable in `set` (see DigitClasses).
+  DigitClasses digit_classes(const std::vector<std::uint16_t>& set) {
+    DigitClasses cls;
+    for (int d = 0; d < 10; ++d) cls[static_cast<std::size_t>(d)] = d;
+    for (std::uint16_t s : set) member_[s >> 6] |= std::uint64_t{1} << (s & 63);
+    std::array<int, 10> reps{};
+    int nreps = 0;
+    for (int d = 0; d < 10; ++d) {
+      if (!(alphabet_ >> d & 1u)) continue;
+      for (int r = 0; r < nreps; ++r)
+        if (swap_preserves(set, reps[static_cast<std::size_t>(r)], d)) {
+          cls[static_cast<std::size_t>(d)] = reps[static_cast<std::size_t>(r)];
+          break;
+        }
+      if (cls[static_cast<std::size_t>(d)] == d) reps[static_cast<std::size_t>(nreps++)] = d;
+    }
+    for (std::uint16_t s : set) member_[s >> 6] = 0;
+    return cls;
+  }
+
+  bool swap_preserves(const std::vector<std::uint16_t>& set, int a, int b) const {
+    for (std::uint16_t s : set) {
+      Code d = digits_[s];
+      bool moved = false;
+      for (std::size_t i = 0; i < static_cast<std::size_t>(p_); ++i) {
+        if (d[i] == a) d[i] = b, moved = true;
+        else if (d[i] == b) d[i] = a, moved = true;
+      }
+      if (!moved) continue;
+      const int t = index_[static_cast<std::size_t>(number(d, p_))];
+      if (t < 0 || !(member_[static_cast<std::size_t>(t) >> 6] >> (t & 63) & 1u)) return false;
+    }
+    return true;
+  }
+
+  /// True when no element of the history group maps `d` to a code whose
+  /// digit-class key is smaller than `own` (d's number, d class-least).
+  bool orbit_least(const Code& d, int own, const Group& group, unsigned used, const DigitClasses& cls) const {
+    for (const Sym& e : group) {
+      Code img{};
+      for (std::size_t i = 0; i < static_cast<std::size_t>(p_); ++i) {
+        const int q = e.pi[static_cast<std::size_t>(d[i])];
+        img[static_cast<std::size_t>(e.sigma[i])] = (used >> d[i] & 1u) && q >= 0 ? q : d[i];
+      }
+      if (class_key(img, p_, cls) < own) return false;
+    }
+    return true;
+  }
 
   /// Total for guess c (n for this guess plus the classes' optimal totals)
-  /// if it is < best; false when cut.
-  bool evaluate(const std::vector<std::uint16_t>& set, unsigned used, const Candidate& c, std::uint64_t best,
-                std::uint64_t& out, const Group* group) {
+  /// if it is < best; false when cut. First every class's one-level bound
+  /// (cheap), then the classes exactly, largest first.
+  bool evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best, std::uint64_t& out,
+                const Group* group, unsigned used) {
     Group child_group;
-    if (group && group->size() > 1) child_group = fixing(*group, digits_[c.guess], used);
-    std::array<std::vector<std::uint16_t>, kAnswers> classes;
-    for (std::uint16_t s : set) {
-      const auto a = codes_.answer(c.guess, s);
-      if (a != kSolved) classes[a].push_back(s);
-    }
+    if (group && group->size() > 1) child_group = fixing(*group, digits_[c.guess], p_, used);
     unsigned next_used = used;
-    for (int d : digits_[c.guess]) next_used |= 1u << d;
-    // Larger classes first: they decide the cut soonest.
+    for (std::size_t i = 0; i < static_cast<std::size_t>(p_); ++i) next_used |= 1u << digits_[c.guess][i];
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    const std::uint8_t* row = codes_.row(c.guess);
+    for (std::uint16_t s : set) {
+      const auto a = row[s];
+      if (a != solved_) classes[a].push_back(s);
+    }
     std::array<std::size_t, kAnswers> order{};
     for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
     std::sort(order.begin(), order.end(),
               [&](std::size_t x, std::size_t y) { return classes[x].size() > classes[y].size(); });
-    std::uint64_t total = c.bound;  // n + Σ lb(class); replace each lb by the exact value
+    std::array<std::uint64_t, kAnswers> bound{};
+    std::uint64_t total = c.bound;  // n + Σ lb(class size)
     for (std::size_t a : order) {
       const std::size_t k = classes[a].size();
       if (k == 0) break;
-      const std::uint64_t rest = total - lb_[k];
+      bound[a] = lb_[k];
+      if (k < 3) continue;
+      const std::uint64_t v = one_level_bound(classes[a]);
+      total += v - bound[a];
+      bound[a] = v;
+      if (total >= best) return false;
+    }
+    for (std::size_t a : order) {
+      const std::size_t k = classes[a].size();
+      if (k == 0) break;
+      const std::uint64_t rest = total - bound[a];
       const std::uint64_t v =
-          solve(classes[a], next_used, best - rest, nullptr, child_group.size() > 1 ? &child_group : nullptr);
+          solve(classes[a], best - rest, child_group.size() > 1 ? &child_group : nullptr, next_used);
       total = rest + v;
       if (total >= best || aborted_) return false;
     }
@@ -295,89 +392,43 @@ private:
     return true;
   }
 
-  /// Digits never used before are interchangeable: keep the guess only if
-  /// its new digits, left to right, are the smallest unused ones in order.
-  [[nodiscard]] bool canonical(std::size_t g, unsigned used) const {
-    unsigned taken = used;
-    for (int d : digits_[g]) {
-      if (used >> d & 1u) continue;
-      if (taken >> d & 1u) continue;  // a repeated new colour (Mastermind)
-      const int smallest = __builtin_ctz(~taken);
-      if (d != smallest) return false;
-      taken |= 1u << d;
-    }
-    return true;
-  }
-
   const CodeSet& codes_;
+  int p_;
+  std::uint8_t solved_;
   std::uint64_t limit_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
+  unsigned alphabet_ = 0;
   /// Stop check (engine::throw_if_stopped) every 256 searched sets: each
-  /// does a memo lookup on the set and scores candidate guesses, so the
-  /// tick is negligible and 256 of them stay far under a second.
+  /// does a memo lookup and scores candidate guesses, so the tick is
+  /// negligible and 256 of them stay far under a second.
   engine::StopPoll<256> poll_{};
   std::vector<std::uint64_t> lb_;
-  std::vector<std::array<int, 4>> digits_;
-  std::map<std::vector<std::uint16_t>, Entry> memo_;
+  std::vector<Code> digits_;
+  std::vector<int> index_;            ///< code number → code index (-1: not a code)
+  std::vector<std::uint64_t> member_;  ///< scratch membership bits (all zero between calls)
+  std::unordered_map<std::vector<std::uint16_t>, Entry, VecHash> memo_;
 };
 
-/// Candidate guesses for the answer classes of a first guess g1: one per
-/// orbit of the group of (position permutation σ, digit relabelling π) that
-/// fixes g1 (g1[σ(i)] = π(g1[i])), combined with any relabelling of the
-/// digits g1 does not use. Every answer class of g1 is invariant under that
-/// group, so one guess per orbit suffices at the class's root. (For bulls
-/// and cows after 0123 the group is S4 × S6: 5040 guesses become 20.)
-std::vector<char> root_candidates(const CodeSet& codes, std::size_t first, unsigned used) {
-  auto digits_of = [&](std::size_t c) {
-    std::array<int, 4> d{};
-    for (std::size_t p = 0; p < 4; ++p) d[p] = codes.name(c)[p] - '0';
-    return d;
-  };
-  const auto g1 = digits_of(first);
-  std::vector<std::array<int, 10>> group;  // π for each valid σ, paired below
-  std::vector<std::array<int, 4>> sigmas;
-  std::array<int, 4> sigma{0, 1, 2, 3};
-  do {
-    std::array<int, 10> pi;
-    pi.fill(-1);
-    bool ok = true;
-    for (std::size_t i = 0; i < 4 && ok; ++i) {
-      const int d = g1[i], e = g1[static_cast<std::size_t>(sigma[i])];
-      if (pi[static_cast<std::size_t>(d)] >= 0 && pi[static_cast<std::size_t>(d)] != e) ok = false;
-      pi[static_cast<std::size_t>(d)] = e;
-    }
-    std::array<int, 10> hit{};
-    for (int d = 0; d < 10 && ok; ++d)
-      if (pi[static_cast<std::size_t>(d)] >= 0 && hit[static_cast<std::size_t>(pi[static_cast<std::size_t>(d)])]++) ok = false;
-    if (!ok) continue;
-    for (int d = 0; d < 10; ++d)
-      if (pi[static_cast<std::size_t>(d)] < 0) pi[static_cast<std::size_t>(d)] = d;  // fresh digits: relabelled below
-    group.push_back(pi);
-    sigmas.push_back(sigma);
-  } while (std::next_permutation(sigma.begin(), sigma.end()));
-  // Image of a code, with new digits renamed to the smallest unused ones in
-  // order of appearance, as a number (smaller = preferred).
-  auto key = [used](const std::array<int, 4>& d) { return fresh_key(d, used); };
-  std::vector<char> allowed(codes.size(), 0);
-  for (std::size_t c = 0; c < codes.size(); ++c) {
-    const auto d = digits_of(c);
-    const int own = 1000 * d[0] + 100 * d[1] + 10 * d[2] + d[3];
-    if (key(d) != own) continue;  // new digits not in canonical order
-    bool minimal = true;
-    for (std::size_t t = 0; t < group.size() && minimal; ++t) {
-      std::array<int, 4> img{};
-      for (std::size_t i = 0; i < 4; ++i)
-        img[static_cast<std::size_t>(sigmas[t][i])] = group[t][static_cast<std::size_t>(d[i])];
-      if (key(img) < own) minimal = false;
-    }
-    allowed[c] = minimal;
-  }
-  return allowed;
+namespace {
+
+/// Digits outside the game's alphabet count as used (never "new").
+unsigned outside_alphabet(const CodeSet& codes) {
+  const int lo = codes.game() == Game::mastermind ? 1 : 0;
+  unsigned in = 0;
+  for (int d = lo; d < lo + codes.symbols(); ++d) in |= 1u << d;
+  return 0x3FFu & ~in;
+}
+
+Code digits_of(const CodeSet& codes, std::size_t c) {
+  Code d{};
+  for (std::size_t q = 0; q < static_cast<std::size_t>(codes.positions()); ++q) d[q] = codes.name(c)[q] - '0';
+  return d;
 }
 
 /// The symmetries fixing the single guess `first` (pi defined on its digits).
 Group first_guess_group(const CodeSet& codes, std::size_t first) {
+  const int p = codes.positions();
   Sym id{};
   id.sigma = {0, 1, 2, 3};
   id.pi.fill(-1);
@@ -387,14 +438,15 @@ Group first_guess_group(const CodeSet& codes, std::size_t first) {
     Sym e = id;
     e.sigma = sigma;
     all.push_back(e);
-  } while (std::next_permutation(sigma.begin(), sigma.end()));
-  std::array<int, 4> d{};
-  for (std::size_t p = 0; p < 4; ++p) d[p] = codes.name(first)[p] - '0';
-  return fixing(all, d, outside_alphabet_mask(codes.game()));
+  } while (std::next_permutation(sigma.begin(), sigma.begin() + p));
+  return fixing(all, digits_of(codes, first), p, outside_alphabet(codes));
 }
 
-/// Digits that can never be "new": outside the game's alphabet.
-unsigned outside_alphabet(Game game) { return game == Game::mastermind ? (1u | (7u << 7)) : 0u; }
+unsigned digits_used(const CodeSet& codes, std::size_t first) {
+  unsigned used = outside_alphabet(codes);
+  for (char c : codes.name(first)) used |= 1u << (c - '0');
+  return used;
+}
 
 /// The codes of `codes` in increasing order (the order the solver expects).
 std::vector<std::uint16_t> sorted(std::span<const std::uint16_t> codes) {
@@ -418,69 +470,104 @@ OptimalSearch result_of(const Solver& solver, const std::vector<std::uint16_t>& 
 
 }  // namespace
 
-OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t> consistent, unsigned used_digits,
+OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t> consistent, unsigned /*used_digits*/,
                             std::uint64_t node_limit) {
   if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
-  used_digits |= outside_alphabet(codes.game());
   Solver solver(codes, node_limit);
   const std::vector<std::uint16_t> set = sorted(consistent);
-  return result_of(solver, set, solver.solve(set, used_digits, Solver::kInfinity));
+  return result_of(solver, set, solver.solve(set, Solver::kInfinity));
 }
 
 std::size_t optimal_guess(const CodeSet& codes, std::span<const std::uint16_t> consistent) {
   if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
   Solver solver(codes);
-  const std::vector<std::uint16_t> set = sorted(consistent);
-  return solver.best_guess(set, 0x3FFu);  // every digit counts as used: no symmetry assumed
+  return solver.best_guess(sorted(consistent));
 }
 
 OptimalSearch optimal_class_total(const CodeSet& codes, std::size_t first, std::span<const std::uint16_t> cls,
                                   std::uint64_t node_limit) {
-  unsigned used = outside_alphabet(codes.game());
-  for (char c : codes.name(first)) used |= 1u << (c - '0');
-  const std::vector<char> allowed = root_candidates(codes, first, used);
   Solver solver(codes, node_limit);
   const std::vector<std::uint16_t> set = sorted(cls);
   const Group group = first_guess_group(codes, first);
-  return result_of(solver, set, solver.solve(set, used, Solver::kInfinity, &allowed, &group));
+  return result_of(solver, set, solver.solve(set, Solver::kInfinity, &group, digits_used(codes, first)));
 }
 
-std::size_t count_root_candidates(const CodeSet& codes, std::size_t first) {
-  unsigned used = outside_alphabet(codes.game());
-  for (char c : codes.name(first)) used |= 1u << (c - '0');
-  const auto allowed = root_candidates(codes, first, used);
-  return static_cast<std::size_t>(std::count(allowed.begin(), allowed.end(), 1));
+std::size_t count_root_candidates(const CodeSet& codes, std::size_t first, std::uint8_t answer) {
+  std::vector<std::uint16_t> none;
+  for (std::size_t s = 0; s < codes.size(); ++s)
+    if (codes.answer(first, s) == answer) none.push_back(static_cast<std::uint16_t>(s));
+  Solver solver(codes);
+  const Group group = first_guess_group(codes, first);
+  return solver.count_candidates(none, &group, digits_used(codes, first));
 }
 
 std::string optimal_first_guess(Game game) { return game == Game::mastermind ? "1123" : "0123"; }
 
-engine::Job make_optimal_job(Game game) {
+
+StrategyTree optimal_subtree(Solver& solver, const CodeSet& codes, const std::vector<std::uint16_t>& set) {
+  StrategyTree node;
+  node.guess = static_cast<std::uint16_t>(solver.best_guess(set));
+  std::array<std::vector<std::uint16_t>, kAnswers> classes;
+  for (std::uint16_t s : set) classes[codes.answer(node.guess, s)].push_back(s);
+  for (std::size_t a = 0; a < classes.size(); ++a) {
+    if (a == codes.solved() || classes[a].empty()) continue;
+    node.answers.push_back(static_cast<std::uint8_t>(a));
+    node.next.push_back(optimal_subtree(solver, codes, classes[a]));
+  }
+  return node;
+}
+
+StrategyTree OptimalTrees::assemble() {
+  std::lock_guard lock(mutex);
+  StrategyTree root;
+  root.guess = first;
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    if (!trees[i]) throw InternalError("optimal strategy: the tree of class " + answer_name(answers[i]) + " was not built by this run");
+    root.answers.push_back(answers[i]);
+    root.next.push_back(*trees[i]);
+  }
+  return root;
+}
+
+engine::Job make_optimal_job(Game game, std::shared_ptr<OptimalTrees> trees) {
   const CodeSet& codes = code_set(game);
   const std::size_t first = *codes.find(optimal_first_guess(game));
-  unsigned used = outside_alphabet(game);
-  for (char c : codes.name(first)) used |= 1u << (c - '0');
+  const unsigned used = digits_used(codes, first);
   // One task per answer class of the first guess.
   auto classes = std::make_shared<std::vector<std::vector<std::uint16_t>>>();
   std::array<std::vector<std::uint16_t>, kAnswers> by_answer;
   for (std::size_t s = 0; s < codes.size(); ++s) by_answer[codes.answer(first, s)].push_back(static_cast<std::uint16_t>(s));
+  std::vector<std::uint8_t> answers;
   for (std::size_t a = 0; a < by_answer.size(); ++a)
-    if (a != kSolved && !by_answer[a].empty()) classes->push_back(by_answer[a]);
+    if (a != kSolved && !by_answer[a].empty()) {
+      classes->push_back(by_answer[a]);
+      answers.push_back(static_cast<std::uint8_t>(a));
+    }
+  if (trees) {
+    trees->first = static_cast<std::uint16_t>(first);
+    trees->answers = answers;
+    trees->trees.assign(answers.size(), std::nullopt);
+  }
   engine::Job job;
   job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") +
                     " strategy=optimal first=" + codes.name(first);
   job.counter_names = strategy_counter_names();
   job.task_count = classes->size();
   job.split_depth = 1;
-  job.estimate = [classes](std::size_t id) { return static_cast<double>((*classes)[id].size()); };
-  auto allowed = std::make_shared<const std::vector<char>>(root_candidates(codes, first, used));
+  // The search grows much faster than the class: size squared orders the
+  // largest classes first.
+  job.estimate = [classes](std::size_t id) {
+    const double s = static_cast<double>((*classes)[id].size());
+    return s * s;
+  };
   auto group = std::make_shared<const Group>(first_guess_group(codes, first));
-  job.run_task = [classes, game, used, allowed, group](std::size_t id, engine::Tally& out) {
+  job.run_task = [classes, game, used, group, trees](std::size_t id, engine::Tally& out) {
     const CodeSet& cs = code_set(game);
     Solver solver(cs);
     std::vector<std::uint64_t> solved;  // solved[k]: secrets solved with k guesses in all
     const auto& set = (*classes)[id];
-    const std::uint64_t total = solver.solve(set, used, Solver::kInfinity, allowed.get(), group.get());
-    solver.play_all(set, used, 1, solved);
+    const std::uint64_t total = solver.solve(set, Solver::kInfinity, group.get(), used);
+    play_optimal(solver, cs, set, 1, solved);
     // The class's minimum counts the guesses after the first one.
     std::uint64_t after_first = 0, members = 0;
     for (std::size_t k = 1; k < solved.size(); ++k) {
@@ -489,10 +576,30 @@ engine::Job make_optimal_job(Game game) {
     }
     if (after_first != total || members != set.size())
       throw InternalError("optimal strategy: the played strategy does not reach the computed minimum");
+    if (trees) {
+      StrategyTree t = optimal_subtree(solver, cs, set);
+      std::lock_guard lock(trees->mutex);
+      trees->trees[id] = std::move(t);
+    }
     if (id == 0) ++solved[1];  // the secret equal to the first guess
     add_solved(solved, out);
   };
   return job;
 }
+
+void play_optimal(Solver& solver, const CodeSet& codes, const std::vector<std::uint16_t>& set, int made,
+                  std::vector<std::uint64_t>& solved) {
+  const std::size_t g = solver.best_guess(set);
+  if (static_cast<std::size_t>(made + 2) > solved.size()) solved.resize(static_cast<std::size_t>(made + 2));
+  std::array<std::vector<std::uint16_t>, kAnswers> classes;
+  for (std::uint16_t s : set) {
+    const auto a = codes.answer(g, s);
+    if (a == codes.solved()) ++solved[static_cast<std::size_t>(made + 1)];
+    else classes[a].push_back(s);
+  }
+  for (const auto& c : classes)
+    if (!c.empty()) play_optimal(solver, codes, c, made + 1, solved);
+}
+
 
 }  // namespace pcount::games::codes

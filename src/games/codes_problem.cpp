@@ -1,10 +1,17 @@
 // The `--bulls-and-cows` and `--mastermind [--strategy S]` problems: a code-breaking
 // strategy played against every secret.
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
 #include <string>
 
-#include "pcount/games/problem.hpp"
+#include "pcount/engine/files.hpp"
+#include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
+#include "pcount/games/problem.hpp"
+#include "games/codes_optimal.hpp"
 
 namespace pcount::games {
 
@@ -16,7 +23,71 @@ void add_codes_options(po::options_description& d) {
   d.add_options()("strategy", po::value<std::string>()->value_name("S"),
                   "guessing strategy of --bulls-and-cows and --mastermind: first-consistent (default for "
                   "bulls and cows), knuth (minimax; default for Mastermind) or optimal (least average, exact "
-                  "branch and bound: seconds for Mastermind, hours for bulls and cows)");
+                  "branch and bound)")(
+      "strategy-out", po::value<std::string>()->value_name("FILE"),
+      "also write the strategy played as a JSON decision tree to FILE (atomically; docs/games.md)")(
+      "strategy-file", po::value<std::string>()->value_name("FILE"),
+      "evaluate the strategy given as a JSON decision tree in FILE over every secret, instead of --strategy")(
+      "play", po::value<bool>()->implicit_value(true)->zero_tokens(),
+      "play one game on the terminal: the program guesses, you answer each guess with B C (bulls or black "
+      "pegs, cows or white pegs), e.g. '1 2'")(
+      "secret", po::value<std::string>()->value_name("CODE"),
+      "play one game against CODE and print each guess with its answer (e.g. '0123  1B 2C')");
+}
+
+/// The histogram of a tree as the job's solved[] (index = guesses).
+std::string strategy_json_text(const codes::CodeSet& cs, const codes::StrategyTree& tree, const std::string& name,
+                               std::uint64_t guesses) {
+  return codes::tree_to_json(cs, tree, name, guesses).dump() + "\n";
+}
+
+/// Reads and checks --strategy-file before any work.
+std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeSet& cs, const std::string& path) {
+  engine::check_input_file("--strategy-file", path);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InvalidArgument("--strategy-file", path + ": not JSON: " + e.what());
+  }
+  try {
+    auto tree = std::make_shared<codes::StrategyTree>(codes::tree_from_json(cs, doc));
+    (void)codes::evaluate_tree(cs, *tree);  // a valid strategy: every secret is solved
+    return tree;
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument("--strategy-file", path + ": " + e.what());
+  }
+}
+
+/// The job playing a checked tree: one task per answer to its first guess.
+engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree> tree) {
+  const codes::CodeSet& cs = code_set(game);
+  auto classes = std::make_shared<std::vector<std::vector<std::uint16_t>>>(tree->answers.size());
+  for (std::size_t s = 0; s < cs.size(); ++s) {
+    const auto a = cs.answer(tree->guess, s);
+    const auto it = std::find(tree->answers.begin(), tree->answers.end(), a);
+    if (it != tree->answers.end())
+      (*classes)[static_cast<std::size_t>(it - tree->answers.begin())].push_back(static_cast<std::uint16_t>(s));
+  }
+  engine::Job job;
+  job.fingerprint = std::string(game == codes::Game::mastermind ? "mastermind" : "bulls-and-cows") +
+                    " strategy-file first=" + cs.name(tree->guess);
+  job.counter_names = codes::strategy_counter_names();
+  job.task_count = std::max<std::size_t>(classes->size(), 1);
+  job.split_depth = 1;
+  job.run_task = [game, tree, classes](std::size_t id, engine::Tally& out) {
+    const codes::CodeSet& c = code_set(game);
+    std::vector<std::uint64_t> solved(2, 0);
+    if (id == 0) solved[1] = 1;  // the first guess is itself a secret
+    if (id < classes->size())
+      codes::evaluate_subtree(c, tree->next[id], (*classes)[id], 1,
+                              c.name(tree->guess) + " " + codes::answer_name(tree->answers[id]), solved);
+    codes::add_solved(solved, out);
+  };
+  return job;
 }
 
 codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) {
@@ -28,22 +99,177 @@ codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) 
   throw InvalidArgument("--strategy", "unknown strategy '" + *s + "'; allowed: first-consistent, knuth, optimal");
 }
 
+/// Chooses the guesses of one game: a tree's nodes, or a named strategy on
+/// the codes still consistent with the answers.
+class Player {
+public:
+  Player(const codes::CodeSet& cs, codes::Strategy strategy, std::shared_ptr<const codes::StrategyTree> tree)
+      : cs_(cs), strategy_(strategy), tree_(std::move(tree)), node_(tree_.get()), consistent_(cs.size()) {
+    for (std::size_t i = 0; i < consistent_.size(); ++i) consistent_[i] = static_cast<std::uint16_t>(i);
+  }
+  std::size_t guess() const {
+    return node_ ? node_->guess : codes::next_guess(cs_, strategy_, consistent_, made_);
+  }
+  /// Records the answer to the current guess; false when no code is
+  /// consistent with every answer so far.
+  bool answer(std::size_t g, std::uint8_t a) {
+    ++made_;
+    std::erase_if(consistent_, [&](std::uint16_t c) { return cs_.answer(g, c) != a; });
+    if (consistent_.empty()) return false;
+    if (node_ && a != cs_.solved()) {
+      const auto it = std::find(node_->answers.begin(), node_->answers.end(), a);
+      if (it == node_->answers.end()) return false;  // a checked tree covers every consistent answer
+      node_ = &node_->next[static_cast<std::size_t>(it - node_->answers.begin())];
+    }
+    return true;
+  }
+  [[nodiscard]] int made() const { return made_; }
+
+private:
+  const codes::CodeSet& cs_;
+  codes::Strategy strategy_;
+  std::shared_ptr<const codes::StrategyTree> tree_;
+  const codes::StrategyTree* node_;
+  std::vector<std::uint16_t> consistent_;
+  int made_ = 0;
+};
+
+std::string spaced_answer(std::uint8_t a) { return std::to_string(a / 5) + "B " + std::to_string(a % 5) + "C"; }
+
+/// --play and --secret: one game, not an engine job.
+int run_codes(const Invocation& inv, codes::Game game) {
+  const bool play = inv.has("play");
+  const auto secret_text = inv.value("secret");
+  if (!play && !secret_text) return Problem::kUsePlan;
+  if (play && secret_text) throw InvalidArgument("--play", "and --secret exclude each other: choose one");
+  const std::string which = play ? "--play" : "--secret";
+  if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1 || !inv.common.out_file.empty() ||
+      inv.value("strategy-out") || inv.common.json)
+    throw InvalidArgument(which, "plays one game: it does not combine with --json, --checkpoint, --shard, --out "
+                                 "or --strategy-out");
+  const codes::CodeSet& cs = code_set(game);
+  const bool mastermind = game == codes::Game::mastermind;
+  std::optional<std::size_t> secret;
+  if (secret_text) {
+    secret = cs.find(*secret_text);
+    if (!secret)
+      throw InvalidArgument("--secret", "'" + *secret_text + "' is not a code of " +
+                                            (mastermind ? "Mastermind (4 colours of 1-6)" : "bulls and cows (4 distinct digits)"));
+  }
+  const auto strategy_file = inv.value("strategy-file");
+  if (strategy_file && inv.has("strategy"))
+    throw InvalidArgument("--strategy-file", "gives the strategy itself: leave out --strategy");
+  const codes::Strategy strategy =
+      parse_strategy(inv, mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
+  std::shared_ptr<const codes::StrategyTree> tree;
+  if (strategy_file) tree = read_strategy_file(cs, *strategy_file);
+  if (!tree && strategy == codes::Strategy::optimal && !mastermind)
+    throw InvalidArgument("--strategy", "optimal bulls and cows is played from its proved tree: use --strategy-file "
+                                        "data/games/bulls-and-cows-optimal.json");
+  Player player(cs, strategy, tree);
+  std::vector<std::string> history;
+  for (;;) {
+    if (player.made() >= codes::kMaxGuesses)
+      throw InternalError("code game: the strategy needs more than " + std::to_string(codes::kMaxGuesses) + " guesses");
+    const std::size_t g = player.guess();
+    std::uint8_t a = 0;
+    if (secret) {
+      a = cs.answer(g, *secret);
+      inv.out << cs.name(g) << "  " << spaced_answer(a) << "\n";
+    } else {
+      inv.out << "guess " << player.made() + 1 << ": " << cs.name(g) << "   answer (B C)? " << std::flush;
+      std::string line;
+      if (!std::getline(std::cin, line)) {
+        inv.out << "\n";
+        inv.err << inv.session.program << ": --play: the input ended before the code was found\n";
+        return 1;
+      }
+      std::istringstream in(line);
+      int b = -1, c = -1;
+      std::string rest;
+      const int p = cs.positions();
+      if (!(in >> b >> c) || (in >> rest) || b < 0 || c < 0 || b + c > p || (b == p - 1 && c == 1)) {
+        inv.out << "\n";
+        inv.err << inv.session.program << ": --play: answer '" << line << "' to guess " << player.made() + 1 << " ("
+                << cs.name(g) << "): expected two numbers B C (bulls, cows) with B + C <= " << p << ", not "
+                << p - 1 << " 1\n";
+        return 2;
+      }
+      a = static_cast<std::uint8_t>(5 * b + c);
+    }
+    history.push_back(cs.name(g) + " " + codes::answer_name(a));
+    if (!player.answer(g, a)) {
+      std::string so_far;
+      for (const auto& h : history) so_far += (so_far.empty() ? "" : ", ") + h;
+      inv.err << inv.session.program << ": --play: answer " << a / 5 << " " << a % 5 << " to guess "
+              << player.made() << " (" << cs.name(g) << ") is consistent with no secret, given the answers "
+              << so_far << "\n";
+      return 2;
+    }
+    if (a == cs.solved()) {
+      if (play) inv.out << "solved: " << cs.name(g) << " in " << player.made() << " guesses\n";
+      return 0;
+    }
+  }
+}
+
 Plan plan_codes(const Invocation& inv, codes::Game game) {
+  const codes::CodeSet& cs = code_set(game);
+  const auto strategy_file = inv.value("strategy-file");
+  const auto strategy_out = inv.value("strategy-out");
+  if (strategy_file && inv.has("strategy"))
+    throw InvalidArgument("--strategy-file", "gives the strategy itself: leave out --strategy");
   const codes::Strategy strategy = parse_strategy(
       inv, game == codes::Game::mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
-  const std::string method = strategy == codes::Strategy::optimal
+  if (strategy_out) {
+    engine::check_output_file("--strategy-out", *strategy_out);
+    if (strategy == codes::Strategy::optimal && !strategy_file &&
+        (!inv.common.checkpoint.empty() || inv.common.shard_count > 1))
+      throw InvalidArgument("--strategy-out", "the optimal tree is built in this process's memory: it cannot be "
+                                              "combined with --checkpoint or --shard");
+  }
+  std::shared_ptr<const codes::StrategyTree> given;
+  if (strategy_file) given = read_strategy_file(cs, *strategy_file);
+  const std::string method = strategy == codes::Strategy::optimal && !given
                                  ? choose_method(inv, {"branch-and-bound"}, "branch-and-bound")
                                  : choose_method(inv, {"strategy-tree"}, "strategy-tree");
-  const std::string strategy_name = strategy == codes::Strategy::knuth     ? "knuth"
+  const std::string strategy_name = given                                  ? "file"
+                                    : strategy == codes::Strategy::knuth   ? "knuth"
                                     : strategy == codes::Strategy::optimal ? "optimal"
                                                                            : "first-consistent";
-  const int depth = inv.common.split_depth.value_or(1);
-  engine::Job job = codes::make_strategy_job(game, strategy, depth);
+  std::shared_ptr<codes::OptimalTrees> trees;
+  engine::Job job;
+  if (given) {
+    if (inv.common.split_depth && *inv.common.split_depth != 1)
+      throw InvalidArgument("--split-depth", "a strategy file is split by the first answer only: use 1");
+    job = tree_job(game, given);
+  } else if (strategy == codes::Strategy::optimal) {
+    if (inv.common.split_depth && *inv.common.split_depth != 1)
+      throw InvalidArgument("split_depth", "the optimal strategy is split by the first answer only: use 1, got " +
+                                               std::to_string(*inv.common.split_depth));
+    if (strategy_out) trees = std::make_shared<codes::OptimalTrees>();
+    job = codes::make_optimal_job(game, trees);
+  } else {
+    job = codes::make_strategy_job(game, strategy, inv.common.split_depth.value_or(1));
+  }
   job.fingerprint = fingerprint_prefix() + job.fingerprint;
   Plan plan;
   plan.job = std::move(job);
-  plan.report = [game, method, strategy_name](const engine::RunResult& result) {
+  const std::string file_name = strategy_file.value_or("");
+  plan.report = [game, method, strategy_name, strategy, strategy_out, trees, given,
+                 file_name](const engine::RunResult& result) {
   const codes::Summary s = codes::summarize(result.totals);
+  if (strategy_out) {
+    const codes::CodeSet& c = code_set(game);
+    codes::StrategyTree tree = given ? *given : trees ? trees->assemble() : codes::strategy_tree(c, strategy);
+    const auto solved = codes::evaluate_tree(c, tree);
+    std::uint64_t guesses = 0;
+    for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
+    if (guesses != s.guesses)
+      throw InternalError("code game: the strategy tree needs " + std::to_string(guesses) +
+                          " guesses, the run counted " + std::to_string(s.guesses));
+    engine::write_atomically(*strategy_out, strategy_json_text(c, tree, strategy_name, guesses));
+  }
   const bool mastermind = game == codes::Game::mastermind;
   if (s.secrets != code_set(game).size())
     throw InternalError("code game: " + std::to_string(s.secrets) + " secrets played, expected " +
@@ -54,6 +280,7 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   report.title = mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets), strategy " + strategy_name
                             : "bulls and cows (4 distinct digits, 5040 secrets), strategy " + strategy_name;
   report.params["strategy"] = strategy_name;
+  if (!file_name.empty()) report.params["strategy_file"] = file_name;
   report.method = method;
   report.counts = {{"secrets", std::to_string(s.secrets)}, {"guesses", std::to_string(s.guesses)}};
   char average[32];
@@ -68,15 +295,17 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
 
 Plan plan_bulls_and_cows(const Invocation& inv) { return plan_codes(inv, codes::Game::bulls_and_cows); }
 Plan plan_mastermind(const Invocation& inv) { return plan_codes(inv, codes::Game::mastermind); }
+int run_bulls_and_cows(const Invocation& inv) { return run_codes(inv, codes::Game::bulls_and_cows); }
+int run_mastermind(const Invocation& inv) { return run_codes(inv, codes::Game::mastermind); }
 
 }  // namespace
 
 std::span<const Problem> code_problems() {
   static const Problem table[] = {
       {"bulls-and-cows", "", "evaluate a bulls-and-cows strategy over all 5040 secrets", "codes", add_codes_options,
-       "strategy-tree|branch-and-bound", plan_bulls_and_cows, nullptr},
+       "strategy-tree|branch-and-bound", plan_bulls_and_cows, run_bulls_and_cows},
       {"mastermind", "", "evaluate a Mastermind strategy (4 pegs, 6 colours) over all 1296 secrets", "codes",
-       nullptr, "strategy-tree|branch-and-bound", plan_mastermind, nullptr},
+       nullptr, "strategy-tree|branch-and-bound", plan_mastermind, run_mastermind},
   };
   return table;
 }

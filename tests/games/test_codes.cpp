@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "games/codes_optimal.hpp"
+#include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
 #include "support/run_command.hpp"
 
@@ -167,23 +170,36 @@ TEST(Codes, HistogramCountersAreNamedOnePerGameLength) {
     EXPECT_EQ(totals.counts[solved_in(k)], k <= 9 ? expected[static_cast<std::size_t>(k - 1)] : 0u) << k;
 }
 
-/// Minimum total by exhaustive search over every guess (no bounds, no
-/// symmetry), memoised by set: the reference for optimal_total.
+/// Minimum total by exhaustive search over every guess (no symmetry),
+/// memoised by set: the reference for optimal_total. Its only pruning is
+/// the trivial bound (a class of k secrets needs at least 2k - 1 guesses:
+/// one secret per guess at best), so it stays independent of the solver's
+/// bounds.
 std::uint64_t brute_force(const CodeSet& cs, const std::vector<std::uint16_t>& set,
                           std::map<std::vector<std::uint16_t>, std::uint64_t>& memo) {
   if (set.size() == 1) return 1;
   if (auto it = memo.find(set); it != memo.end()) return it->second;
-  std::uint64_t best = ~std::uint64_t{0};
+  std::vector<std::pair<std::uint64_t, std::size_t>> order;  // (trivial bound, guess)
   for (std::size_t g = 0; g < cs.size(); ++g) {
+    std::array<std::uint64_t, kAnswers> count{};
+    for (std::uint16_t s : set) ++count[cs.answer(g, s)];
+    if (count[cs.solved()] == 0 && std::find(count.begin(), count.end(), set.size()) != count.end())
+      continue;  // learns nothing
+    std::uint64_t bound = set.size();
+    for (std::size_t a = 0; a < count.size(); ++a)
+      if (a != cs.solved() && count[a] > 0) bound += 2 * count[a] - 1;
+    order.emplace_back(bound, g);
+  }
+  std::sort(order.begin(), order.end());
+  std::uint64_t best = ~std::uint64_t{0};
+  for (const auto& [bound, g] : order) {
+    if (bound >= best) break;
     std::array<std::vector<std::uint16_t>, kAnswers> classes;
     for (std::uint16_t s : set) classes[cs.answer(g, s)].push_back(s);
-    if (classes[kSolved].empty() && std::any_of(classes.begin(), classes.end(), [&](const auto& c) {
-          return c.size() == set.size();
-        }))
-      continue;  // learns nothing
-    std::uint64_t total = set.size();
+    std::uint64_t total = bound;  // each class's 2k - 1 replaced by its minimum
     for (std::size_t a = 0; a < classes.size() && total < best; ++a)
-      if (a != kSolved && !classes[a].empty()) total += brute_force(cs, classes[a], memo);
+      if (a != cs.solved() && !classes[a].empty())
+        total += brute_force(cs, classes[a], memo) - (2 * classes[a].size() - 1);
     best = std::min(best, total);
   }
   memo.emplace(set, best);
@@ -226,9 +242,15 @@ TEST(CodesOptimal, BranchAndBoundMatchesExhaustiveSearchOnSmallSets) {
     EXPECT_EQ(r.lower_bound, *r.total);
   }
   // Guesses tried at a class's root, one per orbit of the symmetries fixing
-  // the first guess: 0123 is fixed by S4 (positions with their digits) × S6
-  // (the other digits).
-  EXPECT_EQ(count_root_candidates(code_set(Game::bulls_and_cows), 0), 20u);
+  // the first guess and the class: 0123 is fixed by S4 (positions with their
+  // digits) × S6 (the other digits), which has 20 orbits on the 5040 codes
+  // (how many of 0-3 a code has, which of them sit at their own place, ...);
+  // the class 0 bulls 1 cow has no further symmetry. In the class 0 bulls
+  // 0 cows the digits 0-3 occur nowhere, so they are interchangeable too:
+  // a guess is then known by how many of them it uses, 0 to 4.
+  const CodeSet& bc = code_set(Game::bulls_and_cows);
+  EXPECT_EQ(count_root_candidates(bc, 0, 1), 20u);
+  EXPECT_EQ(count_root_candidates(bc, 0, 0), 5u);
   // Out of nodes: only the trivial bound.
   const CodeSet& mm = code_set(Game::mastermind);
   const OptimalSearch cut = optimal_total(mm, answer_class(mm, "1123", 0, 0), 0b1110, 10);
@@ -236,6 +258,219 @@ TEST(CodesOptimal, BranchAndBoundMatchesExhaustiveSearchOnSmallSets) {
   EXPECT_GT(cut.lower_bound, 81u);
   EXPECT_THROW((void)optimal_total(mm, {}, 0, 10), InvalidArgument);
   EXPECT_THROW((void)make_strategy_job(Game::mastermind, Strategy::optimal, 2), InvalidArgument);
+}
+
+// Whole reduced games solved by the branch and bound (digit classes, history
+// symmetry, bounds, memo) and by the exhaustive minimax above (every guess
+// at every node, no symmetry, no bound): the same minimum, and the strategy
+// tree the job's solver plays reaches it.
+TEST(CodesOptimal, ReducedGamesMatchExhaustiveSearch) {
+  struct Case {
+    Game game;
+    int positions, symbols;
+  };
+  const std::vector<Case> cases = {
+      {Game::bulls_and_cows, 3, 6}, {Game::bulls_and_cows, 2, 10}, {Game::mastermind, 3, 4},
+      {Game::mastermind, 2, 6},     {Game::mastermind, 4, 3},
+  };
+  for (const Case& c : cases) {
+    const CodeSet cs(c.game, c.positions, c.symbols);
+    std::vector<std::uint16_t> all(cs.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint16_t>(i);
+    std::map<std::vector<std::uint16_t>, std::uint64_t> memo;
+    const std::uint64_t exhaustive = brute_force(cs, all, memo);
+    const OptimalSearch r = optimal_total(cs, all, 0, ~std::uint64_t{0});
+    ASSERT_TRUE(r.total.has_value());
+    EXPECT_EQ(*r.total, exhaustive) << c.positions << " of " << c.symbols;
+  }
+
+}
+
+TEST(CodesOptimal, ReducedCodeSetsAreCountedAndChecked) {
+  EXPECT_EQ(CodeSet(Game::bulls_and_cows, 3, 10).size(), 720u);  // 10·9·8
+  EXPECT_EQ(CodeSet(Game::mastermind, 3, 4).size(), 64u);
+  const CodeSet small(Game::bulls_and_cows, 3, 6);
+  EXPECT_EQ(small.solved(), 15);
+  EXPECT_EQ(small.answer(*small.find("012"), *small.find("120")), 3);   // 0 bulls 3 cows
+  EXPECT_EQ(small.answer(*small.find("012"), *small.find("015")), 10);  // 2 bulls
+  EXPECT_THROW(CodeSet(Game::bulls_and_cows, 5, 10), InvalidArgument);
+  EXPECT_THROW(CodeSet(Game::bulls_and_cows, 4, 3), InvalidArgument);
+  EXPECT_THROW(CodeSet(Game::mastermind, 4, 9), InvalidArgument);
+}
+
+std::string temp_path(const std::string& name) {
+  return "/tmp/pcount-test-codes-" + std::to_string(::getpid()) + "-" + name;
+}
+
+// Every tree written by --strategy-out evaluates (--strategy-file) to the
+// total the run printed: Knuth's 5801 and the optimum 5625 for Mastermind.
+TEST(CodesCli, StrategyTreesRoundTrip) {
+  using test::run_count;
+  for (const char* strategy : {"knuth", "optimal", "first-consistent"}) {
+    const std::string file = temp_path(std::string(strategy) + ".json");
+    const auto made = run_count({"--mastermind", "--strategy", strategy, "--strategy-out", file, "--json"});
+    ASSERT_EQ(made.status, 0) << made.err;
+    const auto guesses = nlohmann::json::parse(made.out)["counts"]["guesses"];
+    const auto doc = nlohmann::json::parse(test::slurp(file));
+    EXPECT_EQ(doc["game"], "mastermind");
+    EXPECT_EQ(std::to_string(doc["guesses"].get<std::uint64_t>()), guesses.get<std::string>());
+    const auto back = run_count({"--mastermind", "--strategy-file", file, "--json"});
+    ASSERT_EQ(back.status, 0) << back.err;
+    const auto j = nlohmann::json::parse(back.out);
+    EXPECT_EQ(j["counts"]["guesses"], guesses) << strategy;
+    EXPECT_EQ(j["params"]["strategy"], "file");
+    std::remove(file.c_str());
+  }
+  // The published totals, from the trees (independent of the job's counters).
+  const CodeSet& mm = code_set(Game::mastermind);
+  const auto knuth = evaluate_tree(mm, strategy_tree(mm, Strategy::knuth));
+  std::uint64_t total = 0;
+  for (std::size_t k = 1; k < knuth.size(); ++k) total += knuth[k] * k;
+  EXPECT_EQ(total, 5801u);
+}
+
+// A tree that is not a strategy is refused before any work, the first bad
+// node named by its path of guesses and answers.
+TEST(CodesCli, BadStrategyTreesNameTheirFirstBadNode) {
+  using test::run_count;
+  const std::string file = temp_path("tree.json");
+  const CodeSet& mm = code_set(Game::mastermind);
+  auto good = tree_to_json(mm, strategy_tree(mm, Strategy::knuth), "knuth", 5801);
+  // The first leaf, always following the first answer: its secret is its
+  // own guess, so no unsolved answer can follow it.
+  const std::function<nlohmann::json&(nlohmann::json&)> first_leaf = [&](nlohmann::json& n) -> nlohmann::json& {
+    return n.contains("next") ? first_leaf(n["next"].begin().value()) : n;
+  };
+  std::string first_leaf_path = "node";
+  for (const nlohmann::json* n = &good["tree"]; n->contains("next");) {
+    first_leaf_path += " " + (*n)["guess"].get<std::string>() + " " + (*n)["next"].begin().key();
+    n = &(*n)["next"].begin().value();
+  }
+  first_leaf_path += " " + first_leaf(good["tree"])["guess"].get<std::string>();
+  struct Edit {
+    std::string what;
+    std::function<void(nlohmann::json&)> edit;
+    std::string names;
+  };
+  const std::vector<Edit> edits = {
+      {"not a code", [](nlohmann::json& j) { j["tree"]["next"]["0B0C"]["guess"] = "7777"; },
+       "node 1122 0B0C: guess '7777' is not a code of mastermind"},
+      {"missing answer", [](nlohmann::json& j) { j["tree"]["next"].erase("1B0C"); },
+       "the root: guess 1122: no subtree for the answer 1B0C"},
+      {"answer nobody gives", [&](nlohmann::json& j) { first_leaf(j["tree"])["next"] = {{"0B0C", {{"guess", "1111"}}}}; },
+       first_leaf_path + " 0B0C: no secret consistent"},
+      {"unknown key", [](nlohmann::json& j) { j["tree"]["next"]["0B1C"]["why"] = 1; },
+       "node 1122 0B1C: unknown key 'why'"},
+      {"not an answer", [](nlohmann::json& j) { j["tree"]["next"]["3B1C"] = {{"guess", "1111"}}; },
+       "the root: '3B1C' is not an answer"},
+      {"other game", [](nlohmann::json& j) { j["game"] = "bulls-and-cows"; }, "\"game\" must be \"mastermind\""},
+      {"stops early", [](nlohmann::json& j) { j["tree"]["next"]["0B0C"].erase("next"); },
+       "node 1122 0B0C: guess " + good["tree"]["next"]["0B0C"]["guess"].get<std::string>() + ": no subtree for"},
+  };
+  for (const Edit& e : edits) {
+    nlohmann::json j = good;
+    e.edit(j);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << j.dump();
+    const auto r = run_count({"--mastermind", "--strategy-file", file});
+    EXPECT_EQ(r.status, 2) << e.what;
+    EXPECT_EQ(r.out, "") << e.what;
+    EXPECT_TRUE(test::is_one_line(r.err)) << e.what << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("count: --strategy-file", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(e.names), std::string::npos) << e.what << ": " << r.err;
+  }
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << "{\"game\": ";
+  const auto r = run_count({"--mastermind", "--strategy-file", file});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("not JSON"), std::string::npos) << r.err;
+  std::remove(file.c_str());
+}
+
+/// Bulls and cows / black and white pegs of `guess` against `secret`,
+/// written here independently of CodeSet.
+std::pair<int, int> score_by_hand(const std::string& guess, const std::string& secret) {
+  int bulls = 0, common = 0;
+  std::map<char, int> g, s;
+  for (std::size_t i = 0; i < guess.size(); ++i) {
+    bulls += guess[i] == secret[i];
+    ++g[guess[i]];
+    ++s[secret[i]];
+  }
+  for (const auto& [c, k] : g) common += std::min(k, s[c]);
+  return {bulls, common - bulls};
+}
+
+// --secret plays one game: every line's answer is right (checked by hand
+// scoring), the last one solves, within the strategy's worst case; --play
+// fed the same answers through standard input makes the same guesses and
+// reports the same win.
+TEST(CodesCli, SecretAndPlayWinEveryGame) {
+  using test::run_count;
+  struct Game {
+    std::string option, strategy;
+    int worst;
+  };
+  const std::vector<Game> games = {{"--mastermind", "knuth", 5},
+                                   {"--bulls-and-cows", "first-consistent", 9},
+                                   {"--mastermind", "optimal", 6}};
+  const std::string answers = temp_path("answers.txt");
+  for (const Game& g : games) {
+    const CodeSet& cs = code_set(g.option == "--mastermind" ? codes::Game::mastermind : codes::Game::bulls_and_cows);
+    for (std::size_t secret = 0; secret < cs.size(); secret += cs.size() / 6 + 1) {
+      const std::string code = cs.name(secret);
+      const auto r = run_count({g.option, "--strategy", g.strategy, "--secret", code});
+      ASSERT_EQ(r.status, 0) << r.err;
+      std::istringstream lines(r.out);
+      std::string line, typed, last_guess;
+      std::vector<std::string> guesses;
+      while (std::getline(lines, line)) {
+        ASSERT_EQ(line.size(), 11u) << line;  // "0123  1B 2C"
+        const std::string guess = line.substr(0, 4);
+        const auto [b, c] = score_by_hand(guess, code);
+        EXPECT_EQ(line.substr(4), "  " + std::to_string(b) + "B " + std::to_string(c) + "C") << code << ": " << line;
+        guesses.push_back(guess);
+        typed += std::to_string(b) + " " + std::to_string(c) + "\n";
+      }
+      ASSERT_FALSE(guesses.empty());
+      EXPECT_EQ(guesses.back(), code);
+      EXPECT_LE(static_cast<int>(guesses.size()), g.worst) << code;
+      std::ofstream(answers, std::ios::binary | std::ios::trunc) << typed;
+      const auto p = run_count({g.option, "--strategy", g.strategy, "--play"}, answers);
+      ASSERT_EQ(p.status, 0) << p.err;
+      for (std::size_t k = 0; k < guesses.size(); ++k)
+        EXPECT_NE(p.out.find("guess " + std::to_string(k + 1) + ": " + guesses[k]), std::string::npos) << p.out;
+      EXPECT_NE(p.out.find("solved: " + code + " in " + std::to_string(guesses.size()) + " guesses"),
+                std::string::npos)
+          << p.out;
+    }
+  }
+  // An answer consistent with no secret is named at once: 0123 answered
+  // 0 bulls 0 cows, then 4567 answered 0 0 and 89xx cannot hold 4 digits.
+  std::ofstream(answers, std::ios::binary | std::ios::trunc) << "0 0\n0 0\n0 0\n";
+  const auto bad = run_count({"--bulls-and-cows", "--play"}, answers);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(test::is_one_line(bad.err)) << bad.err;
+  EXPECT_NE(bad.err.find("answer 0 0 to guess 2 (4567) is consistent with no secret"), std::string::npos) << bad.err;
+  std::ofstream(answers, std::ios::binary | std::ios::trunc) << "1 two\n";
+  const auto garbled = run_count({"--bulls-and-cows", "--play"}, answers);
+  EXPECT_EQ(garbled.status, 2);
+  EXPECT_NE(garbled.err.find("answer '1 two' to guess 1 (0123)"), std::string::npos) << garbled.err;
+  std::ofstream(answers, std::ios::binary | std::ios::trunc) << "1 0\n";
+  const auto ended = run_count({"--bulls-and-cows", "--play"}, answers);
+  EXPECT_EQ(ended.status, 1);
+  EXPECT_NE(ended.err.find("input ended"), std::string::npos) << ended.err;
+  std::remove(answers.c_str());
+}
+
+// The shipped optimal tree (data/games/README.md) is a valid strategy for
+// every secret and needs Tanaka's 26274 guesses (docs/sources.md).
+TEST(CodesCli, ShippedOptimalBullsAndCowsTreeNeeds26274) {
+  const auto r = test::run_count(
+      {"--bulls-and-cows", "--strategy-file", PCOUNT_DATA_DIR "/games/bulls-and-cows-optimal.json", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["counts"]["secrets"], "5040");
+  EXPECT_EQ(j["counts"]["guesses"], "26274");
+  EXPECT_EQ(j["average"], "5.2131");
 }
 
 TEST(CodesCli, JsonHoldsTheHistogram) {
@@ -317,6 +552,19 @@ TEST(CodesCli, BadInput) {
       {{"--mastermind", "--split-depth", "4"}, "--split-depth"},
       {{"--bulls-and-cows", "--method", "search"}, "--method"},
       {{"--bulls-and-cows", "--mastermind"}, "one problem"},
+      {{"--mastermind", "--strategy-file", "/nonexistent/tree.json"}, "--strategy-file"},
+      {{"--mastermind", "--strategy-file", "/tmp"}, "--strategy-file"},
+      {{"--mastermind", "--strategy-file", "data/games/bulls-and-cows-optimal.json", "--strategy", "knuth"},
+       "--strategy-file"},
+      {{"--mastermind", "--strategy-out", "/nonexistent/dir/tree.json"}, "--strategy-out"},
+      {{"--mastermind", "--strategy-out", "/tmp"}, "--strategy-out"},
+      {{"--mastermind", "--strategy", "optimal", "--strategy-out", "/tmp/x.json", "--checkpoint", "/tmp/c.ckpt"},
+       "--strategy-out"},
+      {{"--bulls-and-cows", "--secret", "0012"}, "--secret"},
+      {{"--mastermind", "--secret", "0123"}, "--secret"},
+      {{"--mastermind", "--secret", "1234", "--play"}, "--play"},
+      {{"--mastermind", "--play", "--json"}, "--play"},
+      {{"--bulls-and-cows", "--strategy", "optimal", "--secret", "1234"}, "--strategy"},
   };
   test::expect_bad_input(cases);
 }

@@ -184,6 +184,9 @@ struct Problem {
   /// its own printing) through run_job; returns the exit status. (A job
   /// whose tasks print, such as --puzzle-file, is a plan: Plan::output.)
   int (*run)(const Invocation&) = nullptr;
+  /// What `run` returns, in a problem that has both run and plan, to go on
+  /// with plan (run handles only some invocations, e.g. --play).
+  static constexpr int kUsePlan = -1;
   /// Its parameters' options, for error messages (see ParameterOption).
   std::span<const ParameterOption> parameters = {};
   /// Whether its plan supports --list (a job with run_task_output that

@@ -49,7 +49,8 @@ enum class Strategy {
   /// optimal_total), after the first guess 0123 (bulls and cows: every first
   /// guess is equivalent) or 1123 (Mastermind: Koyama & Lai 1993's optimal
   /// opening). Mastermind: 5625 guesses over 1296 secrets (Koyama & Lai
-  /// 1993). Bulls and cows: 26274 (Tanaka 1996), hours of search.
+  /// 1993). Bulls and cows: 26274 (Tanaka 1996), tens of minutes on 2 cores
+  /// (results/games.md).
   optimal,
 };
 
@@ -64,9 +65,23 @@ inline constexpr int kMaxGuesses = 24;
 /// secret j). Immutable; share one per game through code_set().
 class CodeSet {
 public:
+  /// The full game: 4 positions, digits 0–9 (bulls and cows) or colours 1–6
+  /// (Mastermind).
   explicit CodeSet(Game game);
+  /// A reduced instance (for tests and small proofs): `positions` places
+  /// (1–4) over `symbols` symbols (bulls and cows: digits 0…symbols-1,
+  /// distinct, positions ≤ symbols ≤ 10; Mastermind: colours 1…symbols,
+  /// 1 ≤ symbols ≤ 8). Answers keep the 5·bulls + cows encoding; the
+  /// solved answer is 5·positions. Throws InvalidArgument otherwise.
+  CodeSet(Game game, int positions, int symbols);
   [[nodiscard]] Game game() const { return game_; }
-  /// Number of codes: 5040 or 1296.
+  /// Code length (4 for the full games).
+  [[nodiscard]] int positions() const { return positions_; }
+  /// Number of symbols (10 digits or 6 colours for the full games).
+  [[nodiscard]] int symbols() const { return symbols_; }
+  /// The answer "every position right": 5·positions (kSolved = 20 for 4).
+  [[nodiscard]] std::uint8_t solved() const { return static_cast<std::uint8_t>(5 * positions_); }
+  /// Number of codes: 5040 or 1296 for the full games.
   [[nodiscard]] std::size_t size() const { return names_.size(); }
   /// The code's digits as text, e.g. "0123" or "1122".
   [[nodiscard]] const std::string& name(std::size_t code) const { return names_[code]; }
@@ -76,9 +91,13 @@ public:
   [[nodiscard]] std::uint8_t answer(std::size_t guess, std::size_t secret) const {
     return table_[guess * names_.size() + secret];
   }
+  /// The answers to `guess` for every secret, indexed by secret.
+  [[nodiscard]] const std::uint8_t* row(std::size_t guess) const { return &table_[guess * names_.size()]; }
 
 private:
   Game game_;
+  int positions_ = 4;
+  int symbols_ = 10;
   std::vector<std::string> names_;
   std::vector<std::uint8_t> table_;
 };
@@ -158,14 +177,14 @@ struct OptimalSearch {
 /// secret of `consistent` (each guess counted once for every secret still
 /// unsolved; a strategy's total over all 5040 secrets is what Tanaka 1996
 /// minimised: 26274 for bulls and cows; Koyama & Lai 1993: 5625 for
-/// Mastermind). `used_digits`: bit d set for every digit some earlier guess
-/// used (the digits never used are interchangeable, so only one guess per
-/// class of equivalent guesses is tried). Depth-first branch and bound: a
-/// guess's classes cost at least lb(size) each (one secret solved per
-/// guess, at most 13 unsolved answer classes per guess); exact values are
-/// memoised by set. Stops after `node_limit` scored guesses and returns only
-/// the trivial lower bound then. Sequential (research tool, not an engine
-/// job); throws InvalidArgument for an empty set.
+/// Mastermind). `used_digits` is ignored (kept for callers): the digits
+/// interchangeable in the set, unused ones included, are found from the set
+/// itself. Depth-first branch and bound (docs/games.md, "How the optimum is
+/// proved"): size bounds, one-level bounds of every answer class, digit
+/// symmetry, memo by set. Works on reduced code sets too. Stops after
+/// `node_limit` scored guesses and returns only the trivial lower bound
+/// then. Sequential (the engine job runs one per class); throws
+/// InvalidArgument for an empty set.
 [[nodiscard]] OptimalSearch optimal_total(const CodeSet& codes, std::span<const std::uint16_t> consistent,
                                           unsigned used_digits, std::uint64_t node_limit);
 
