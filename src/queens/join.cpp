@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <span>
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/queens/search.hpp"
@@ -128,6 +129,44 @@ struct Half {
     return needed == left ? free & need : free;
   }
 
+  /// The last two rows (a−2 and a−1) from the masks of row a−2, written
+  /// through local pointers with few branches: most nodes are here.
+  template <bool Top>
+  void last_two(u32 cols, u32 dl, u32 dr) {
+    const u32 need = must & ~cols;
+    const int needed = std::popcount(need);
+    if (needed > 2) return;
+    u32 free = allowed[static_cast<std::size_t>(g->rows - 2)] & ~(cols | dl | dr);
+    if (needed == 2) free &= need;
+    // row a−1 before the queen of row a−2 is known
+    const u32 below = allowed[static_cast<std::size_t>(g->rows - 1)] & ~cols & ~((dl << 1) & g->full) & ~(dr >> 1);
+    reserve(std::size_t{32} * 32 + 1);  // n² leaves at most, and one slot written blind
+    u64* key = keys->data() + count;
+    u32* group = groups->data() + count;
+    while (free) {
+      const u32 q = free & (0u - free);
+      free ^= q;
+      const u32 rest = need & ~q;  // must columns the last row has to take
+      const u32 l = ((dl | q) << 1) & g->full, d = (dr | q) >> 1, c = cols | q;
+      u32 last = below & ~(q | (q << 1) | (q >> 1)) & (rest ? rest : ~0u);
+      // the first leaf is written whether or not there is one: no branch
+      const u32 z = last & (0u - last);
+      *key = key_of<Top>(l | z, d | z);
+      *group = group_for<Top>(c | z);
+      const std::size_t step = (last | (0u - last)) >> 31;  // 1 if there is a leaf
+      key += step;
+      group += step;
+      last ^= z;
+      while (last) {
+        const u32 y = last & (0u - last);
+        last ^= y;
+        *key++ = key_of<Top>(l | y, d | y);
+        *group++ = group_for<Top>(c | y);
+      }
+    }
+    count = static_cast<std::size_t>(key - keys->data());
+  }
+
   /// Places the queens of rows r..a-1, given the columns used and the
   /// diagonal masks of row r. The last two rows are unrolled (most nodes
   /// are there) and write their placements through local pointers.
@@ -145,22 +184,15 @@ struct Half {
       return;
     }
     if (r == g->rows - 2) {
-      reserve(std::size_t{32} * 32);  // at most n leaves per square of row r
-      u64* key = keys->data() + count;
-      u32* group = groups->data() + count;
+      last_two<Top>(cols, dl, dr);
+      return;
+    }
+    if (r == g->rows - 3) {
       while (free) {
         const u32 q = free & (0u - free);
         free ^= q;
-        const u32 c = cols | q, l = ((dl | q) << 1) & g->full, d = (dr | q) >> 1;
-        u32 last = free_squares(r + 1, c, l, d);
-        while (last) {
-          const u32 z = last & (0u - last);
-          last ^= z;
-          *key++ = key_of<Top>(l | z, d | z);
-          *group++ = group_for<Top>(c | z);
-        }
+        last_two<Top>(cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1);
       }
-      count = static_cast<std::size_t>(key - keys->data());
       return;
     }
     poll.tick();
@@ -403,7 +435,7 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
 /// avoid each other on those bits tested, 16 keys per vector where the
 /// remaining bits fit 32.
 u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, const KeyOrder& order,
-                   Scratch& s, u64& tests) {
+                   Scratch& s, u64& tests, bool wide = false) {
   // Bucket by `bits` bits: 3^bits bucket pairs survive of 4^bits; about
   // 1024 key pairs per surviving bucket pair keeps the bookkeeping small
   // next to the ANDs (measured on N = 16 and 17: 512 to 4096 are within
@@ -411,7 +443,7 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
   const double pairs = static_cast<double>(nt) * static_cast<double>(nb);
   int bits = 0;
   while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * 1024.0 < pairs) ++bits;
-  if (order.width - bits <= 32)
+  if (!wide && order.width - bits <= 32)
     return count_disjoint_as<u32>(top, nt, bottom, nb, bits, order, s, s.top_sorted32, s.bottom_sorted32, tests);
   return count_disjoint_as<u64>(top, nt, bottom, nb, bits, order, s, s.top_sorted, s.bottom_sorted, tests);
 }
@@ -421,6 +453,25 @@ void check_n_join(int n) {
 }
 
 }  // namespace
+
+std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top, std::span<const std::uint64_t> bottom,
+                                  bool wide) {
+  check_n_join(n);
+  const KeyOrder order(n);
+  std::vector<u64> t(top.size()), b(bottom.size());
+  const u64 mask = n == 32 ? ~u64{0} : (u64{1} << (2 * n)) - 1;
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    if (top[i] & ~mask) throw InvalidArgument("top", "keys must have at most 2n bits");
+    t[i] = order(top[i]);
+  }
+  for (std::size_t i = 0; i < bottom.size(); ++i) {
+    if (bottom[i] & ~mask) throw InvalidArgument("bottom", "keys must have at most 2n bits");
+    b[i] = order(bottom[i]);
+  }
+  Scratch s;
+  u64 tests = 0;
+  return count_disjoint(t.data(), t.size(), b.data(), b.size(), order, s, tests, wide);
+}
 
 std::pair<int, int> join_outer_range(int n) {
   // At most 20 inner columns (a task keeps one bucket per inner column

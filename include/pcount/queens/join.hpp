@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,6 +89,17 @@ struct JoinTaskCount {
 /// root-to-leaf probes of its two enumerations; Knuth 1975). The task holds
 /// about 8 bytes per placement while it runs.
 [[nodiscard]] double estimate_join_placements(int n, int outer, const JoinTask& t, int probes = 64);
+
+/// Number of pairs (x in top, y in bottom) with x & y == 0, for keys of
+/// 2n bits, by the bucketed join each task runs per column set (exposed
+/// so tests can check it against a plain double loop). Keys are sorted
+/// into buckets by their most contested bits; the bits left are tested
+/// 16 keys per vector in 32-bit lanes when they fit 32 bits, else 8 per
+/// vector in 64-bit lanes; `wide` forces the 64-bit lanes. Throws
+/// InvalidArgument("n") unless 1 ≤ n ≤ 32, InvalidArgument("top") or
+/// ("bottom") for a key with a bit at or above 2n.
+[[nodiscard]] std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top,
+                                                std::span<const std::uint64_t> bottom, bool wide = false);
 
 /// Counter indices of the join job.
 enum JoinCounter : std::size_t {
