@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "pcount/engine/listing.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/search.hpp"
 
@@ -30,25 +31,41 @@ public:
 
   [[nodiscard]] Node root() const { return root_; }
 
-  [[nodiscard]] std::vector<Node> children(const Node& node) const {
-    std::vector<Node> kids;
-    if (node.cell == n_ * k_) return kids;
-    std::uint32_t free = candidates(node);
-    while (free) {
-      const int s = __builtin_ctz(free);
-      free &= free - 1;
-      kids.push_back(child(node, s));
-    }
-    return kids;
-  }
+  [[nodiscard]] std::vector<Node> children(const Node& node) const { return engine::bit_children(*this, node); }
 
   void count_subtree(const Node& node, engine::Tally& tally) const { list_subtree(node, tally, nullptr, false, 0); }
 
   void list_subtree(const Node& node, engine::Tally& tally, std::string* text, bool json, std::uint64_t limit) const {
-    Walker w{*this, text, json, limit};
-    w.dfs(node);
-    tally.add(0, w.found);
-    tally.nodes = checked_add(tally.nodes, w.nodes);
+    const engine::ListedLeaves seen = engine::list_leaves(*this, node, text, json, limit);
+    tally.add(0, seen.found);
+    tally.nodes = checked_add(tally.nodes, seen.nodes);
+  }
+
+  // The listing walk (engine/listing.hpp): choice s is the 0-based symbol of the next empty cell.
+  [[nodiscard]] bool is_leaf(const Node& node) const { return node.cell == n_ * k_; }
+  [[nodiscard]] std::uint32_t candidates(const Node& node) const {
+    const int i = node.cell;
+    const std::uint32_t full = n_ == 32 ? ~0u : (1u << n_) - 1u;
+    return full & ~(node.row[static_cast<std::size_t>(i / n_)] | node.col[static_cast<std::size_t>(i % n_)]);
+  }
+  [[nodiscard]] Node child(const Node& node, int s) const {
+    Node c = node;
+    set(c, node.cell, s);
+    c.cell = next(c, node.cell + 1);
+    return c;
+  }
+  void write(const Node& node, bool json, std::string& t) const {
+    t += json ? "{\"rows\":[" : "";
+    for (int r = 0; r < k_; ++r) {
+      if (r > 0) t += json ? "," : " ";
+      if (json) t += '"';
+      for (int c = 0; c < n_; ++c) {
+        const int v = node.sym[static_cast<std::size_t>(r * n_ + c)];  // 1..n
+        t += static_cast<char>(v <= 9 ? '0' + v : 'A' + v - 10);
+      }
+      if (json) t += '"';
+    }
+    t += json ? "]}\n" : "\n";
   }
 
 private:
@@ -61,58 +78,6 @@ private:
     while (from < n_ * k_ && node.sym[static_cast<std::size_t>(from)] != 0) ++from;
     return from;
   }
-  [[nodiscard]] std::uint32_t candidates(const Node& node) const {
-    const int i = node.cell;
-    const std::uint32_t full = n_ == 32 ? ~0u : (1u << n_) - 1u;
-    return full & ~(node.row[static_cast<std::size_t>(i / n_)] | node.col[static_cast<std::size_t>(i % n_)]);
-  }
-  [[nodiscard]] Node child(const Node& node, int s) const {
-    Node c = node;
-    set(c, node.cell, s);
-    c.cell = next(c, node.cell + 1);
-    return c;
-  }
-
-  struct Walker {
-    const ListTree& tree;
-    std::string* text;
-    bool json;
-    std::uint64_t limit;
-    std::uint64_t found = 0;
-    std::uint64_t nodes = 0;
-    engine::StopPoll<> poll{};  ///< a stop reaches long listing tasks too
-
-    bool dfs(const Node& node) {
-      ++nodes;
-      poll.tick();
-      if (node.cell == tree.n_ * tree.k_) {
-        ++found;
-        if (text) write(node);
-        return limit == 0 || found < limit;
-      }
-      std::uint32_t free = tree.candidates(node);
-      while (free) {
-        const int s = __builtin_ctz(free);
-        free &= free - 1;
-        if (!dfs(tree.child(node, s))) return false;
-      }
-      return true;
-    }
-    void write(const Node& node) const {
-      std::string& t = *text;
-      t += json ? "{\"rows\":[" : "";
-      for (int r = 0; r < tree.k_; ++r) {
-        if (r > 0) t += json ? "," : " ";
-        if (json) t += '"';
-        for (int c = 0; c < tree.n_; ++c) {
-          const int v = node.sym[static_cast<std::size_t>(r * tree.n_ + c)];  // 1..n
-          t += static_cast<char>(v <= 9 ? '0' + v : 'A' + v - 10);
-        }
-        if (json) t += '"';
-      }
-      t += json ? "]}\n" : "\n";
-    }
-  };
 
   int n_, k_;
   Node root_;

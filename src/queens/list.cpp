@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "pcount/engine/listing.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/search.hpp"
 
@@ -24,83 +25,45 @@ public:
 
   [[nodiscard]] Node root() const { return Node{}; }
 
-  [[nodiscard]] std::vector<Node> children(const Node& node) const {
-    std::vector<Node> kids;
-    if (node.row == n_) return kids;
-    std::uint32_t free = full_ & ~(node.cols | node.diag1 | node.diag2);
-    while (free) {
-      const std::uint32_t bit = free & (0u - free);
-      free ^= bit;
-      kids.push_back(place(node, bit));
-    }
-    return kids;
-  }
+  [[nodiscard]] std::vector<Node> children(const Node& node) const { return engine::bit_children(*this, node); }
 
-  /// Counts (and in `list`, writes) the solutions below `node`.
+  /// Counts the solutions below `node`.
   void count_subtree(const Node& node, engine::Tally& tally) const {
-    Writer w{*this, nullptr, false, 0};
-    w.dfs(node);
-    tally.add(kAll, w.found);
-    tally.nodes = checked_add(tally.nodes, w.nodes);
+    const engine::ListedLeaves seen = engine::list_leaves(*this, node, nullptr, false, 0);
+    tally.add(kAll, seen.found);
+    tally.nodes = checked_add(tally.nodes, seen.nodes);
   }
 
   void list_subtree(const Node& node, engine::Tally& tally, std::string& text, bool json,
                     std::uint64_t limit) const {
-    Writer w{*this, &text, json, limit};
-    w.dfs(node);
-    tally.add(kAll, w.found);
-    tally.nodes = checked_add(tally.nodes, w.nodes);
+    const engine::ListedLeaves seen = engine::list_leaves(*this, node, &text, json, limit);
+    tally.add(kAll, seen.found);
+    tally.nodes = checked_add(tally.nodes, seen.nodes);
   }
 
-private:
-  [[nodiscard]] Node place(const Node& node, std::uint32_t bit) const {
+  // The listing walk (engine/listing.hpp): choice c puts the next row's queen in column c.
+  [[nodiscard]] bool is_leaf(const Node& node) const { return node.row == n_; }
+  [[nodiscard]] std::uint32_t candidates(const Node& node) const { return full_ & ~(node.cols | node.diag1 | node.diag2); }
+  [[nodiscard]] Node child(const Node& node, int c) const {
+    const std::uint32_t bit = 1u << c;
     Node k = node;
-    k.column[static_cast<std::size_t>(node.row)] = static_cast<std::uint8_t>(__builtin_ctz(bit));
+    k.column[static_cast<std::size_t>(node.row)] = static_cast<std::uint8_t>(c);
     k.row = node.row + 1;
     k.cols = node.cols | bit;
     k.diag1 = ((node.diag1 | bit) << 1) & full_;
     k.diag2 = (node.diag2 | bit) >> 1;
     return k;
   }
-
-  struct Writer {
-    const ListTree& tree;
-    std::string* text;  // null: count only
-    bool json;
-    std::uint64_t limit;
-    std::uint64_t found = 0;
-    std::uint64_t nodes = 0;
-    engine::StopPoll<> poll{};  ///< a stop reaches long listing tasks too
-
-    /// Returns false once `limit` solutions were found.
-    bool dfs(const Node& node) {
-      ++nodes;
-      poll.tick();
-      if (node.row == tree.n_) {
-        ++found;
-        if (text) write(node);
-        return limit == 0 || found < limit;
-      }
-      std::uint32_t free = tree.full_ & ~(node.cols | node.diag1 | node.diag2);
-      while (free) {
-        const std::uint32_t bit = free & (0u - free);
-        free ^= bit;
-        if (!dfs(tree.place(node, bit))) return false;
-      }
-      return true;
+  void write(const Node& node, bool json, std::string& t) const {
+    t += json ? "{\"columns\":[" : "";
+    for (int r = 0; r < n_; ++r) {
+      if (r > 0) t += json ? ',' : ' ';
+      t += std::to_string(node.column[static_cast<std::size_t>(r)] + 1);
     }
+    t += json ? "]}\n" : "\n";
+  }
 
-    void write(const Node& node) const {
-      std::string& t = *text;
-      t += json ? "{\"columns\":[" : "";
-      for (int r = 0; r < tree.n_; ++r) {
-        if (r > 0) t += json ? ',' : ' ';
-        t += std::to_string(node.column[static_cast<std::size_t>(r)] + 1);
-      }
-      t += json ? "]}\n" : "\n";
-    }
-  };
-
+private:
   int n_;
   std::uint32_t full_;
 };

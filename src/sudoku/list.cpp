@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 
+#include "pcount/engine/listing.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 
@@ -30,26 +31,31 @@ public:
 
   [[nodiscard]] Node root() const { return root_; }
 
-  [[nodiscard]] std::vector<Node> children(const Node& node) const {
-    std::vector<Node> kids;
-    if (node.pos == n_ * n_) return kids;
-    std::uint32_t free = candidates(node);
-    while (free) {
-      const int v = __builtin_ctz(free) + 1;
-      free &= free - 1;
-      kids.push_back(child(node, v));
-    }
-    return kids;
-  }
+  [[nodiscard]] std::vector<Node> children(const Node& node) const { return engine::bit_children(*this, node); }
 
   void count_subtree(const Node& node, engine::Tally& tally) const { list_subtree(node, tally, nullptr, false, 0); }
 
   void list_subtree(const Node& node, engine::Tally& tally, std::string* text, bool json, std::uint64_t limit) const {
-    Walker w{*this, text, json, limit};
-    Node work = node;
-    w.dfs(work);
-    tally.add(0, w.found);
-    tally.nodes = checked_add(tally.nodes, w.nodes);
+    const engine::ListedLeaves seen = engine::list_leaves(*this, node, text, json, limit);
+    tally.add(0, seen.found);
+    tally.nodes = checked_add(tally.nodes, seen.nodes);
+  }
+
+  // The listing walk (engine/listing.hpp): choice i puts value i + 1 in the chosen cell.
+  [[nodiscard]] bool is_leaf(const Node& node) const { return node.pos == n_ * n_; }
+  [[nodiscard]] std::uint32_t candidates(const Node& node) const { return candidates_at(node, node.pos); }
+  [[nodiscard]] Node child(const Node& node, int i) const {
+    Node k = node;
+    k.cell[static_cast<std::size_t>(node.pos)] = static_cast<std::uint8_t>(i + 1);
+    mark(k, node.pos, i + 1);
+    k.pos = choose(k);
+    return k;
+  }
+  void write(const Node& node, bool json, std::string& text) const {
+    const std::size_t cells = static_cast<std::size_t>(n_ * n_);
+    const std::string line =
+        to_line(std::vector<std::uint8_t>(node.cell.begin(), node.cell.begin() + static_cast<std::ptrdiff_t>(cells)));
+    text += json ? "{\"grid\":\"" + line + "\"}\n" : line + "\n";
   }
 
 private:
@@ -80,47 +86,6 @@ private:
                                node.box[static_cast<std::size_t>(box_of(i))];
     return ((1u << n_) - 1u) & ~used;
   }
-  [[nodiscard]] std::uint32_t candidates(const Node& node) const { return candidates_at(node, node.pos); }
-  [[nodiscard]] Node child(const Node& node, int v) const {
-    Node k = node;
-    k.cell[static_cast<std::size_t>(node.pos)] = static_cast<std::uint8_t>(v);
-    mark(k, node.pos, v);
-    k.pos = choose(k);
-    return k;
-  }
-
-  struct Walker {
-    const FillTree& tree;
-    std::string* text;
-    bool json;
-    std::uint64_t limit;
-    std::uint64_t found = 0;
-    std::uint64_t nodes = 0;
-    engine::StopPoll<> poll{};  ///< a stop reaches long listing tasks too
-
-    bool dfs(const Node& node) {
-      ++nodes;
-      poll.tick();
-      if (node.pos == tree.n_ * tree.n_) {
-        ++found;
-        if (text) write(node);
-        return limit == 0 || found < limit;
-      }
-      std::uint32_t free = tree.candidates(node);
-      while (free) {
-        const int v = __builtin_ctz(free) + 1;
-        free &= free - 1;
-        if (!dfs(tree.child(node, v))) return false;
-      }
-      return true;
-    }
-    void write(const Node& node) const {
-      const std::size_t cells = static_cast<std::size_t>(tree.n_ * tree.n_);
-      const std::string line = to_line(std::vector<std::uint8_t>(node.cell.begin(), node.cell.begin() +
-                                                                 static_cast<std::ptrdiff_t>(cells)));
-      *text += json ? "{\"grid\":\"" + line + "\"}\n" : line + "\n";
-    }
-  };
 
   BoxShape shape_;
   int n_;
