@@ -1,7 +1,17 @@
 #include "pcount/engine/estimate.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <limits>
+#include <mutex>
+#include <numeric>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pcount/engine/runner.hpp"
 
 namespace pcount::engine {
 
@@ -30,6 +40,266 @@ SizeEstimate estimate_job_nodes(const Job& job, std::size_t probes, std::uint64_
   const double variance = k > 1 ? m2 / static_cast<double>(k - 1) : 0.0;
   e.relative_error = mean > 0.0 ? std::sqrt(variance / static_cast<double>(k)) / mean : 0.0;
   return e;
+}
+
+}  // namespace pcount::engine
+
+// ---- estimate_run: a stratified sample of tasks run in full -------------
+
+namespace pcount::engine {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Sets `stop` once `deadline` has passed or `outer` reads true; ends with
+/// the object. (The engine's own helper thread: it runs no task.)
+class Watchdog {
+ public:
+  Watchdog(Clock::time_point deadline, const std::atomic<bool>* outer, std::atomic<bool>& stop)
+      : thread_([this, deadline, outer, &stop] {
+          std::unique_lock lock(mutex_);
+          while (!done_) {
+            if (Clock::now() >= deadline || (outer && outer->load())) stop.store(true);
+            cv_.wait_for(lock, std::chrono::milliseconds(20));
+          }
+        }) {}
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+struct Stratum {
+  std::vector<std::size_t> members;  // indices into the included ids, shuffled
+  std::size_t next = 0;              // members[0..next) were taken
+  bool closed = false;               // its next task would overrun the budget
+  double aux = 0.0;                  // sum of the members' auxiliary sizes
+  // The sample: auxiliary size, seconds, nodes.
+  std::vector<double> a, t, nodes;
+};
+
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+}  // namespace
+
+RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
+  if (!job.run_task && !job.run_task_output) throw std::logic_error("estimate_run: the job has no kernel");
+  const auto start = Clock::now();
+  const auto elapsed = [&start] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const double budget = std::max(0.05, o.budget_seconds);
+  RunEstimate r;
+  const int effective = std::clamp(o.threads, 1, hardware_threads());
+  r.workers = effective * static_cast<int>(std::max<std::size_t>(1, o.processes));
+
+  std::vector<std::size_t> ids;
+  for (std::size_t id = 0; id < job.task_count; ++id)
+    if (!o.include || o.include(id)) ids.push_back(id);
+  r.tasks = ids.size();
+  std::mt19937_64 rng(o.seed);
+  if (job.probe && job.task_count > 0)
+    r.knuth = estimate_job_nodes(job, 4000, o.seed, std::chrono::duration<double>(0.15 * budget));
+  if (ids.empty()) {
+    r.sample_seconds = elapsed();
+    return r;
+  }
+  const std::size_t n = ids.size();
+
+  // Auxiliary sizes: the tasks' own estimates, else a few probes each.
+  std::vector<double> aux(n, 1.0);
+  if (job.estimate) {
+    for (std::size_t i = 0; i < n; ++i) aux[i] = job.estimate(ids[i]);
+    r.task_estimates = true;
+  } else if (job.probe) {
+    // Up to 8 probes a task, in passes over all tasks, within 30 % of the
+    // budget; usable once every task has at least one.
+    std::vector<double> total(n, 0.0);
+    std::vector<int> probes(n, 0);
+    bool out_of_time = false;
+    for (int pass = 0; pass < 8 && !out_of_time; ++pass)
+      for (std::size_t i = 0; i < n && !out_of_time; ++i) {
+        total[i] += job.probe(ids[i], rng);
+        ++probes[i];
+        out_of_time = i % 64 == 63 && elapsed() > 0.3 * budget;
+      }
+    if (probes[n - 1] > 0) {
+      for (std::size_t i = 0; i < n; ++i) aux[i] = total[i] / probes[i];
+      r.task_estimates = true;
+    }
+  }
+  double smallest = std::numeric_limits<double>::infinity();
+  for (double v : aux)
+    if (std::isfinite(v) && v > 0) smallest = std::min(smallest, v);
+  if (!std::isfinite(smallest)) smallest = 1.0;
+  for (double& v : aux)
+    if (!(std::isfinite(v) && v > 0)) v = smallest / 2;  // an empty-looking task still costs something
+
+  // Strata of about equal auxiliary total, by increasing size.
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&aux](std::size_t x, std::size_t y) { return aux[x] < aux[y]; });
+  const double aux_total = sum(aux);
+  const std::size_t h_max = std::clamp<std::size_t>(o.strata, 1, n);
+  std::vector<Stratum> strata(h_max);
+  double before = 0.0;
+  for (std::size_t i : order) {
+    const auto h = std::min(h_max - 1, static_cast<std::size_t>(static_cast<double>(h_max) *
+                                                                 (before + aux[i] / 2) / aux_total));
+    strata[h].members.push_back(i);
+    strata[h].aux += aux[i];
+    before += aux[i];
+  }
+  std::erase_if(strata, [](const Stratum& s) { return s.members.empty(); });
+  for (Stratum& s : strata) std::shuffle(s.members.begin(), s.members.end(), rng);
+  r.strata = strata.size();
+
+  // The sample, in rounds run on the engine.
+  std::vector<double> measured(n, -1.0);
+  std::vector<char> mark(job.task_count, 0);
+  std::atomic<bool> stop{false};
+  const Watchdog watchdog(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(3 * budget)),
+                          o.cancel, stop);
+  double sampled_t = 0.0, sampled_a = 0.0;
+  const std::size_t per_stratum = std::max<std::size_t>(1, (2 * static_cast<std::size_t>(effective) + strata.size() - 1) /
+                                                               strata.size());
+  while (!stop.load()) {
+    const bool calibrated = sampled_a > 0;
+    std::vector<std::size_t> batch;  // indices into ids
+    std::vector<std::size_t> batch_stratum;
+    double batch_seconds = 0.0;
+    const double left = budget - elapsed();
+    for (std::size_t h = 0; h < strata.size() && !(batch.size() == 1 && !calibrated); ++h) {
+      Stratum& s = strata[h];
+      for (std::size_t k = 0; k < per_stratum && !s.closed && s.next < s.members.size(); ++k) {
+        const std::size_t i = s.members[s.next];
+        if (calibrated) {
+          const double rate = s.a.empty() ? sampled_t / sampled_a : sum(s.t) / sum(s.a);
+          const double predicted = rate * aux[i];
+          if (predicted > left || (batch_seconds + predicted) / effective > left) {
+            s.closed = true;
+            break;
+          }
+          batch_seconds += predicted;
+        }
+        batch.push_back(i);
+        batch_stratum.push_back(h);
+        ++s.next;
+        if (!calibrated) break;  // the first round times one small task
+      }
+    }
+    if (batch.empty()) break;
+    for (std::size_t i : batch) mark[ids[i]] = 1;
+    RunOptions ro;
+    ro.threads = effective;
+    ro.include = [&mark](std::size_t id) { return mark[id] != 0; };
+    ro.record_tasks = true;
+    ro.cancel = &stop;
+    const RunResult result = run(job, ro);
+    for (std::size_t i : batch) mark[ids[i]] = 0;
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+      const std::size_t id = ids[batch[b]];
+      const auto rec = std::lower_bound(result.tasks.begin(), result.tasks.end(), id,
+                                        [](const TaskRecord& t, std::size_t v) { return t.id < v; });
+      Stratum& s = strata[batch_stratum[b]];
+      if (rec == result.tasks.end() || rec->id != id) {  // abandoned: too long for the budget
+        s.closed = true;
+        continue;
+      }
+      measured[batch[b]] = rec->seconds;
+      s.a.push_back(aux[batch[b]]);
+      s.t.push_back(rec->seconds);
+      s.nodes.push_back(static_cast<double>(rec->counts.nodes));
+      sampled_t += rec->seconds;
+      sampled_a += aux[batch[b]];
+      ++r.sampled;
+    }
+    if (elapsed() > budget) break;
+  }
+  r.sampled_task_seconds = sampled_t;
+  if (r.sampled == 0)
+    throw std::runtime_error("the size estimate ran no task to its end within " + std::to_string(3 * budget) +
+                             " seconds; every task is at least that long");
+
+  // Pooled relative spread of the seconds about each stratum's ratio line.
+  const double global_rate = sampled_t / sampled_a;
+  double pooled = 0.0, dof = 0.0;
+  for (const Stratum& s : strata) {
+    if (s.t.size() < 2) continue;
+    const double rate = sum(s.t) / sum(s.a);
+    const double scale = rate * sum(s.a) / static_cast<double>(s.a.size());
+    if (!(scale > 0)) continue;
+    for (std::size_t k = 0; k < s.t.size(); ++k) pooled += std::pow((s.t[k] - rate * s.a[k]) / scale, 2);
+    dof += static_cast<double>(s.t.size() - 1);
+  }
+  double spread2 = dof > 0 ? pooled / dof : 1.0;  // squared coefficient of variation; 1 when unknown
+
+  double cpu = 0.0, variance = 0.0, nodes = 0.0, largest = 0.0, largest_low = 0.0, largest_high = 0.0;
+  for (const Stratum& s : strata) {
+    const auto big_n = static_cast<double>(s.members.size());
+    const auto small_n = static_cast<double>(s.t.size());
+    double total = 0.0, var = 0.0, rate = global_rate, spread = std::sqrt(spread2);
+    if (s.t.size() == s.members.size()) {
+      total = sum(s.t);
+      nodes += sum(s.nodes);
+    } else if (!s.t.empty()) {
+      rate = sum(s.t) / sum(s.a);
+      total = rate * s.aux;
+      nodes += sum(s.nodes) / sum(s.a) * s.aux;
+      double s2 = 0.0;
+      if (s.t.size() >= 2) {
+        for (std::size_t k = 0; k < s.t.size(); ++k) s2 += std::pow(s.t[k] - rate * s.a[k], 2);
+        s2 /= small_n - 1;
+      } else {
+        s2 = spread2 * std::pow(rate * s.aux / big_n, 2);
+      }
+      var = big_n * big_n * (1 - small_n / big_n) * s2 / small_n;
+    } else {
+      total = global_rate * s.aux;
+      double sampled_nodes = 0.0;
+      for (const Stratum& u : strata) sampled_nodes += sum(u.nodes);
+      nodes += sampled_nodes / sampled_a * s.aux;
+      spread = std::max(0.5, spread);
+      var = std::pow(spread * total, 2);
+      r.extrapolated += s.members.size();
+    }
+    cpu += total;
+    variance += var;
+    for (std::size_t i : s.members) {
+      if (measured[i] >= 0) {
+        largest = std::max(largest, measured[i]);
+        largest_low = std::max(largest_low, measured[i] * (1 - o.noise));
+        largest_high = std::max(largest_high, measured[i]);
+      } else {
+        largest = std::max(largest, rate * aux[i]);
+        largest_low = std::max(largest_low, rate * aux[i] * std::max(0.0, 1 - o.z * spread));
+        largest_high = std::max(largest_high, rate * aux[i] * (1 + o.z * spread));
+      }
+    }
+  }
+  variance += std::pow(o.noise * cpu, 2);
+  const double se = std::sqrt(variance);
+  r.cpu_seconds = cpu;
+  r.relative_error = cpu > 0 ? se / cpu : 0.0;
+  r.cpu_seconds_low = std::max({cpu - o.z * se, sampled_t * (1 - o.noise), 0.0});
+  r.cpu_seconds_high = cpu + o.z * se;
+  r.largest_task_seconds = largest;
+  r.wall_seconds_low = std::max(r.cpu_seconds_low / r.workers, largest_low);
+  r.wall_seconds_high = r.cpu_seconds_high / r.workers + largest_high;
+  r.nodes = nodes;
+  r.sample_seconds = elapsed();
+  return r;
 }
 
 }  // namespace pcount::engine
