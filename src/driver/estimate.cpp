@@ -1,5 +1,6 @@
 // --estimate: what a run would cost, predicted from a sample of its tasks
 // run in full (engine::estimate_run), printed instead of running it.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -53,13 +54,18 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   o.budget_seconds = c.estimate_budget;
   const engine::Shard shard{c.shard_index, c.shard_count};
   if (shard.count > 1) o.include = [shard](std::size_t id) { return shard.includes(id); };
-  const engine::RunEstimate e = engine::estimate_run(job, o);
-  const std::string sure = confidence(e, o.z);
-  // The sample was timed on this machine as it is now: a busy one inflates it.
+  // The sample is timed on this machine as it is now. On a busy one (load
+  // average above the cores) the run will meet other load than the sample
+  // did: the timing noise allowed for grows from 5 % by 10 % per unit of
+  // load per core above 0.9, up to 50 % (measured on a shared 2-core VM at
+  // load 6: repeated runs of one job differ by 20–40 %; results/estimate.md).
   double load = -1.0;
   if (getloadavg(&load, 1) != 1) load = -1.0;
   const int cores = engine::hardware_threads();
   const bool busy = load > 0.9 * cores;
+  if (busy) o.noise = std::min(0.5, 0.05 + 0.1 * (load / cores - 0.9));
+  const engine::RunEstimate e = engine::estimate_run(job, o);
+  const std::string sure = confidence(e, o.z);
   const std::string by = e.task_estimates ? (job.estimate ? "the tasks' own estimates" : "Knuth probes of each task")
                                           : "task id (the job has no task estimates)";
   if (inv.common.json) {
@@ -92,7 +98,8 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     j["load_average"] = load >= 0 ? nlohmann::ordered_json(load) : nullptr;
     j["cores"] = cores;
     j["busy"] = busy;
-    j["interval"] = "95% (1.96 standard errors, 5% timing noise included)";
+    j["interval"] = "95% (1.96 standard errors, timing noise included)";
+    j["timing_noise"] = o.noise;
     j["nodes"] = e.nodes > 0 ? nlohmann::ordered_json(e.nodes) : nullptr;
     if (e.knuth.probes > 0) {
       j["knuth_nodes"] = e.knuth.nodes;
@@ -145,9 +152,9 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   if (busy) {
     char busy_text[160];
     std::snprintf(busy_text, sizeof busy_text,
-                  "this machine is busy (load average %.1f on %d cores): the sample's times, and so these, may be "
-                  "inflated",
-                  load, cores);
+                  "this machine is busy (load average %.1f on %d cores): the run will meet other load than the "
+                  "sample did, so the intervals allow ±%.0f%% timing noise",
+                  load, cores, 100.0 * o.noise);
     line("note", busy_text);
   }
   inv.out << s.str();

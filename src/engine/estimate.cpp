@@ -57,10 +57,11 @@ using Clock = std::chrono::steady_clock;
 class Watchdog {
  public:
   Watchdog(Clock::time_point deadline, const std::atomic<bool>* outer, std::atomic<bool>& stop)
-      : thread_([this, deadline, outer, &stop] {
+      : deadline_(deadline.time_since_epoch().count()), thread_([this, outer, &stop] {
           std::unique_lock lock(mutex_);
           while (!done_) {
-            if (Clock::now() >= deadline || (outer && outer->load())) stop.store(true);
+            const Clock::time_point until{Clock::duration(deadline_.load())};
+            if (Clock::now() >= until || (outer && outer->load())) stop.store(true);
             cv_.wait_for(lock, std::chrono::milliseconds(20));
           }
         }) {}
@@ -74,13 +75,19 @@ class Watchdog {
   }
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
+  void set_deadline(Clock::time_point deadline) { deadline_.store(deadline.time_since_epoch().count()); }
 
  private:
+  std::atomic<Clock::rep> deadline_;
   std::mutex mutex_;
   std::condition_variable cv_;
   bool done_ = false;
   std::thread thread_;
 };
+
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
 
 struct Stratum {
   std::vector<std::size_t> members;  // indices into the included ids, shuffled
@@ -165,67 +172,88 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
   for (Stratum& s : strata) std::shuffle(s.members.begin(), s.members.end(), rng);
   r.strata = strata.size();
 
-  // The sample, in rounds run on the engine.
+  // The sample, in rounds run on the engine. Each round is one run over a
+  // list of tasks handed out in list order (RunOptions::claim) so that all
+  // `effective` workers stay busy as in the real run: a task timed alone
+  // can run much faster than the same task beside others (a scheduler that
+  // shares the CPU per process, shared caches, turbo clocks).
   std::vector<double> measured(n, -1.0);
-  std::vector<char> mark(job.task_count, 0);
   std::atomic<bool> stop{false};
-  const Watchdog watchdog(start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(3 * budget)),
-                          o.cancel, stop);
+  Watchdog watchdog(start + seconds(3 * budget), o.cancel, stop);
   double sampled_t = 0.0, sampled_a = 0.0;
-  const std::size_t per_stratum = std::max<std::size_t>(1, (2 * static_cast<std::size_t>(effective) + strata.size() - 1) /
-                                                               strata.size());
+  const auto workers = static_cast<std::size_t>(effective);
   while (!stop.load()) {
-    const bool calibrated = sampled_a > 0;
-    std::vector<std::size_t> batch;  // indices into ids
-    std::vector<std::size_t> batch_stratum;
-    double batch_seconds = 0.0;
     const double left = budget - elapsed();
-    for (std::size_t h = 0; h < strata.size() && !(batch.size() == 1 && !calibrated); ++h) {
-      Stratum& s = strata[h];
-      for (std::size_t k = 0; k < per_stratum && !s.closed && s.next < s.members.size(); ++k) {
-        const std::size_t i = s.members[s.next];
-        if (calibrated) {
-          const double rate = s.a.empty() ? sampled_t / sampled_a : sum(s.t) / sum(s.a);
-          const double predicted = rate * aux[i];
-          if (predicted > left || (batch_seconds + predicted) / effective > left) {
-            s.closed = true;
-            break;
-          }
-          batch_seconds += predicted;
+    if (left <= 0) break;
+    std::vector<std::size_t> list, list_stratum;  // indices into ids; their strata
+    if (sampled_a == 0) {
+      // First round: 2 tasks per worker from the smallest tasks, to learn
+      // the seconds per unit of auxiliary size.
+      for (std::size_t h = 0; h < strata.size() && list.size() < 2 * workers; ++h)
+        for (Stratum& st = strata[h]; st.next < st.members.size() && list.size() < 2 * workers; ++st.next) {
+          list.push_back(st.members[st.next]);
+          list_stratum.push_back(h);
         }
-        batch.push_back(i);
-        batch_stratum.push_back(h);
-        ++s.next;
-        if (!calibrated) break;  // the first round times one small task
+    } else {
+      // Later rounds: a task from each open stratum in turn, smallest first,
+      // until the predicted seconds fill what is left of the budget on every
+      // worker; a stratum whose next task would take most of what is left
+      // is closed (extrapolated, or estimated from what it has).
+      watchdog.set_deadline(start + seconds(1.5 * budget));
+      double planned = 0.0;
+      const double capacity = 0.8 * left * static_cast<double>(workers);
+      for (bool any = true; any && planned < capacity;) {
+        any = false;
+        for (std::size_t h = 0; h < strata.size() && planned < capacity; ++h) {
+          Stratum& st = strata[h];
+          if (st.closed || st.next == st.members.size()) continue;
+          const std::size_t i = st.members[st.next];
+          const double rate = st.a.empty() ? sampled_t / sampled_a : sum(st.t) / sum(st.a);
+          const double predicted = rate * aux[i];
+          if (predicted > 0.7 * left) {
+            st.closed = true;
+            continue;
+          }
+          list.push_back(i);
+          list_stratum.push_back(h);
+          ++st.next;
+          planned += predicted;
+          any = true;
+        }
       }
     }
-    if (batch.empty()) break;
-    for (std::size_t i : batch) mark[ids[i]] = 1;
+    if (list.empty()) break;
+    Job round;
+    round.fingerprint = job.fingerprint;
+    round.counter_names = job.counter_names;
+    round.task_count = list.size();
+    if (job.run_task) {
+      round.run_task = [&job, &ids, &list](std::size_t k, Tally& t) { job.run_task(ids[list[k]], t); };
+    } else {
+      round.run_task = [&job, &ids, &list](std::size_t k, Tally& t) {
+        std::string text;
+        job.run_task_output(ids[list[k]], t, text);
+      };
+    }
+    std::atomic<std::size_t> position{0};
     RunOptions ro;
     ro.threads = effective;
-    ro.include = [&mark](std::size_t id) { return mark[id] != 0; };
     ro.record_tasks = true;
     ro.cancel = &stop;
-    const RunResult result = run(job, ro);
-    for (std::size_t i : batch) mark[ids[i]] = 0;
-    for (std::size_t b = 0; b < batch.size(); ++b) {
-      const std::size_t id = ids[batch[b]];
-      const auto rec = std::lower_bound(result.tasks.begin(), result.tasks.end(), id,
-                                        [](const TaskRecord& t, std::size_t v) { return t.id < v; });
-      Stratum& s = strata[batch_stratum[b]];
-      if (rec == result.tasks.end() || rec->id != id) {  // abandoned: too long for the budget
-        s.closed = true;
-        continue;
-      }
-      measured[batch[b]] = rec->seconds;
-      s.a.push_back(aux[batch[b]]);
-      s.t.push_back(rec->seconds);
-      s.nodes.push_back(static_cast<double>(rec->counts.nodes));
-      sampled_t += rec->seconds;
-      sampled_a += aux[batch[b]];
+    ro.claim = [&position] { return position.fetch_add(1); };
+    const RunResult result = run(round, ro);
+    for (const TaskRecord& rec : result.tasks) {  // tasks not started or abandoned are simply not sampled
+      const std::size_t i = list[rec.id];
+      Stratum& st = strata[list_stratum[rec.id]];
+      measured[i] = rec.seconds;
+      st.a.push_back(aux[i]);
+      st.t.push_back(rec.seconds);
+      st.nodes.push_back(static_cast<double>(rec.counts.nodes));
+      sampled_t += rec.seconds;
+      sampled_a += aux[i];
       ++r.sampled;
     }
-    if (elapsed() > budget) break;
+    if (result.tasks.empty()) break;  // stopped before any task finished
   }
   r.sampled_task_seconds = sampled_t;
   if (r.sampled == 0)
