@@ -63,7 +63,12 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   if (getloadavg(&load, 1) != 1) load = -1.0;
   const int cores = engine::hardware_threads();
   const bool busy = load > 0.9 * cores;
-  if (busy) o.noise = std::min(0.5, 0.05 + 0.1 * (load / cores - 0.9));
+  // CPU time varies about half as much (repeated runs differed by up to
+  // 30 % at load 4.5 per core).
+  if (busy) {
+    o.noise = std::min(0.5, 0.05 + 0.1 * (load / cores - 0.9));
+    o.cpu_noise = std::max(0.05, o.noise / 2);
+  }
   const engine::RunEstimate e = engine::estimate_run(job, o);
   const std::string sure = confidence(e, o.z);
   const std::string by = e.task_estimates ? (job.estimate ? "the tasks' own estimates" : "Knuth probes of each task")
@@ -91,7 +96,12 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     j["cpu_seconds_low"] = e.cpu_seconds_low;
     j["cpu_seconds_high"] = e.cpu_seconds_high;
     j["relative_error"] = e.relative_error;
+    j["task_seconds"] = e.task_seconds;
+    j["task_seconds_low"] = e.task_seconds_low;
+    j["task_seconds_high"] = e.task_seconds_high;
+    j["wall_relative_error"] = e.wall_relative_error;
     j["largest_task_seconds"] = e.largest_task_seconds;
+    j["largest_task_share"] = e.task_seconds > 0 ? e.largest_task_seconds / e.task_seconds : 0.0;
     j["wall_seconds_low"] = e.wall_seconds_low;
     j["wall_seconds_high"] = e.wall_seconds_high;
     j["confidence"] = sure;
@@ -100,6 +110,7 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     j["busy"] = busy;
     j["interval"] = "95% (1.96 standard errors, timing noise included)";
     j["timing_noise"] = o.noise;
+    j["cpu_timing_noise"] = o.cpu_noise;
     j["nodes"] = e.nodes > 0 ? nlohmann::ordered_json(e.nodes) : nullptr;
     if (e.knuth.probes > 0) {
       j["knuth_nodes"] = e.knuth.nodes;
@@ -137,17 +148,29 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     }
     line("tree size", tree);
   }
-  line("cpu", seconds_text(e.cpu_seconds) + " of task time (95% interval " + seconds_text(e.cpu_seconds_low) +
-                  " to " + seconds_text(e.cpu_seconds_high) + ")");
+  line("cpu", seconds_text(e.cpu_seconds) + " (95% interval " + seconds_text(e.cpu_seconds_low) + " to " +
+                  seconds_text(e.cpu_seconds_high) + ")");
+  line("task time", seconds_text(e.task_seconds) + " of wall time summed over the tasks (" +
+                        seconds_text(e.task_seconds_low) + " to " + seconds_text(e.task_seconds_high) + ")");
   const int effective = e.workers / static_cast<int>(o.processes);
   line("wall", seconds_text(e.wall_seconds_low) + " to " + seconds_text(e.wall_seconds_high) + " on " +
                    std::to_string(c.threads) + " thread" + (c.threads == 1 ? "" : "s") +
                    (effective < c.threads ? " (" + std::to_string(effective) + " cores here)" : "") +
                    (o.processes > 1 ? " × " + std::to_string(o.processes) + " ranks" : "") +
                    " for the tasks; largest task about " + seconds_text(e.largest_task_seconds));
+  if (e.task_seconds > 0 && e.largest_task_seconds > 0) {
+    // Balance needs the largest task at most 1/(4W) of the work (docs/hpc.md).
+    const double share = e.largest_task_seconds / e.task_seconds;
+    char split[200];
+    std::snprintf(split, sizeof split,
+                  "largest task %.2g of the work: balanced up to about %.0f workers (largest ≤ 1/(4W))%s", share,
+                  std::floor(1.0 / (4.0 * share)), share * 4.0 * e.workers > 1.0 ? "; this run is beyond that" : "");
+    line("task sizes", split);
+  }
   line("setup", seconds_text(setup) + " before the tasks (a run repeats what is not cached)");
   char sure_text[96];
-  std::snprintf(sure_text, sizeof sure_text, "%s (standard error ±%.0f%%)", sure.c_str(), 100.0 * e.relative_error);
+  std::snprintf(sure_text, sizeof sure_text, "%s (standard error ±%.0f%% CPU, ±%.0f%% wall)", sure.c_str(),
+                100.0 * e.relative_error, 100.0 * e.wall_relative_error);
   line("confidence", sure_text);
   if (busy) {
     char busy_text[160];

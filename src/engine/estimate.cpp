@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <condition_variable>
 #include <limits>
 #include <mutex>
@@ -85,6 +86,13 @@ class Watchdog {
   std::thread thread_;
 };
 
+/// CPU seconds this thread has used (POSIX CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
@@ -94,8 +102,8 @@ struct Stratum {
   std::size_t next = 0;              // members[0..next) were taken
   bool closed = false;               // its next task would overrun the budget
   double aux = 0.0;                  // sum of the members' auxiliary sizes
-  // The sample: auxiliary size, seconds, nodes.
-  std::vector<double> a, t, nodes;
+  // The sample: auxiliary size, wall seconds, CPU seconds, nodes.
+  std::vector<double> a, t, c, nodes;
 };
 
 double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
@@ -177,7 +185,7 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
   // `effective` workers stay busy as in the real run: a task timed alone
   // can run much faster than the same task beside others (a scheduler that
   // shares the CPU per process, shared caches, turbo clocks).
-  std::vector<double> measured(n, -1.0);
+  std::vector<long> sample_index(n, -1);  // position of task i in its stratum's sample, or -1
   std::atomic<bool> stop{false};
   Watchdog watchdog(start + seconds(3 * budget), o.cancel, stop);
   double sampled_t = 0.0, sampled_a = 0.0;
@@ -227,14 +235,17 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
     round.fingerprint = job.fingerprint;
     round.counter_names = job.counter_names;
     round.task_count = list.size();
-    if (job.run_task) {
-      round.run_task = [&job, &ids, &list](std::size_t k, Tally& t) { job.run_task(ids[list[k]], t); };
-    } else {
-      round.run_task = [&job, &ids, &list](std::size_t k, Tally& t) {
+    std::vector<double> cpu_of(list.size(), 0.0);
+    round.run_task = [&job, &ids, &list, &cpu_of](std::size_t k, Tally& t) {
+      const double cpu_start = thread_cpu_seconds();
+      if (job.run_task) {
+        job.run_task(ids[list[k]], t);
+      } else {
         std::string text;
         job.run_task_output(ids[list[k]], t, text);
-      };
-    }
+      }
+      cpu_of[k] = thread_cpu_seconds() - cpu_start;
+    };
     std::atomic<std::size_t> position{0};
     RunOptions ro;
     ro.threads = effective;
@@ -245,9 +256,10 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
     for (const TaskRecord& rec : result.tasks) {  // tasks not started or abandoned are simply not sampled
       const std::size_t i = list[rec.id];
       Stratum& st = strata[list_stratum[rec.id]];
-      measured[i] = rec.seconds;
+      sample_index[i] = static_cast<long>(st.t.size());
       st.a.push_back(aux[i]);
       st.t.push_back(rec.seconds);
+      st.c.push_back(cpu_of[rec.id]);
       st.nodes.push_back(static_cast<double>(rec.counts.nodes));
       sampled_t += rec.seconds;
       sampled_a += aux[i];
@@ -260,72 +272,93 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
     throw std::runtime_error("the size estimate ran no task to its end within " + std::to_string(3 * budget) +
                              " seconds; every task is at least that long");
 
-  // Pooled relative spread of the seconds about each stratum's ratio line.
-  const double global_rate = sampled_t / sampled_a;
-  double pooled = 0.0, dof = 0.0;
-  for (const Stratum& s : strata) {
-    if (s.t.size() < 2) continue;
-    const double rate = sum(s.t) / sum(s.a);
-    const double scale = rate * sum(s.a) / static_cast<double>(s.a.size());
-    if (!(scale > 0)) continue;
-    for (std::size_t k = 0; k < s.t.size(); ++k) pooled += std::pow((s.t[k] - rate * s.a[k]) / scale, 2);
-    dof += static_cast<double>(s.t.size() - 1);
-  }
-  double spread2 = dof > 0 ? pooled / dof : 1.0;  // squared coefficient of variation; 1 when unknown
+  // The separate ratio estimator of one measured quantity (a Stratum
+  // member: wall seconds, CPU seconds or nodes), its standard error with
+  // `noise` added, and the largest task's value.
+  struct Total {
+    double value = 0.0, se = 0.0, largest = 0.0, largest_low = 0.0, largest_high = 0.0, sampled = 0.0;
+    std::size_t extrapolated = 0;
+  };
+  const auto ratio_total = [&](std::vector<double> Stratum::*field, double noise) {
+    Total out;
+    double sampled_v = 0.0;
+    for (const Stratum& st : strata) sampled_v += sum(st.*field);
+    out.sampled = sampled_v;
+    const double global_rate = sampled_v / sampled_a;
+    // Pooled relative spread about each stratum's ratio line.
+    double pooled = 0.0, dof = 0.0;
+    for (const Stratum& st : strata) {
+      const std::vector<double>& v = st.*field;
+      if (v.size() < 2) continue;
+      const double rate = sum(v) / sum(st.a);
+      const double scale = rate * sum(st.a) / static_cast<double>(st.a.size());
+      if (!(scale > 0)) continue;
+      for (std::size_t k = 0; k < v.size(); ++k) pooled += std::pow((v[k] - rate * st.a[k]) / scale, 2);
+      dof += static_cast<double>(v.size() - 1);
+    }
+    const double spread2 = dof > 0 ? pooled / dof : 1.0;  // squared coefficient of variation; 1 when unknown
+    double variance = 0.0;
+    for (const Stratum& st : strata) {
+      const std::vector<double>& v = st.*field;
+      const auto big_n = static_cast<double>(st.members.size());
+      const auto small_n = static_cast<double>(v.size());
+      double total = 0.0, var = 0.0, rate = global_rate, spread = std::sqrt(spread2);
+      if (v.size() == st.members.size()) {
+        total = sum(v);
+      } else if (!v.empty()) {
+        rate = sum(v) / sum(st.a);
+        total = rate * st.aux;
+        double s2 = 0.0;
+        if (v.size() >= 2) {
+          for (std::size_t k = 0; k < v.size(); ++k) s2 += std::pow(v[k] - rate * st.a[k], 2);
+          s2 /= small_n - 1;
+        } else {
+          s2 = spread2 * std::pow(rate * st.aux / big_n, 2);
+        }
+        var = big_n * big_n * (1 - small_n / big_n) * s2 / small_n;
+      } else {
+        total = global_rate * st.aux;
+        spread = std::max(0.5, spread);
+        var = std::pow(spread * total, 2);
+        out.extrapolated += st.members.size();
+      }
+      out.value += total;
+      variance += var;
+      for (const std::size_t i : st.members) {
+        const double m = sample_index[i] >= 0 ? v[static_cast<std::size_t>(sample_index[i])] : -1.0;
+        if (m >= 0) {
+          out.largest = std::max(out.largest, m);
+          out.largest_low = std::max(out.largest_low, m * (1 - noise));
+          out.largest_high = std::max(out.largest_high, m);
+        } else {
+          out.largest = std::max(out.largest, rate * aux[i]);
+          out.largest_low = std::max(out.largest_low, rate * aux[i] * std::max(0.0, 1 - o.z * spread));
+          out.largest_high = std::max(out.largest_high, rate * aux[i] * (1 + o.z * spread));
+        }
+      }
+    }
+    out.se = std::sqrt(variance + std::pow(noise * out.value, 2));
+    return out;
+  };
 
-  double cpu = 0.0, variance = 0.0, nodes = 0.0, largest = 0.0, largest_low = 0.0, largest_high = 0.0;
-  for (const Stratum& s : strata) {
-    const auto big_n = static_cast<double>(s.members.size());
-    const auto small_n = static_cast<double>(s.t.size());
-    double total = 0.0, var = 0.0, rate = global_rate, spread = std::sqrt(spread2);
-    if (s.t.size() == s.members.size()) {
-      total = sum(s.t);
-      nodes += sum(s.nodes);
-    } else if (!s.t.empty()) {
-      rate = sum(s.t) / sum(s.a);
-      total = rate * s.aux;
-      nodes += sum(s.nodes) / sum(s.a) * s.aux;
-      double s2 = 0.0;
-      if (s.t.size() >= 2) {
-        for (std::size_t k = 0; k < s.t.size(); ++k) s2 += std::pow(s.t[k] - rate * s.a[k], 2);
-        s2 /= small_n - 1;
-      } else {
-        s2 = spread2 * std::pow(rate * s.aux / big_n, 2);
-      }
-      var = big_n * big_n * (1 - small_n / big_n) * s2 / small_n;
-    } else {
-      total = global_rate * s.aux;
-      double sampled_nodes = 0.0;
-      for (const Stratum& u : strata) sampled_nodes += sum(u.nodes);
-      nodes += sampled_nodes / sampled_a * s.aux;
-      spread = std::max(0.5, spread);
-      var = std::pow(spread * total, 2);
-      r.extrapolated += s.members.size();
-    }
-    cpu += total;
-    variance += var;
-    for (std::size_t i : s.members) {
-      if (measured[i] >= 0) {
-        largest = std::max(largest, measured[i]);
-        largest_low = std::max(largest_low, measured[i] * (1 - o.noise));
-        largest_high = std::max(largest_high, measured[i]);
-      } else {
-        largest = std::max(largest, rate * aux[i]);
-        largest_low = std::max(largest_low, rate * aux[i] * std::max(0.0, 1 - o.z * spread));
-        largest_high = std::max(largest_high, rate * aux[i] * (1 + o.z * spread));
-      }
-    }
-  }
-  variance += std::pow(o.noise * cpu, 2);
-  const double se = std::sqrt(variance);
-  r.cpu_seconds = cpu;
-  r.relative_error = cpu > 0 ? se / cpu : 0.0;
-  r.cpu_seconds_low = std::max({cpu - o.z * se, sampled_t * (1 - o.noise), 0.0});
-  r.cpu_seconds_high = cpu + o.z * se;
-  r.largest_task_seconds = largest;
-  r.wall_seconds_low = std::max(r.cpu_seconds_low / r.workers, largest_low);
-  r.wall_seconds_high = r.cpu_seconds_high / r.workers + largest_high;
-  r.nodes = nodes;
+  const Total wall = ratio_total(&Stratum::t, o.noise);
+  // CPU time is measured per thread: other processes change it less.
+  const Total cpu = ratio_total(&Stratum::c, o.cpu_noise);
+  r.extrapolated = wall.extrapolated;
+  r.task_seconds = wall.value;
+  r.task_seconds_low = std::max({wall.value - o.z * wall.se, wall.sampled * (1 - o.noise), 0.0});
+  r.task_seconds_high = wall.value + o.z * wall.se;
+  r.cpu_seconds = cpu.value;
+  r.relative_error = cpu.value > 0 ? cpu.se / cpu.value : 0.0;
+  r.cpu_seconds_low = std::max({cpu.value - o.z * cpu.se, cpu.sampled * (1 - o.cpu_noise), 0.0});
+  r.cpu_seconds_high = cpu.value + o.z * cpu.se;
+  r.wall_relative_error = wall.value > 0 ? wall.se / wall.value : 0.0;
+  r.largest_task_seconds = wall.largest;
+  r.wall_seconds_low = std::max(r.task_seconds_low / r.workers, wall.largest_low);
+  r.wall_seconds_high = r.task_seconds_high / r.workers + wall.largest_high;
+  bool counted_nodes = false;
+  for (const Stratum& st : strata) counted_nodes = counted_nodes || sum(st.nodes) > 0;
+  r.nodes = counted_nodes ? ratio_total(&Stratum::nodes, 0.0).value : 0.0;
   r.sample_seconds = elapsed();
   return r;
 }

@@ -25,13 +25,16 @@ nlohmann::json estimate_json(std::vector<std::string> args) {
 }
 
 void expect_consistent(const nlohmann::json& j, const std::string& what) {
-  for (const char* key : {"cpu_seconds", "cpu_seconds_low", "cpu_seconds_high", "wall_seconds_low",
+  for (const char* key : {"cpu_seconds", "cpu_seconds_low", "cpu_seconds_high", "task_seconds", "task_seconds_low",
+                          "task_seconds_high", "wall_seconds_low",
                           "wall_seconds_high", "largest_task_seconds", "sample_seconds", "setup_seconds"})
     ASSERT_TRUE(j.contains(key) && j[key].is_number()) << what << " " << key << ": " << j.dump();
   EXPECT_EQ(j["estimate"], true) << what;
   EXPECT_GT(j["cpu_seconds_low"].get<double>(), 0.0) << what;
   EXPECT_LE(j["cpu_seconds_low"].get<double>(), j["cpu_seconds"].get<double>()) << what;
   EXPECT_LE(j["cpu_seconds"].get<double>(), j["cpu_seconds_high"].get<double>()) << what;
+  EXPECT_LE(j["task_seconds_low"].get<double>(), j["task_seconds"].get<double>()) << what;
+  EXPECT_LE(j["task_seconds"].get<double>(), j["task_seconds_high"].get<double>()) << what;
   EXPECT_GT(j["wall_seconds_low"].get<double>(), 0.0) << what;
   EXPECT_LE(j["wall_seconds_low"].get<double>(), j["wall_seconds_high"].get<double>()) << what;
   EXPECT_GE(j["tasks_sampled"].get<std::size_t>(), 1u) << what;
@@ -71,7 +74,7 @@ TEST(EstimateCli, AShardEstimatesItsOwnTasksAndTextSaysHowSure) {
   EXPECT_EQ(shard["shard"], "1/3");
   const CommandResult text = run_count({"--queens", "12", "--estimate", "--threads", "2"});
   EXPECT_EQ(text.status, 0) << text.err;
-  for (const char* key : {"\ntasks ", "\ncpu ", "\nwall ", "\nconfidence "})
+  for (const char* key : {"\ntasks ", "\ncpu ", "\ntask time ", "\nwall ", "\nconfidence "})
     EXPECT_NE(text.out.find(key), std::string::npos) << key << "\n" << text.out;
   EXPECT_EQ(text.out.find("\nall "), std::string::npos) << "no count is printed: nothing ran\n" << text.out;
 }
@@ -96,8 +99,8 @@ TEST(EstimateCli, ASmallJobsMeasuredTaskSumLiesInTheWideInterval) {
   }
   EXPECT_EQ(rows, e["tasks"].get<std::size_t>());
   // A factor four either side: timings on a shared machine, not a contract.
-  EXPECT_GT(task_sum, e["cpu_seconds_low"].get<double>() / 4) << e.dump();
-  EXPECT_LT(task_sum, e["cpu_seconds_high"].get<double>() * 4) << e.dump();
+  EXPECT_GT(task_sum, e["task_seconds_low"].get<double>() / 4) << e.dump();
+  EXPECT_LT(task_sum, e["task_seconds_high"].get<double>() * 4) << e.dump();
   std::filesystem::remove(profile);
 }
 

@@ -70,13 +70,15 @@ struct RunEstimateOptions {
   /// Relative error added for timing noise between the sample and the run
   /// (other processes, frequency scaling), combined in quadrature.
   double noise = 0.05;
+  /// The same for CPU time (thread CPU clocks: other processes change it
+  /// less than wall time, but on a loaded machine caches and clocks still
+  /// make repeated runs differ).
+  double cpu_noise = 0.05;
   /// Stops the sample early (SIGINT); what was timed is still used.
   const std::atomic<bool>* cancel = nullptr;
 };
 
-/// A run's predicted cost (estimate_run). Times are seconds; "task seconds"
-/// are the wall seconds of each task on one worker, summed — the CPU time
-/// the tasks use when every worker has a core of its own.
+/// A run's predicted cost (estimate_run). Times are seconds.
 struct RunEstimate {
   std::size_t tasks = 0;         ///< tasks of the predicted run (included)
   std::size_t sampled = 0;       ///< of which run in full by the sample
@@ -85,14 +87,22 @@ struct RunEstimate {
   bool task_estimates = false;   ///< stratified by Job::estimate (else by probes, else one stratum)
   double sample_seconds = 0.0;   ///< wall seconds the estimate took
   double sampled_task_seconds = 0.0;  ///< task seconds of the sampled tasks
-  double cpu_seconds = 0.0;      ///< predicted task seconds of the run
-  double cpu_seconds_low = 0.0;  ///< interval of cpu_seconds (z standard errors, noise included)
+  /// Predicted CPU seconds of the run's tasks (each sampled task's thread
+  /// CPU time, CLOCK_THREAD_CPUTIME_ID: barely changed by other load).
+  double cpu_seconds = 0.0;
+  double cpu_seconds_low = 0.0;  ///< interval of cpu_seconds (z standard errors, 5 % noise included)
   double cpu_seconds_high = 0.0;
   double relative_error = 0.0;   ///< standard error of cpu_seconds / cpu_seconds (noise included)
-  double largest_task_seconds = 0.0;  ///< the largest task's predicted seconds (measured when sampled)
+  /// Predicted task seconds: the tasks' wall seconds summed (what a
+  /// --profile of the run adds up to; more than cpu_seconds on a busy machine).
+  double task_seconds = 0.0;
+  double task_seconds_low = 0.0;   ///< interval of task_seconds (z standard errors, `noise` included)
+  double task_seconds_high = 0.0;
+  double wall_relative_error = 0.0;  ///< standard error of task_seconds / task_seconds
+  double largest_task_seconds = 0.0;  ///< the largest task's predicted wall seconds (measured when sampled)
   int workers = 1;               ///< effective workers of the predicted run
-  double wall_seconds_low = 0.0;   ///< task phase: max(cpu_low / workers, largest task)
-  double wall_seconds_high = 0.0;  ///< task phase: cpu_high / workers + largest task (list-scheduling bound)
+  double wall_seconds_low = 0.0;   ///< task phase: max(task_low / workers, largest task)
+  double wall_seconds_high = 0.0;  ///< task phase: task_high / workers + largest task (list-scheduling bound)
   /// Search nodes of the run's tasks, from the sample (ratio estimate; 0
   /// when the kernel does not count nodes).
   double nodes = 0.0;
@@ -102,7 +112,8 @@ struct RunEstimate {
 };
 
 /// Predicts the cost of running `job` (its included tasks) from a sample of
-/// tasks run in full, before a long run.
+/// tasks run in full, before a long run. Each sampled task's wall seconds
+/// and thread CPU seconds are both measured and estimated alike.
 ///
 /// Method: each task gets an auxiliary size — Job::estimate, else the mean
 /// of a few Knuth probes (Job::probe), else 1. The tasks, sorted by it, are
