@@ -157,14 +157,16 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
                    std::to_string(c.threads) + " thread" + (c.threads == 1 ? "" : "s") +
                    (effective < c.threads ? " (" + std::to_string(effective) + " cores here)" : "") +
                    (o.processes > 1 ? " × " + std::to_string(o.processes) + " ranks" : "") +
-                   " for the tasks; largest task about " + seconds_text(e.largest_task_seconds));
+                   " for the tasks; largest task about " + seconds_text(e.largest_task_seconds) +
+                   (e.task_estimates || e.sampled == e.tasks ? "" : " (of those sampled: without task estimates larger ones go unseen)"));
   if (e.task_seconds > 0 && e.largest_task_seconds > 0) {
     // Balance needs the largest task at most 1/(4W) of the work (docs/hpc.md).
     const double share = e.largest_task_seconds / e.task_seconds;
-    char split[200];
+    char split[260];
     std::snprintf(split, sizeof split,
-                  "largest task %.2g of the work: balanced up to about %.0f workers (largest ≤ 1/(4W))%s", share,
-                  std::floor(1.0 / (4.0 * share)), share * 4.0 * e.workers > 1.0 ? "; this run is beyond that" : "");
+                  "largest task %.2g of the work: balanced up to about %.0f workers (largest ≤ 1/(4W))%s%s", share,
+                  std::floor(1.0 / (4.0 * share)), share * 4.0 * e.workers > 1.0 ? "; this run is beyond that" : "",
+                  e.task_estimates || e.sampled == e.tasks ? "" : "; at most, as the largest task may not have been sampled");
     line("task sizes", split);
   }
   line("setup", seconds_text(setup) + " before the tasks (a run repeats what is not cached)");
