@@ -35,4 +35,11 @@ namespace pcount::driver {
 [[nodiscard]] int run_invocation(int argc, const char* const* argv, const Program& program, Session& session,
                                  std::ostream& out, std::ostream& err);
 
+/// --estimate: predicts the cost of running `job` as the invocation asks
+/// (threads, shard, MPI ranks) from a sample of its tasks run in full
+/// (engine::estimate_run), prints it (text, or one JSON object with --json)
+/// and throws EarlyExit{0}; nothing of the sample is kept. run_job calls it
+/// instead of running when Common::estimate is set.
+[[noreturn]] void print_estimate(const Invocation& inv, const engine::Job& job);
+
 }  // namespace pcount::driver

@@ -45,6 +45,9 @@ po::options_description common_options(const Program& program) {
       ("list", po::value<std::string>()->implicit_value("")->value_name("K"),
        "print each object counted, one per line (JSON lines with --json), in a fixed order; "
        "K ≥ 1: only the first K (queens, latin, sudoku search, puzzle); the report goes to stderr")
+      ("estimate", po::value<std::string>()->implicit_value("")->value_name("S"),
+       "do not run: print the predicted tree size, CPU and wall time (95% interval) for these "
+       "--threads/--shard, from a sample of tasks run in full within about S seconds (default 3)")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
   return d;
@@ -148,6 +151,18 @@ Common read_common(const po::variables_map& vm) {
       }
     }
   }
+  if (vm.count("estimate")) {
+    c.estimate = true;
+    const std::string s = vm["estimate"].as<std::string>();
+    if (!s.empty()) {
+      double v = 0;
+      const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec != std::errc() || ptr != s.data() + s.size() || !(v >= 0.1 && v <= 600))
+        throw InvalidArgument("--estimate", "expected S, the seconds the estimate may take, from 0.1 to 600 (or "
+                                            "no S: 3), got '" + s + "'");
+      c.estimate_budget = v;
+    }
+  }
   auto file = [&vm](const char* name) -> std::string {
     if (!vm.count(name)) return {};
     const std::string v = vm[name].as<std::string>();
@@ -246,7 +261,7 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
                                        std::vector<std::string>& ignored) {
   static const std::set<std::string> not_job = {
       "help",  "version", "threads", "json",     "quiet", "progress",  "checkpoint", "stop-file",
-      "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir"};
+      "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir", "estimate"};
   static const std::set<std::string> path_values = {"FILE", "PATH", "DIR", "F"};
   const Parsed p = build_options(program);
   std::vector<std::string> kept;
@@ -431,7 +446,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
   // arguments exist, so it cannot be anything else).
   std::vector<std::string> words(argv, argv + argc);
   for (std::size_t i = 1; i + 1 < words.size(); ++i)
-    if (words[i] == "--list" && words[i + 1].rfind("-", 0) != 0) {
+    if ((words[i] == "--list" || words[i] == "--estimate") && words[i + 1].rfind("-", 0) != 0) {
       words[i] += "=" + words[i + 1];
       words.erase(words.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     }
@@ -477,6 +492,10 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
         throw InvalidArgument(dashed(option), "does not apply to " + dashed(problem.option));
     Invocation inv{vm, read_common(vm), out, err, session, &problem};
     check_paths(inv);
+    if (inv.common.estimate)
+      for (const char* o : {"checkpoint", "out", "profile", "list"})
+        if (vm.count(o))
+          throw InvalidArgument("--estimate", std::string("runs only a sample and keeps nothing; drop --") + o);
     if (inv.common.list) {
       if (!problem.lists) {
         std::string can;

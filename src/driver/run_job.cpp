@@ -244,6 +244,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     throw InvalidArgument(inv.problem ? "--" + std::string(inv.problem->option) : std::string(),
                           "does not run under count-mpi (one process prints its output in order); "
                           "use --shard I/K on several nodes and count merge");
+  if (inv.common.estimate) print_estimate(inv, job);
   check_feasible(inv, job);
   const Common& c = inv.common;
   const engine::Shard shard{c.shard_index, c.shard_count};

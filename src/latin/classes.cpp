@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -181,15 +182,89 @@ u128 labelled_copies(int n, std::uint64_t aut) {
   return f / aut;
 }
 
-/// A table of N(G) over all d-regular classes: DFS when `lower` is null,
-/// else by peeling into `lower`. Runs on `threads` workers.
-FactorTable build_table(const std::vector<GraphClass>& classes, const FactorTable* lower, int threads) {
+/// N(G) for every class of a d-regular list: DFS when `lower` is null, else
+/// by peeling into `lower`. An engine job on `threads` workers.
+std::vector<u128> table_values(const std::vector<GraphClass>& classes, const FactorTable* lower, int threads) {
   std::vector<u128> values(classes.size());
   engine::for_each_index(classes.size(), threads, [&](std::size_t i) {
     const GraphClass& c = classes[i];
     values[i] = lower ? peel_count(c.graph, *lower) : count_factorisations(c.graph);
   });
-  return FactorTable(classes, std::move(values));
+  return values;
+}
+
+// ---- The lookup table's disk cache --------------------------------------
+//
+// "latin-table-n<n>-d<d>.txt" beside the class lists: a header naming the
+// program version, n, d, and the class list (count and FNV-1a 64 of its
+// keys), so a table of another version or list is never used; one decimal
+// N(G) per class in the list's order; "end <count> <FNV-1a 64 of the value
+// lines>". Anything else — a missing, cut, edited or foreign file — is
+// rebuilt and rewritten atomically.
+
+constexpr const char* kTableMagic = "pcount latin table v1";
+
+std::string table_header(int n, int d, const std::vector<GraphClass>& classes) {
+  LineHash keys;
+  for (const GraphClass& c : classes) keys.add(hex128(c.key));
+  return std::string(kTableMagic) + " version=" + PCOUNT_VERSION + " n=" + std::to_string(n) +
+         " d=" + std::to_string(d) + " classes=" + std::to_string(classes.size()) +
+         " list=" + hex128(keys.h).substr(16);
+}
+
+std::filesystem::path table_file(const std::filesystem::path& dir, int n, int d) {
+  return dir / ("latin-table-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
+}
+
+/// The cached values of a table of `count` classes whose header must be
+/// `header`; nullopt when the file is missing or not valid in every line.
+std::optional<std::vector<u128>> read_table(const std::filesystem::path& file, const std::string& header,
+                                            std::size_t count) {
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  std::string line;
+  if (!std::getline(in, line) || line != header) return std::nullopt;
+  std::vector<u128> values;
+  values.reserve(count);
+  LineHash hash;
+  while (std::getline(in, line)) {
+    if (line.rfind("end ", 0) == 0) {
+      if (values.size() != count) return std::nullopt;
+      if (line != "end " + std::to_string(count) + " " + hex128(hash.h).substr(16)) return std::nullopt;
+      if (std::getline(in, line)) return std::nullopt;  // nothing may follow
+      return values;
+    }
+    if (values.size() == count) return std::nullopt;
+    try {
+      const u128 v = parse_u128(line);
+      // Every regular bipartite graph has a 1-factorisation (König), so N ≥ 1;
+      // the text must be the canonical decimal (no leading zeros).
+      if (v == 0 || to_string(v) != line) return std::nullopt;
+      values.push_back(v);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    hash.add(line);
+  }
+  return std::nullopt;  // no end line: cut
+}
+
+void write_table(const std::filesystem::path& file, const std::string& header, const std::vector<u128>& values,
+                 const std::string& option) {
+  std::string out = header + '\n';
+  LineHash hash;
+  for (u128 v : values) {
+    const std::string line = to_string(v);
+    hash.add(line);
+    out += line;
+    out += '\n';
+  }
+  out += "end " + std::to_string(values.size()) + " " + hex128(hash.h).substr(16) + "\n";
+  try {
+    engine::write_atomically(file.string(), out);
+  } catch (const std::runtime_error& e) {
+    throw InvalidArgument(option, std::string("cannot write the lookup table cache file ") + e.what());
+  }
 }
 
 }  // namespace
@@ -310,17 +385,32 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
     std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
     FactorTable lower;
   };
-  // The table of N over all d-regular classes: DFS up to degree b, then
-  // peeling one degree at a time. `known` = the d-regular classes if loaded.
-  auto lower_table = [&](int d, const std::vector<GraphClass>* known) {
-    FactorTable table;
-    for (int j = std::min(d, b); j <= d; ++j) {
-      const std::vector<GraphClass> loaded = (j == d && known) ? std::vector<GraphClass>{} : regular_classes(n, j, cache, threads);
-      const std::vector<GraphClass>& cls = (j == d && known) ? *known : loaded;
-      table = build_table(cls, j <= b ? nullptr : &table, threads);
-    }
-    return table;
-  };
+  // The table of N over all d-regular classes: from the disk cache when it
+  // holds a valid one, else by DFS up to degree b and by peeling into the
+  // (d-1)-regular table above (itself cached the same way), as engine jobs.
+  // `known` = the d-regular classes if loaded.
+  bool table_from_cache = false;
+  std::function<FactorTable(int, const std::vector<GraphClass>*)> lower_table =
+      [&](int d, const std::vector<GraphClass>* known) {
+        const std::vector<GraphClass> loaded = known ? std::vector<GraphClass>{} : regular_classes(n, d, cache, threads);
+        const std::vector<GraphClass>& cls = known ? *known : loaded;
+        const std::string header = table_header(n, d, cls);
+        if (cache.dir)
+          if (auto values = read_table(table_file(*cache.dir, n, d), header, cls.size())) {
+            table_from_cache = true;
+            return FactorTable(cls, std::move(*values));
+          }
+        std::vector<u128> values;
+        if (d <= b) {
+          values = table_values(cls, nullptr, threads);
+        } else {
+          const FactorTable lower = lower_table(d - 1, nullptr);
+          values = table_values(cls, &lower, threads);
+        }
+        table_from_cache = false;
+        if (cache.dir) write_table(table_file(*cache.dir, n, d), header, values, cache.option);
+        return FactorTable(cls, std::move(values));
+      };
   auto plan = std::make_shared<Plan>();
   plan->n = n;
   int degree = k;
@@ -410,6 +500,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   out.table_degree = plan->mode == Mode::SquareOdd ? degree : degree - 1;
   out.table_ambiguous = plan->lower.ambiguous();
   out.table_seconds = seconds_since(t0);
+  out.table_from_cache = table_from_cache;
   return out;
 }
 

@@ -54,6 +54,11 @@ struct Factoriser {
   /// matchings or 2-factors (each n column nodes and a count of the rest).
   mutable engine::StopPoll<> poll{};
 
+  /// Only the `part`-th choice at column 1 of the first level (k ≥ 4: the
+  /// first 2-factor's digit pair there, in increasing order), or every
+  /// choice when part < 0. Set for the top call only.
+  mutable int part_ = -1;
+
   /// Unordered 1-factorisations of the `k`-regular graph `adj` (= ordered
   /// ones with column 0's digits in increasing order).
   u128 count(const Adjacency& adj, int k) const {
@@ -96,6 +101,11 @@ struct Factoriser {
       return;
     }
     const auto i = static_cast<std::size_t>(col);
+    // The part filter applies at column 1 of the top level only; deeper
+    // levels (count on the rest) run with part_ = -1.
+    const int only = col == 1 ? part_ : -1;
+    if (col == 1) part_ = -1;
+    int choice = 0;
     std::uint32_t first_options = adj[i] & ~twice;
     while (first_options) {
       const std::uint32_t a = first_options & (0u - first_options);
@@ -104,6 +114,7 @@ struct Factoriser {
       while (second_options) {
         const std::uint32_t b = second_options & (0u - second_options);
         second_options ^= b;
+        if (only >= 0 && choice++ != only) continue;
         const std::uint32_t ab = a | b;
         chosen[i] = ab;
         two_factor(adj, k, col + 1, once ^ (ab & ~twice), twice | (once & ab), chosen, total);
@@ -135,7 +146,10 @@ struct Factoriser {
 
 }  // namespace
 
-u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k) {
+namespace {
+
+/// Checks the graph (as documented in bands.hpp) and copies it.
+Adjacency checked_graph(std::span<const std::uint32_t> adjacency, int k) {
   const auto n = static_cast<int>(adjacency.size());
   if (n < 1 || n > kMaxVertices) throw std::invalid_argument("1-factorisation needs 1..32 columns");
   if (k < 1 || k > n) throw std::invalid_argument("1-factorisation degree k must be 1..n");
@@ -153,9 +167,32 @@ u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k)
   for (int d = 0; d < n; ++d)
     if (digit_degree[static_cast<std::size_t>(d)] != k)
       throw std::invalid_argument("digit " + std::to_string(d) + " does not have degree k");
-  u128 result = Factoriser{n}.count(adj, k);
-  for (int i = 2; i <= k; ++i) result = checked_mul(result, static_cast<u128>(i));
-  return result;
+  return adj;
+}
+
+u128 times_k_factorial(u128 v, int k) {
+  for (int i = 2; i <= k; ++i) v = checked_mul(v, static_cast<u128>(i));
+  return v;
+}
+
+}  // namespace
+
+u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k) {
+  const Adjacency adj = checked_graph(adjacency, k);
+  return times_k_factorial(Factoriser{static_cast<int>(adjacency.size())}.count(adj, k), k);
+}
+
+int one_factorisation_parts(int n, int k) { return k >= 4 && n >= 2 ? k * (k - 1) / 2 : 1; }
+
+u128 ordered_one_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part) {
+  const Adjacency adj = checked_graph(adjacency, k);
+  const auto n = static_cast<int>(adjacency.size());
+  const int parts = one_factorisation_parts(n, k);
+  if (part < 0 || part >= parts)
+    throw std::invalid_argument("part must be 0.." + std::to_string(parts - 1) + ", got " + std::to_string(part));
+  Factoriser f{n};
+  if (parts > 1) f.part_ = part;
+  return times_k_factorial(f.count(adj, k), k);
 }
 
 }  // namespace pcount::sudoku

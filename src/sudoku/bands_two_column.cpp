@@ -78,7 +78,7 @@ private:
 
 class TwoColumnBands final : public BandCount {
 public:
-  TwoColumnBands(int c, int threads) : c_(c) {
+  TwoColumnBands(int c, int threads, bool split) : c_(c), split_(split) {
     if (c < 2 || c > kMaxC) throw std::invalid_argument("two-column bands need 2 ≤ C ≤ 5");
     const int digits = 2 * c;
     const std::uint32_t all = (1u << digits) - 1u;
@@ -184,10 +184,26 @@ public:
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(list_hash_));
     job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count()) + " list=" + hex;
-    job.counter_names = {"weighted B squared"};
-    job.task_count = class_count();
     auto classes = std::make_shared<const std::vector<ClassEntry>>(classes_);
     const int c = c_;
+    if (split_) {
+      // Task (class i, part p) adds part p of B(class i) to counter i; the
+      // squares are taken in total(), once every part has run.
+      const auto parts = static_cast<std::size_t>(one_factorisation_parts(2 * c, c));
+      job.fingerprint += " split=" + std::to_string(parts);
+      for (std::size_t i = 0; i < class_count(); ++i) job.counter_names.push_back("B of class " + std::to_string(i));
+      job.task_count = class_count() * parts;
+      job.split_depth = 1;
+      job.run_task = [classes, c, parts](std::size_t id, engine::Tally& out) {
+        const ClassEntry& e = (*classes)[id / parts];
+        out.add(id / parts, ordered_one_factorisations_part(
+                                std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c,
+                                static_cast<int>(id % parts)));
+      };
+      return job;
+    }
+    job.counter_names = {"weighted B squared"};
+    job.task_count = class_count();
     job.run_task = [classes, c](std::size_t id, engine::Tally& out) {
       const ClassEntry& e = (*classes)[id];
       const u128 b = ordered_one_factorisations(std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c);
@@ -197,19 +213,28 @@ public:
   }
 
   [[nodiscard]] BigInt total(const engine::Tally& totals) const override {
+    if (split_) {
+      BigInt sum = 0;
+      for (std::size_t i = 0; i < classes_.size(); ++i) {
+        const BigInt b = to_big(totals.get(i));
+        sum += to_big(classes_[i].weight) * b * b;
+      }
+      return sum * to_big(binomial(2 * c_, c_));
+    }
     return to_big(totals.get(0)) * to_big(binomial(2 * c_, c_));
   }
 
 private:
   int c_;
+  bool split_ = false;
   std::vector<ClassEntry> classes_;
   std::uint64_t list_hash_ = 0;
 };
 
 }  // namespace
 
-std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads) {
-  return std::make_shared<const TwoColumnBands>(c, threads);
+std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads, bool split) {
+  return std::make_shared<const TwoColumnBands>(c, threads, split);
 }
 
 }  // namespace pcount::sudoku

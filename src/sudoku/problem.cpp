@@ -95,14 +95,19 @@ Plan plan_list(const Invocation& inv, BoxShape shape) {
 }
 
 Plan plan_bands(const Invocation& inv, BoxShape shape) {
-  if (inv.common.split_depth)
-    throw InvalidArgument("--split-depth", "does not apply to --method bands (its tasks are band classes)");
+  const bool square_boxes = shape.rows == 3 && shape.cols == 3;
+  if (inv.common.split_depth && (square_boxes || *inv.common.split_depth > 1))
+    throw InvalidArgument("--split-depth", square_boxes ? "does not apply to --method bands of 3x3 (its tasks are "
+                                                          "the 44 band classes)"
+                                                        : "--method bands of 2xC splits its band classes at depth 1 "
+                                                          "only (0 = one task per class, the default)");
   const auto t0 = Clock::now();
   std::shared_ptr<const BandCount> bands;
-  if (shape.rows == 3 && shape.cols == 3)
+  if (square_boxes)
     bands = make_bands_3x3(inv.common.threads);
   else
-    bands = make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
+    bands = make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads,
+                                  inv.common.split_depth.value_or(0) == 1);
   const double setup = seconds_since(t0);
   Plan plan;
   plan.job = bands->job(fingerprint_prefix() + "sudoku box=" + shape.name() + " method=bands");

@@ -33,6 +33,11 @@ TEST(Cli, BadInputIsOneLineOnStderrAndExit2) {
       {{"--queens", "8", "--method", "magic"}, "--method"},
       {{"--queens", "8", "--threads", "2", "--threads", "3"}, "--threads"},
       {{"--queens", "8", "stray"}, "'stray': unexpected argument"},
+      {{"--queens", "8", "--estimate", "0"}, "--estimate"},
+      {{"--queens", "8", "--estimate", "soon"}, "--estimate"},
+      {{"--queens", "8", "--estimate=700"}, "--estimate"},
+      {{"--queens", "8", "--estimate", "--profile", "/tmp/pcount-estimate-profile.csv"}, "--estimate"},
+      {{"--queens", "8", "--estimate", "--checkpoint", "/tmp/pcount-estimate.ckpt"}, "--estimate"},
   };
   expect_bad_input(cases);
 }

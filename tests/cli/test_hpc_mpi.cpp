@@ -108,6 +108,16 @@ const std::vector<std::vector<std::string>> kProblems = {
     {"--puzzle", "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."},
 };
 
+TEST_F(HpcMpi, EstimatePrintsOnceForAllRanks) {
+  // Rank 0 samples and prints; the prediction is for threads × ranks workers.
+  const auto j = parse(run_mpi(2, {"--queens", "12", "--estimate", "0.3", "--threads", "1", "--json"}), "estimate");
+  EXPECT_EQ(j["estimate"], true);
+  EXPECT_EQ(j["processes"], 2);
+  EXPECT_EQ(j["workers"].get<int>() % 2, 0);
+  EXPECT_GT(j["wall_seconds_low"].get<double>(), 0.0);
+  EXPECT_LE(j["wall_seconds_low"].get<double>(), j["wall_seconds_high"].get<double>());
+}
+
 TEST_F(HpcMpi, TwoRanksGiveTheSingleProcessCounts) {
   for (const auto& p : kProblems) {
     const auto args = with(p, {"--threads", "1", "--json"});

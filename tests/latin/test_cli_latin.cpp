@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,55 @@ TEST(LatinCli, Rows) {
   EXPECT_EQ(s["counts"]["reduced"], "35792");
   const auto t = run_json({"--latin", "7", "--rows", "6", "--method", "classes"});
   EXPECT_EQ(t["counts"]["reduced"], "16942080");
+}
+
+TEST(LatinCli, TheLookupTableIsCachedAndADamagedCacheIsRebuilt) {
+  // 5×8 rectangles peel into the 4-regular table, itself built from the
+  // 3-regular one: both are cached beside the class lists.
+  const std::string dir = cache_dir() + "/table-cache";
+  const auto run = [&dir] {
+    const CommandResult r =
+        run_count({"--latin", "8", "--rows", "5", "--method", "classes", "--threads", "2", "--json", "--cache-dir", dir});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    return nlohmann::json::parse(r.out);
+  };
+  const auto cold = run();
+  EXPECT_EQ(cold["counts"]["reduced"], "27206658048");  // R(5,8), McKay & Wanless (2005)
+  EXPECT_EQ(cold["table_from_cache"], false);
+  const std::string file = dir + "/latin-table-n8-d4.txt";
+  const std::string built = slurp(file);
+  ASSERT_NE(built.find("pcount latin table v1 version="), std::string::npos) << built.substr(0, 200);
+  const auto warm = run();
+  EXPECT_EQ(warm["table_from_cache"], true);
+  EXPECT_EQ(warm["counts"], cold["counts"]);
+  EXPECT_EQ(slurp(dir + "/latin-table-n8-d3.txt").empty(), false);
+
+  // Each damage is detected: the table is rebuilt (same counts) and the file
+  // rewritten whole.
+  const std::size_t first_value = built.find('\n') + 1;
+  std::string edited = built;
+  edited[first_value] = edited[first_value] == '1' ? '2' : '1';  // one wrong N, checksum unchanged
+  std::string other_version = built;
+  other_version.replace(other_version.find("version="), 8, "version=0.0.0-other ");
+  const std::vector<std::pair<std::string, std::string>> damages = {
+      {"one value edited", edited},
+      {"cut in the middle", built.substr(0, built.size() / 2)},
+      {"no end line", built.substr(0, built.rfind("end "))},
+      {"another version", other_version},
+      {"something else", "not a table\n"},
+      {"empty", ""},
+  };
+  for (const auto& [what, content] : damages) {
+    {
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      out << content;
+    }
+    const auto again = run();
+    EXPECT_EQ(again["table_from_cache"], false) << what;
+    EXPECT_EQ(again["counts"], cold["counts"]) << what;
+    EXPECT_EQ(slurp(file), built) << what;
+  }
 }
 
 TEST(LatinCli, ClassesResumeFromACheckpoint) {

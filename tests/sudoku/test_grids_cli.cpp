@@ -122,6 +122,31 @@ TEST(SudokuGridsCli, BandClassesSplitIntoShardsMergeToTheTotal) {
               parse_u128(known_grid_count(2, 4)));
 }
 
+TEST(SudokuGridsCli, SplitBandClassesGiveTheSameCountsAlsoInShards) {
+  const auto whole = run_json({"--sudoku", "2x4", "--threads", "2"});
+  const auto split = run_json({"--sudoku", "2x4", "--split-depth", "1", "--threads", "2"});
+  EXPECT_EQ(split["counts"], whole["counts"]);
+  EXPECT_EQ(split["counts"]["grids"], known_grid_count(2, 4));
+  EXPECT_EQ(split["tasks"], 26 * 6);  // 26 classes × C(4,2) parts
+  EXPECT_EQ(split["split_depth"], 1);
+  EXPECT_EQ(run_json({"--sudoku", "2x4", "--split-depth", "0"})["tasks"], 26);
+  const std::string base = "/tmp/pcount-test-sudoku-split-" + std::to_string(::getpid());
+  std::vector<std::string> files;
+  for (int i = 0; i < 3; ++i) {
+    files.push_back(base + "-" + std::to_string(i) + ".json");
+    ASSERT_EQ(run_count({"--sudoku", "2x4", "--split-depth", "1", "--shard", std::to_string(i) + "/3", "--out",
+                         files.back(), "--quiet"})
+                  .status,
+              0);
+  }
+  std::vector<std::string> merge_args = {"merge", "--json"};
+  merge_args.insert(merge_args.end(), files.begin(), files.end());
+  const CommandResult merged = run_count(merge_args);
+  for (const auto& f : files) ::unlink(f.c_str());
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"], whole["counts"]);
+}
+
 TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
   const std::vector<BadInputCase> cases = {
       {{"--sudoku", "3x4"}, "supported: --method bands for 3x3"},
@@ -132,6 +157,8 @@ TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
       {{"--sudoku", "2x4", "--method", "search"}, "--method"},
       {{"--sudoku", "3x3", "--method", "magic"}, "--method"},
       {{"--sudoku", "3x3", "--split-depth", "2"}, "--split-depth"},
+      {{"--sudoku", "3x3", "--split-depth", "1"}, "--split-depth"},
+      {{"--sudoku", "2x5", "--split-depth", "2"}, "--split-depth"},
       {{"--sudoku", "x3"}, "--sudoku"},
       {{"--sudoku", "3x"}, "--sudoku"},
       {{"--sudoku", "0x3"}, "--sudoku"},

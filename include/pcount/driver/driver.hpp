@@ -12,6 +12,7 @@
 /// `merge`, --profile, --stop-file, signals and (count-mpi) MPI ranks.
 /// docs/engine.md walks through a complete problem (examples/langford).
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -55,6 +56,10 @@ struct Common {
   /// docs/engine.md, "Listing objects").
   bool list = false;
   std::uint64_t list_limit = 0;    ///< --list K: K ≥ 1; 0 = all (--list without K)
+  /// --estimate [S]: print the run's predicted cost (a sample of tasks run in
+  /// full, about S seconds, default 3) instead of running it.
+  bool estimate = false;
+  double estimate_budget = 3.0;    ///< S, in seconds: 0.1 ≤ S ≤ 600
 };
 
 /// Thrown by run_job when the program must stop without a problem report:
@@ -85,6 +90,9 @@ struct Session {
   /// report is on stdout; main runs them after the problem, so a file that
   /// cannot be written at the end loses no printed count (exit 1).
   std::vector<std::function<void()>> after_report;
+  /// When the call started: --estimate reports the time spent before the
+  /// tasks (the plan: class lists, tables) from it.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
 /// One call of the program with one problem chosen.

@@ -106,7 +106,12 @@ struct ClassJob {
   engine::Job job;               ///< counter 0 = "all" (L(n) or K(k,n), labelled)
   std::size_t classes = 0;       ///< classes the tasks run over
   int class_degree = 0;          ///< their degree
-  double table_seconds = 0.0;    ///< time spent listing classes and building tables
+  double table_seconds = 0.0;    ///< time spent listing classes and building (or loading) tables
+  /// Whether the lookup table was read from the cache directory
+  /// ("latin-table-n<n>-d<d>.txt": version, n, d and the class list's hash
+  /// in its header, one N per class, a checksum line; an invalid file is
+  /// rebuilt and rewritten atomically) instead of being built.
+  bool table_from_cache = false;
   std::size_t table_classes = 0;    ///< classes in the lookup table (0: no lookups)
   int table_degree = 0;             ///< their degree
   std::size_t table_ambiguous = 0;  ///< of those, looked up by canonical form (shared invariant)

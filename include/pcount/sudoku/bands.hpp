@@ -51,6 +51,21 @@ namespace pcount::sudoku {
 /// (as for Latin rectangles, docs/latin.md).
 [[nodiscard]] u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k);
 
+/// Parts that ordered_one_factorisations_part splits a count into, for a
+/// k-regular graph with n columns: k(k-1)/2 when k ≥ 4 and n ≥ 2 (the digit
+/// pairs column 1 may give the first 2-factor), else 1.
+[[nodiscard]] int one_factorisation_parts(int n, int k);
+
+/// The part `part` (0 ≤ part < one_factorisation_parts(n, k)) of
+/// ordered_one_factorisations(adjacency, k): the factorisations whose first
+/// 2-factor (the matchings holding column 0's two smallest digits) gives
+/// column 1 its `part`-th digit pair (pairs in increasing order of their
+/// bits, those that do not occur count 0). The parts add up to the whole
+/// count, so a large count can be split into tasks. Throws
+/// std::invalid_argument like ordered_one_factorisations, and for a part
+/// out of range.
+[[nodiscard]] u128 ordered_one_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part);
+
 /// A grid count split into band classes: the engine job over the classes
 /// and the final scaling of its counter to the grid total.
 class BandCount {
@@ -77,7 +92,12 @@ public:
 /// canonical graph class (C = 4: 26 classes, C = 5: 355). Class discovery
 /// (one nauty canonical labelling per enumerated signature) uses up to
 /// `threads` threads (0 = all). Throws std::invalid_argument for other C.
-[[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0);
+/// With `split`, each class is split into one_factorisation_parts(2C, C)
+/// tasks (C ≥ 4: C(C-1)/2, so the largest task of 2x5 is about a tenth of
+/// its class): task i·parts + p adds part p of B(class i) to counter i
+/// (one counter per class), and total() squares the sums; the fingerprint
+/// says "split=<parts>". Without it, one task per class and one counter.
+[[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0, bool split = false);
 
 /// Details of the 3x3 band tables, exposed for tests.
 struct Bands3x3Tables {

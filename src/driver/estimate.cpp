@@ -1,0 +1,190 @@
+// --estimate: what a run would cost, predicted from a sample of its tasks
+// run in full (engine::estimate_run), printed instead of running it.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+#include <cstdlib>
+#include <string>
+
+#include "driver/batch.hpp"
+#include "pcount/engine/estimate.hpp"
+#include "pcount/engine/shard.hpp"
+
+namespace pcount::driver {
+
+namespace {
+
+std::string seconds_text(double s) {
+  char buf[48];
+  if (s < 0.01) std::snprintf(buf, sizeof buf, "%.2g s", s);
+  else if (s < 100) std::snprintf(buf, sizeof buf, "%.3g s", s);
+  else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f s (%.1f min)", s, s / 60);
+  else if (s < 3 * 86400) std::snprintf(buf, sizeof buf, "%.0f s (%.1f h)", s, s / 3600);
+  else std::snprintf(buf, sizeof buf, "%.3g s (%.1f days)", s, s / 86400);
+  return buf;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+/// How sure the estimate is, in one word.
+std::string confidence(const engine::RunEstimate& e, double z) {
+  if (e.sampled == e.tasks) return "measured";
+  const double half = z * e.relative_error;
+  if (e.extrapolated == 0 && half <= 0.15) return "good";
+  if (half <= 0.4) return "fair";
+  return "rough";
+}
+
+}  // namespace
+
+void print_estimate(const Invocation& inv, const engine::Job& job) {
+  const Common& c = inv.common;
+  Distributed* const dist = inv.session.distributed;
+  if (dist && dist->rank() != 0) throw EarlyExit{0};  // rank 0 samples and prints
+  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - inv.session.started).count();
+  engine::RunEstimateOptions o;
+  o.threads = c.threads;
+  o.processes = dist ? static_cast<std::size_t>(dist->size()) : 1;
+  o.budget_seconds = c.estimate_budget;
+  const engine::Shard shard{c.shard_index, c.shard_count};
+  if (shard.count > 1) o.include = [shard](std::size_t id) { return shard.includes(id); };
+  // The sample is timed on this machine as it is now. On a busy one (load
+  // average above the cores) the run will meet other load than the sample
+  // did: the timing noise allowed for grows from 5 % by 10 % per unit of
+  // load per core above 0.9, up to 50 % (measured on a shared 2-core VM at
+  // load 6: repeated runs of one job differ by 20–40 %; results/estimate.md).
+  double load = -1.0;
+  if (getloadavg(&load, 1) != 1) load = -1.0;
+  const int cores = engine::hardware_threads();
+  const bool busy = load > 0.9 * cores;
+  // CPU time varies about half as much (repeated runs differed by up to
+  // 30 % at load 4.5 per core).
+  if (busy) {
+    o.noise = std::min(0.5, 0.05 + 0.1 * (load / cores - 0.9));
+    o.cpu_noise = std::max(0.05, o.noise / 2);
+  }
+  const engine::RunEstimate e = engine::estimate_run(job, o);
+  const std::string sure = confidence(e, o.z);
+  const std::string by = e.task_estimates ? (job.estimate ? "the tasks' own estimates" : "Knuth probes of each task")
+                                          : "task id (the job has no task estimates)";
+  if (inv.common.json) {
+    nlohmann::ordered_json j;
+    j["program"] = "pcount";
+    j["version"] = std::string(version());
+    j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
+    j["estimate"] = true;
+    j["fingerprint"] = job.fingerprint;
+    j["threads"] = c.threads;
+    j["processes"] = o.processes;
+    j["workers"] = e.workers;
+    if (shard.count > 1) j["shard"] = std::to_string(shard.index) + "/" + std::to_string(shard.count);
+    j["tasks"] = e.tasks;
+    j["tasks_sampled"] = e.sampled;
+    j["tasks_extrapolated"] = e.extrapolated;
+    j["strata"] = e.strata;
+    j["stratified_by"] = e.task_estimates ? (job.estimate ? "task_estimates" : "probes") : "task_id";
+    j["sample_seconds"] = e.sample_seconds;
+    j["sampled_task_seconds"] = e.sampled_task_seconds;
+    j["setup_seconds"] = setup;
+    j["cpu_seconds"] = e.cpu_seconds;
+    j["cpu_seconds_low"] = e.cpu_seconds_low;
+    j["cpu_seconds_high"] = e.cpu_seconds_high;
+    j["relative_error"] = e.relative_error;
+    j["task_seconds"] = e.task_seconds;
+    j["task_seconds_low"] = e.task_seconds_low;
+    j["task_seconds_high"] = e.task_seconds_high;
+    j["wall_relative_error"] = e.wall_relative_error;
+    j["largest_task_seconds"] = e.largest_task_seconds;
+    j["largest_task_share"] = e.task_seconds > 0 ? e.largest_task_seconds / e.task_seconds : 0.0;
+    j["wall_seconds_low"] = e.wall_seconds_low;
+    j["wall_seconds_high"] = e.wall_seconds_high;
+    j["confidence"] = sure;
+    j["load_average"] = load >= 0 ? nlohmann::ordered_json(load) : nullptr;
+    j["cores"] = cores;
+    j["busy"] = busy;
+    j["interval"] = "95% (1.96 standard errors, timing noise included)";
+    j["timing_noise"] = o.noise;
+    j["cpu_timing_noise"] = o.cpu_noise;
+    j["nodes"] = e.nodes > 0 ? nlohmann::ordered_json(e.nodes) : nullptr;
+    if (e.knuth.probes > 0) {
+      j["knuth_nodes"] = e.knuth.nodes;
+      j["knuth_relative_error"] = e.knuth.relative_error;
+      j["knuth_probes"] = e.knuth.probes;
+    } else {
+      j["knuth_nodes"] = nullptr;
+    }
+    inv.out << j.dump() << '\n';
+    inv.out.flush();
+    throw EarlyExit{0};
+  }
+  std::ostringstream s;
+  auto line = [&s](const std::string& key, const std::string& value) {
+    s << std::left << std::setw(14) << key << value << '\n';
+  };
+  std::string what;
+  for (const std::string& w : inv.session.command) what += (what.empty() ? "" : " ") + w;
+  line("estimate of", printable(what, 100));
+  line("tasks", std::to_string(e.tasks) + (shard.count > 1 ? " (shard " + std::to_string(shard.index) + "/" +
+                                                                  std::to_string(shard.count) + ")"
+                                                            : "") +
+                    "; " + std::to_string(e.sampled) + " run in full in " + seconds_text(e.sample_seconds) + ", " +
+                    std::to_string(e.strata) + " strata by " + by +
+                    (e.extrapolated ? "; " + std::to_string(e.extrapolated) + " in strata too big to sample, extrapolated"
+                                    : ""));
+  if (e.nodes > 0 || e.knuth.probes > 0) {
+    std::string tree = e.nodes > 0 ? "about " + number_text(e.nodes) + " nodes (from the sample)" : "";
+    if (e.knuth.probes > 0) {
+      char k[160];
+      std::snprintf(k, sizeof k, "%sKnuth's estimate %.3g from %zu probes (±%.0f%%)%s", tree.empty() ? "" : "; ",
+                    e.knuth.nodes, e.knuth.probes, 100.0 * e.knuth.relative_error,
+                    shard.count > 1 ? ", whole job" : "");
+      tree += k;
+    }
+    line("tree size", tree);
+  }
+  line("cpu", seconds_text(e.cpu_seconds) + " (95% interval " + seconds_text(e.cpu_seconds_low) + " to " +
+                  seconds_text(e.cpu_seconds_high) + ")");
+  line("task time", seconds_text(e.task_seconds) + " of wall time summed over the tasks (" +
+                        seconds_text(e.task_seconds_low) + " to " + seconds_text(e.task_seconds_high) + ")");
+  const int effective = e.workers / static_cast<int>(o.processes);
+  line("wall", seconds_text(e.wall_seconds_low) + " to " + seconds_text(e.wall_seconds_high) + " on " +
+                   std::to_string(c.threads) + " thread" + (c.threads == 1 ? "" : "s") +
+                   (effective < c.threads ? " (" + std::to_string(effective) + " cores here)" : "") +
+                   (o.processes > 1 ? " × " + std::to_string(o.processes) + " ranks" : "") +
+                   " for the tasks; largest task about " + seconds_text(e.largest_task_seconds) +
+                   (e.task_estimates || e.sampled == e.tasks ? "" : " (of those sampled: without task estimates larger ones go unseen)"));
+  if (e.task_seconds > 0 && e.largest_task_seconds > 0) {
+    // Balance needs the largest task at most 1/(4W) of the work (docs/hpc.md).
+    const double share = e.largest_task_seconds / e.task_seconds;
+    char split[260];
+    std::snprintf(split, sizeof split,
+                  "largest task %.2g of the work: balanced up to about %.0f workers (largest ≤ 1/(4W))%s%s", share,
+                  std::floor(1.0 / (4.0 * share)), share * 4.0 * e.workers > 1.0 ? "; this run is beyond that" : "",
+                  e.task_estimates || e.sampled == e.tasks ? "" : "; at most, as the largest task may not have been sampled");
+    line("task sizes", split);
+  }
+  line("setup", seconds_text(setup) + " before the tasks (a run repeats what is not cached)");
+  char sure_text[96];
+  std::snprintf(sure_text, sizeof sure_text, "%s (standard error ±%.0f%% CPU, ±%.0f%% wall)", sure.c_str(),
+                100.0 * e.relative_error, 100.0 * e.wall_relative_error);
+  line("confidence", sure_text);
+  if (busy) {
+    char busy_text[160];
+    std::snprintf(busy_text, sizeof busy_text,
+                  "this machine is busy (load average %.1f on %d cores): the run will meet other load than the "
+                  "sample did, so the intervals allow ±%.0f%% timing noise",
+                  load, cores, 100.0 * o.noise);
+    line("note", busy_text);
+  }
+  inv.out << s.str();
+  inv.out.flush();
+  throw EarlyExit{0};
+}
+
+}  // namespace pcount::driver

@@ -1,0 +1,108 @@
+// count … --estimate: the predicted cost of a run, printed instead of the
+// run, for every problem driven through the engine. No timing is asserted
+// tightly (a shared machine); the fields must exist and agree with one
+// another, and a small job's measured task sum must lie in a wide interval.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/run_command.hpp"
+
+namespace pcount::test {
+namespace {
+
+nlohmann::json estimate_json(std::vector<std::string> args) {
+  args.insert(args.end(), {"--estimate", "0.3", "--json", "--threads", "2"});
+  const CommandResult r = run_count(args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(is_one_line(r.out)) << r.out;
+  return nlohmann::json::parse(r.out);
+}
+
+void expect_consistent(const nlohmann::json& j, const std::string& what) {
+  for (const char* key : {"cpu_seconds", "cpu_seconds_low", "cpu_seconds_high", "task_seconds", "task_seconds_low",
+                          "task_seconds_high", "wall_seconds_low",
+                          "wall_seconds_high", "largest_task_seconds", "sample_seconds", "setup_seconds"})
+    ASSERT_TRUE(j.contains(key) && j[key].is_number()) << what << " " << key << ": " << j.dump();
+  EXPECT_EQ(j["estimate"], true) << what;
+  EXPECT_GT(j["cpu_seconds_low"].get<double>(), 0.0) << what;
+  EXPECT_LE(j["cpu_seconds_low"].get<double>(), j["cpu_seconds"].get<double>()) << what;
+  EXPECT_LE(j["cpu_seconds"].get<double>(), j["cpu_seconds_high"].get<double>()) << what;
+  EXPECT_LE(j["task_seconds_low"].get<double>(), j["task_seconds"].get<double>()) << what;
+  EXPECT_LE(j["task_seconds"].get<double>(), j["task_seconds_high"].get<double>()) << what;
+  EXPECT_GT(j["wall_seconds_low"].get<double>(), 0.0) << what;
+  EXPECT_LE(j["wall_seconds_low"].get<double>(), j["wall_seconds_high"].get<double>()) << what;
+  EXPECT_GE(j["tasks_sampled"].get<std::size_t>(), 1u) << what;
+  EXPECT_LE(j["tasks_sampled"].get<std::size_t>(), j["tasks"].get<std::size_t>()) << what;
+  EXPECT_EQ(j["threads"], 2) << what;
+  const std::string sure = j["confidence"];
+  EXPECT_TRUE(sure == "measured" || sure == "good" || sure == "fair" || sure == "rough") << what << sure;
+}
+
+TEST(EstimateCli, EveryProblemThroughTheEngineGivesConsistentFields) {
+  const std::vector<std::vector<std::string>> jobs = {
+      {"--queens", "12"},
+      {"--queens", "13", "--method", "constellations"},
+      {"--latin", "7"},
+      {"--latin", "8", "--method", "classes"},
+      {"--sudoku", "2x3"},
+      {"--sudoku", "2x2", "--method", "search"},
+      {"--puzzle", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"},
+      {"--mastermind"},
+      {"--tictactoe"},
+  };
+  for (const auto& args : jobs) {
+    std::string what;
+    for (const auto& a : args) what += a + " ";
+    const nlohmann::json j = estimate_json(args);
+    expect_consistent(j, what);
+    EXPECT_EQ(j["problem"], args[0].substr(2)) << what;
+  }
+}
+
+TEST(EstimateCli, AShardEstimatesItsOwnTasksAndTextSaysHowSure) {
+  const nlohmann::json whole = estimate_json({"--queens", "13"});
+  const nlohmann::json shard = estimate_json({"--queens", "13", "--shard", "1/3"});
+  expect_consistent(shard, "shard");
+  const auto tasks = whole["tasks"].get<std::size_t>();
+  EXPECT_EQ(shard["tasks"].get<std::size_t>(), tasks / 3 + (1 < tasks % 3 ? 1 : 0));
+  EXPECT_EQ(shard["shard"], "1/3");
+  const CommandResult text = run_count({"--queens", "12", "--estimate", "--threads", "2"});
+  EXPECT_EQ(text.status, 0) << text.err;
+  for (const char* key : {"\ntasks ", "\ncpu ", "\ntask time ", "\nwall ", "\nconfidence "})
+    EXPECT_NE(text.out.find(key), std::string::npos) << key << "\n" << text.out;
+  EXPECT_EQ(text.out.find("\nall "), std::string::npos) << "no count is printed: nothing ran\n" << text.out;
+}
+
+TEST(EstimateCli, ASmallJobsMeasuredTaskSumLiesInTheWideInterval) {
+  const nlohmann::json e = estimate_json({"--queens", "14", "--method", "constellations"});
+  expect_consistent(e, "Q(14)");
+  const std::string profile = ::testing::TempDir() + "pcount-estimate-q14.csv";
+  const CommandResult run =
+      run_count({"--queens", "14", "--method", "constellations", "--threads", "2", "--profile", profile, "-q"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("365596"), std::string::npos) << run.out;  // Q(14), A000170
+  std::ifstream in(profile);
+  std::string line;
+  std::getline(in, line);  // header: id,seconds,...
+  double task_sum = 0.0;
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    const auto a = line.find(','), b = line.find(',', a + 1);
+    task_sum += std::stod(line.substr(a + 1, b - a - 1));
+    ++rows;
+  }
+  EXPECT_EQ(rows, e["tasks"].get<std::size_t>());
+  // A factor four either side: timings on a shared machine, not a contract.
+  EXPECT_GT(task_sum, e["task_seconds_low"].get<double>() / 4) << e.dump();
+  EXPECT_LT(task_sum, e["task_seconds_high"].get<double>() * 4) << e.dump();
+  std::filesystem::remove(profile);
+}
+
+}  // namespace
+}  // namespace pcount::test
