@@ -77,61 +77,70 @@ constexpr Units9 kUnits9 = [] {
 }();
 
 /// A line of exactly 81 characters '1'-'9', '.' or '0' (then only
-/// whitespace, such as the '\r' of a CRLF file) with no clue repeated in a
-/// row, column or box, read into `cells`; false for anything else
-/// (parse_puzzle then reads the line and names what is wrong).
-bool read_plain9(std::string_view text, std::uint8_t* cells) {
+/// whitespace, such as the '\r' of a CRLF file) read into `cells`; false for
+/// anything else (parse_puzzle then reads the line and names what is
+/// wrong). Branch-free over the characters (the compiler vectorises it);
+/// repeated clues are not looked for here: such a puzzle has no solution,
+/// and only a line the solver finds no solution for is checked for them
+/// (has_repeated_clue9), so the common case pays nothing for it.
+[[gnu::noinline]] bool read_plain9(std::string_view text, std::uint8_t* cells) {
   while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   if (text.size() != 81) return false;
+  unsigned bad = 0;
+  for (int i = 0; i < 81; ++i) {
+    const auto ch = static_cast<unsigned char>(text[static_cast<std::size_t>(i)]);
+    const unsigned v = ch - unsigned{'0'};
+    const unsigned dot = ch == '.';
+    bad |= static_cast<unsigned>(v > 9u) & (dot ^ 1u);
+    cells[i] = static_cast<std::uint8_t>(dot ? 0u : v);
+  }
+  return bad == 0;
+}
+
+/// Whether a clue of `cells` (81 values, 0 = blank) repeats in a row,
+/// column or box.
+bool has_repeated_clue9(const std::uint8_t* cells) {
   std::uint16_t row[9] = {}, col[9] = {}, box[9] = {};
   for (int i = 0; i < 81; ++i) {
-    const char ch = text[static_cast<std::size_t>(i)];
-    if (ch == '.' || ch == '0') {
-      cells[i] = 0;
-      continue;
-    }
-    if (ch < '1' || ch > '9') return false;
-    const auto bit = static_cast<std::uint16_t>(1u << (ch - '0'));
+    if (!cells[i]) continue;
+    const auto bit = static_cast<std::uint16_t>(1u << cells[i]);
     const int r = kUnits9.row[i], c = kUnits9.col[i], b = kUnits9.box[i];
-    if ((row[r] | col[c] | box[b]) & bit) return false;
+    if ((row[r] | col[c] | box[b]) & bit) return true;
     row[r] |= bit;
     col[c] |= bit;
     box[b] |= bit;
-    cells[i] = static_cast<std::uint8_t>(ch - '0');
   }
-  return true;
+  return false;
 }
 
 /// Whether `grid` (81 values) is a completed sudoku that keeps the clues.
-bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
-  std::uint16_t row[9] = {}, col[9] = {}, box[9] = {};
+/// Branch-free: one-hot digits, then an OR per row, column and box.
+[[gnu::noinline]] bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
+  std::uint16_t one[81];
+  unsigned bad = 0;
   for (int i = 0; i < 81; ++i) {
-    const int v = grid[i];
-    if (v < 1 || v > 9 || (clues[i] && clues[i] != v)) return false;
-    const int r = kUnits9.row[i], c = kUnits9.col[i], b = kUnits9.box[i];
-    row[r] = static_cast<std::uint16_t>(row[r] | (1u << v));
-    col[c] = static_cast<std::uint16_t>(col[c] | (1u << v));
-    box[b] = static_cast<std::uint16_t>(box[b] | (1u << v));
+    const unsigned v = grid[i];
+    bad |= static_cast<unsigned>(v - 1u > 8u) | static_cast<unsigned>(clues[i] != 0 && clues[i] != v);
+    one[i] = static_cast<std::uint16_t>(1u << (v & 15u));
   }
-  for (int k = 0; k < 9; ++k)
-    if (row[k] != 0x3FE || col[k] != 0x3FE || box[k] != 0x3FE) return false;
-  return true;
+  unsigned all = 0x3FE;
+  for (int k = 0; k < 9; ++k) {
+    unsigned row = 0, col = 0, box = 0;
+    for (int j = 0; j < 9; ++j) {
+      row |= one[9 * k + j];
+      col |= one[9 * j + k];
+      box |= one[27 * (k / 3) + 3 * (k % 3) + 9 * (j / 3) + j % 3];
+    }
+    all &= row & col & box;
+  }
+  return bad == 0 && all == 0x3FE;
 }
 
-/// The 9×9 text-output path of solve_line: no allocation per puzzle; the
-/// result line is appended to `out`. False when the line is not a plain
-/// 81-character puzzle (the general path takes it).
-bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string& out) {
-  std::uint8_t cells[81], first[81];
-  if (!read_plain9(r.text, cells)) return false;
-  const Solve9Result res = solve9(cells, limit, kernel, first);
-  if (res.solutions != 0 && !is_solution9(cells, first))
-    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
-                        std::to_string(r.line) + ")");
-  r.nodes = res.nodes;
-  r.kind = res.solutions == 0 ? 0 : (res.solutions == 1 && !res.limit_reached) ? 1 : 2;
+/// Appends the result line "LINE COUNT[+] GRID|-" of a 9×9 solve to `out`.
+[[gnu::noinline]] void format_line9(std::size_t line, const Solve9Result& res, const std::uint8_t* first,
+                                    std::string& out) {
   char buf[128];
-  char* at = std::to_chars(buf, buf + 24, r.line).ptr;
+  char* at = std::to_chars(buf, buf + 24, line).ptr;
   *at++ = ' ';
   at = std::to_chars(at, at + 24, res.solutions).ptr;
   if (res.limit_reached) *at++ = '+';
@@ -144,6 +153,24 @@ bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string&
   }
   *at++ = '\n';
   out.append(buf, static_cast<std::size_t>(at - buf));
+}
+
+/// The 9×9 text-output path of solve_line: no allocation per puzzle; the
+/// result line is appended to `out`. False when the line is not a plain
+/// 81-character puzzle (the general path takes it).
+bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string& out) {
+  std::uint8_t cells[81], first[81];
+  if (!read_plain9(r.text, cells)) return false;
+  const Solve9Result res = solve9(cells, limit, kernel, first);
+  const bool valid = res.solutions == 0 || is_solution9(cells, first);
+  // A repeated clue: the general path names it (a bad line).
+  if ((res.solutions == 0 || !valid) && has_repeated_clue9(cells)) return false;
+  if (!valid)
+    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
+                        std::to_string(r.line) + ")");
+  r.nodes = res.nodes;
+  r.kind = res.solutions == 0 ? 0 : (res.solutions == 1 && !res.limit_reached) ? 1 : 2;
+  format_line9(r.line, res, first, out);
   return true;
 }
 
