@@ -126,7 +126,7 @@ struct Endgame {
   /// Completions (at most `limit`) of the open cells `rem` with candidates `m`.
   std::uint64_t count(const Masks& m, std::uint64_t rem, std::uint64_t limit) {
     if (!rem) return 1;
-    if (cache && (rem & (rem - 1) & (rem - 2)) != 0 &&
+    if (cache && std::popcount(rem) >= 3 &&
         (rem & ~band_cells[band_of[static_cast<std::size_t>(std::countr_zero(rem))]]) == 0) {
       // Only one band is open: its count is a function of its masks.
       std::array<std::uint16_t, BandCache::kCells> key{};
