@@ -352,11 +352,13 @@ public:
       --n;
       if (fill_ == 8) flush();
     }
+    std::uint64_t h = hash_;  // a local: the bytes' char type may alias the member
     for (; n >= 8; p += 8, n -= 8) {
       std::uint64_t w = 0;
       for (int i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-      mix(w);
+      h = (h ^ w) * 0x100000001b3ULL;
     }
+    hash_ = h;
     for (; n != 0; --n) word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
   }
   [[nodiscard]] std::uint64_t value() const {
