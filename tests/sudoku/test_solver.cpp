@@ -271,6 +271,20 @@ TEST(PuzzleJob, BandCacheCountsAgreeWithThePlainCounter) {
       EXPECT_EQ(engine::run(make_count_job(p, o), ro).totals.counts[0], plain) << threads << " threads";
     }
   }
+  // Other shapes whose bands have at most 32 cells (2×4 boxes: 16; 4×2: 32).
+  struct Case {
+    BoxShape shape;
+    const char* text;
+  };
+  for (const Case& c : {Case{BoxShape{2, 4}, ".7.6...41......67....8....1......35...68..4...............6....."},
+                        Case{BoxShape{4, 2}, "......8..78.................3.15.1...2......5.62...1....48......"}}) {
+    SCOPED_TRACE(c.text);
+    std::vector<int> cells;
+    for (const char* ch = c.text; *ch; ++ch) cells.push_back(*ch == '.' ? 0 : *ch - '0');
+    const std::uint64_t plain = test::PlainSudoku(cells, c.shape.rows, c.shape.cols).count();
+    ASSERT_GT(plain, 1000u);
+    EXPECT_EQ(solve(parse_puzzle(c.text, c.shape), 0).solutions, plain);
+  }
 }
 
 TEST(PuzzleJob, KernelsGiveTheSameTasks) {
