@@ -1,5 +1,6 @@
 // The `--puzzle P` and `--puzzle-file F` problems: solve and count sudoku puzzles.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +12,10 @@
 #include <limits>
 #include <memory>
 #include <string_view>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "pcount/sudoku/list.hpp"
 #include "pcount/sudoku/problem.hpp"
@@ -77,61 +82,84 @@ constexpr Units9 kUnits9 = [] {
 }();
 
 /// A line of exactly 81 characters '1'-'9', '.' or '0' (then only
-/// whitespace, such as the '\r' of a CRLF file) with no clue repeated in a
-/// row, column or box, read into `cells`; false for anything else
-/// (parse_puzzle then reads the line and names what is wrong).
-bool read_plain9(std::string_view text, std::uint8_t* cells) {
+/// whitespace, such as the '\r' of a CRLF file) read into `cells`; false for
+/// anything else (parse_puzzle then reads the line and names what is
+/// wrong). Branch-free over the characters (the compiler vectorises it);
+/// repeated clues are not looked for here: such a puzzle has no solution,
+/// and only a line the solver finds no solution for is checked for them
+/// (has_repeated_clue9), so the common case pays nothing for it.
+[[gnu::noinline]] bool read_plain9(std::string_view text, std::uint8_t* cells) {
   while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
   if (text.size() != 81) return false;
+  unsigned bad = 0;
+  for (int i = 0; i < 81; ++i) {
+    const auto ch = static_cast<unsigned char>(text[static_cast<std::size_t>(i)]);
+    const unsigned v = ch - unsigned{'0'};
+    const unsigned dot = ch == '.';
+    bad |= static_cast<unsigned>(v > 9u) & (dot ^ 1u);
+    cells[i] = static_cast<std::uint8_t>(dot ? 0u : v);
+  }
+  return bad == 0;
+}
+
+/// Whether a clue of `cells` (81 values, 0 = blank) repeats in a row,
+/// column or box.
+bool has_repeated_clue9(const std::uint8_t* cells) {
   std::uint16_t row[9] = {}, col[9] = {}, box[9] = {};
   for (int i = 0; i < 81; ++i) {
-    const char ch = text[static_cast<std::size_t>(i)];
-    if (ch == '.' || ch == '0') {
-      cells[i] = 0;
-      continue;
-    }
-    if (ch < '1' || ch > '9') return false;
-    const auto bit = static_cast<std::uint16_t>(1u << (ch - '0'));
+    if (!cells[i]) continue;
+    const auto bit = static_cast<std::uint16_t>(1u << cells[i]);
     const int r = kUnits9.row[i], c = kUnits9.col[i], b = kUnits9.box[i];
-    if ((row[r] | col[c] | box[b]) & bit) return false;
+    if ((row[r] | col[c] | box[b]) & bit) return true;
     row[r] |= bit;
     col[c] |= bit;
     box[b] |= bit;
-    cells[i] = static_cast<std::uint8_t>(ch - '0');
   }
-  return true;
+  return false;
 }
+
+/// Cell indices box by box, transposed: entry 9·j + b is the j-th cell of
+/// box b, so that box b gathers like column b (one pass over 9 × 9 entries).
+constexpr std::array<std::uint8_t, 81> kBoxOrder = [] {
+  std::array<std::uint8_t, 81> t{};
+  for (int b = 0; b < 9; ++b)
+    for (int j = 0; j < 9; ++j)
+      t[static_cast<std::size_t>(9 * j + b)] = static_cast<std::uint8_t>(27 * (b / 3) + 3 * (b % 3) + 9 * (j / 3) + j % 3);
+  return t;
+}();
 
 /// Whether `grid` (81 values) is a completed sudoku that keeps the clues.
-bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
-  std::uint16_t row[9] = {}, col[9] = {}, box[9] = {};
+/// Branch-free: one-hot digits, then an OR per row, column and box.
+[[gnu::noinline]] bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
+  std::uint16_t one[81];
+  unsigned bad = 0;
   for (int i = 0; i < 81; ++i) {
-    const int v = grid[i];
-    if (v < 1 || v > 9 || (clues[i] && clues[i] != v)) return false;
-    const int r = kUnits9.row[i], c = kUnits9.col[i], b = kUnits9.box[i];
-    row[r] = static_cast<std::uint16_t>(row[r] | (1u << v));
-    col[c] = static_cast<std::uint16_t>(col[c] | (1u << v));
-    box[b] = static_cast<std::uint16_t>(box[b] | (1u << v));
+    const unsigned v = grid[i];
+    bad |= static_cast<unsigned>(v - 1u > 8u) | static_cast<unsigned>(clues[i] != 0 && clues[i] != v);
+    one[i] = static_cast<std::uint16_t>(1u << (v & 15u));
   }
-  for (int k = 0; k < 9; ++k)
-    if (row[k] != 0x3FE || col[k] != 0x3FE || box[k] != 0x3FE) return false;
-  return true;
+  // Rows: nine ORs of nine; columns: the nine rows ORed lane-wise; boxes:
+  // the same over the cells in box order (kBoxOrder).
+  std::uint16_t col[9] = {}, box[9] = {};
+  unsigned all = 0x3FE;
+  for (int r = 0; r < 9; ++r) {
+    unsigned row = 0;
+    for (int c = 0; c < 9; ++c) {
+      row |= one[9 * r + c];
+      col[c] = static_cast<std::uint16_t>(col[c] | one[9 * r + c]);
+      box[c] = static_cast<std::uint16_t>(box[c] | one[kBoxOrder[9 * r + c]]);
+    }
+    all &= row;
+  }
+  for (int k = 0; k < 9; ++k) all &= static_cast<unsigned>(col[k] & box[k]);
+  return bad == 0 && all == 0x3FE;
 }
 
-/// The 9×9 text-output path of solve_line: no allocation per puzzle; the
-/// result line is appended to `out`. False when the line is not a plain
-/// 81-character puzzle (the general path takes it).
-bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string& out) {
-  std::uint8_t cells[81], first[81];
-  if (!read_plain9(r.text, cells)) return false;
-  const Solve9Result res = solve9(cells, limit, kernel, first);
-  if (res.solutions != 0 && !is_solution9(cells, first))
-    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
-                        std::to_string(r.line) + ")");
-  r.nodes = res.nodes;
-  r.kind = res.solutions == 0 ? 0 : (res.solutions == 1 && !res.limit_reached) ? 1 : 2;
+/// Appends the result line "LINE COUNT[+] GRID|-" of a 9×9 solve to `out`.
+[[gnu::noinline]] void format_line9(std::size_t line, const Solve9Result& res, const std::uint8_t* first,
+                                    std::string& out) {
   char buf[128];
-  char* at = std::to_chars(buf, buf + 24, r.line).ptr;
+  char* at = std::to_chars(buf, buf + 24, line).ptr;
   *at++ = ' ';
   at = std::to_chars(at, at + 24, res.solutions).ptr;
   if (res.limit_reached) *at++ = '+';
@@ -144,6 +172,24 @@ bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string&
   }
   *at++ = '\n';
   out.append(buf, static_cast<std::size_t>(at - buf));
+}
+
+/// The 9×9 text-output path of solve_line: no allocation per puzzle; the
+/// result line is appended to `out`. False when the line is not a plain
+/// 81-character puzzle (the general path takes it).
+bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string& out) {
+  std::uint8_t cells[81], first[81];
+  if (!read_plain9(r.text, cells)) return false;
+  const Solve9Result res = solve9(cells, limit, kernel, first);
+  const bool valid = res.solutions == 0 || is_solution9(cells, first);
+  // A repeated clue: the general path names it (a bad line).
+  if ((res.solutions == 0 || !valid) && has_repeated_clue9(cells)) return false;
+  if (!valid)
+    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
+                        std::to_string(r.line) + ")");
+  r.nodes = res.nodes;
+  r.kind = res.solutions == 0 ? 0 : (res.solutions == 1 && !res.limit_reached) ? 1 : 2;
+  format_line9(r.line, res, first, out);
   return true;
 }
 
@@ -321,11 +367,13 @@ public:
       --n;
       if (fill_ == 8) flush();
     }
+    std::uint64_t h = hash_;  // a local: the bytes' char type may alias the member
     for (; n >= 8; p += 8, n -= 8) {
       std::uint64_t w = 0;
       for (int i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-      mix(w);
+      h = (h ^ w) * 0x100000001b3ULL;
     }
+    hash_ = h;
     for (; n != 0; --n) word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
   }
   [[nodiscard]] std::uint64_t value() const {
@@ -353,7 +401,27 @@ private:
 /// is about to read into (a 4 MB file would be written twice).
 class ReadBuffer {
 public:
-  [[nodiscard]] const char* data() const { return data_.get(); }
+  ~ReadBuffer() {
+    if (mapped_) ::munmap(const_cast<char*>(mapped_), size_);
+  }
+  ReadBuffer() = default;
+  ReadBuffer(const ReadBuffer&) = delete;
+  ReadBuffer& operator=(const ReadBuffer&) = delete;
+  [[nodiscard]] const char* data() const { return mapped_ ? mapped_ : data_.get(); }
+  /// Maps regular file `path` of `bytes` bytes (read-only) as the whole
+  /// buffer instead of copying it in; false (buffer unchanged) if that
+  /// cannot be done, and the caller reads the file instead.
+  bool map_file(const std::string& path, std::size_t bytes) {
+    if (bytes == 0 || size_ != 0 || mapped_) return false;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    void* at = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    ::close(fd);
+    if (at == MAP_FAILED) return false;
+    mapped_ = static_cast<const char*>(at);
+    size_ = bytes;
+    return true;
+  }
   [[nodiscard]] std::size_t size() const { return size_; }
   /// Room for `n` more bytes at data() + size(); returns where they go.
   char* grow(std::size_t n) {
@@ -371,6 +439,7 @@ public:
 
 private:
   std::unique_ptr<char[]> data_;
+  const char* mapped_ = nullptr;  ///< the mapped file (map_file), else null
   std::size_t size_ = 0, capacity_ = 0;
 };
 
@@ -400,6 +469,7 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
   std::ifstream file;
   std::istream* in = &std::cin;
   auto f = std::make_shared<PuzzleFile>();
+  bool mapped = false;
   if (path != "-") {  // checked readable (and not a directory) by driver::main before the run
     file.open(path, std::ios::binary);
     if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
@@ -407,7 +477,9 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec && std::filesystem::is_regular_file(path, ec) && size < (std::uintmax_t{1} << 32)) {
-      f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
+      // Mapped rather than read: no copy of the text, no fresh pages to fill.
+      if (f->text.map_file(path, static_cast<std::size_t>(size))) mapped = true;
+      else f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
       f->begin.reserve(static_cast<std::size_t>(size / 82 + 1));
       f->end.reserve(static_cast<std::size_t>(size / 82 + 1));
       f->line.reserve(static_cast<std::size_t>(size / 82 + 1));
@@ -416,7 +488,8 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
   ReadBuffer& buf = f->text;
   constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
   std::size_t pos = 0;
-  bool eof = false;
+  bool eof = mapped;  // a mapped file is all there from the start
+  bool unterminated = false;  // the last line read had no '\n'
   for (;;) {
     const char* at = buf.data() + pos;
     const std::size_t left = buf.size() - pos;
@@ -438,20 +511,28 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
     }
     ++f->lines;
     if (length > kMaxPuzzleLine) {
+      f->hash.add(std::string_view(buf.data(), pos));  // the lines before, each with its '\n'
       f->add_to_hash(std::string_view(at, kMaxPuzzleLine));
       f->too_long = f->lines;
       break;
     }
     const std::string_view line(at, length);
-    f->add_to_hash(line);
     if (!blank_or_comment(line)) {
       f->begin.push_back(pos);
       f->end.push_back(pos + length);
       f->line.push_back(f->lines);
     }
     pos += length + (nl ? 1 : 0);
+    unterminated = nl == nullptr;
   }
   if (in->bad()) throw std::runtime_error("reading '" + path + "' failed");
+  if (!f->too_long) {
+    // Every line read, each ended by '\n': the bytes as read, in one pass
+    // (a line is the bytes before its '\n'), plus a '\n' for a last line
+    // that had none.
+    f->hash.add(std::string_view(buf.data(), pos));
+    if (unterminated) f->hash.add("\n");
+  }
   return f;
 }
 

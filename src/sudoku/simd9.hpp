@@ -71,13 +71,13 @@ public:
     else if constexpr (Path == SimdPath::avx2) return simd9_avx2::assign(s, cell, v);
     else return simd9_sse41::assign(s, cell, v);
   }
+  /// The digits of a solved state into `cells` (81 values): each digit's
+  /// board of each band, bit by bit (81 stores, not 81 × 9 tests).
   static void write(const State& s, std::uint8_t* cells) {
-    for (int c = 0; c < 81; ++c) {
-      std::uint8_t v = 0;
+    for (int b = 0; b < 3; ++b)
       for (int d = 0; d < 9; ++d)
-        if ((s.lane[simd9_lane(d, c / 27)] >> (c % 27)) & 1u) v = static_cast<std::uint8_t>(d + 1);
-      cells[c] = v;
-    }
+        for (std::uint32_t m = s.lane[simd9_lane(d, b)]; m; m &= m - 1)
+          cells[27 * b + __builtin_ctz(m)] = static_cast<std::uint8_t>(d + 1);
   }
   [[nodiscard]] static int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) {
     if constexpr (Path == SimdPath::avx512) return simd9_avx512::open_cells(s, cells, masks, max);

@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
@@ -30,6 +31,52 @@ namespace {
 #endif
 constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
 
+/// Counts stopped at fewer solutions than this (uniqueness checks) do not
+/// use the band cache: they rarely reach a one-band endgame twice.
+constexpr std::uint64_t kBandCacheLimit = 1024;
+
+/// Completions of a band whose open cells are the only ones left, keyed by
+/// the candidate masks of the band's cells (position within the band; 0 =
+/// filled). Every band of a grid has the same peer structure, and with
+/// every other cell placed (and its digit removed from its peers) the
+/// completions are the colourings of these cells from their masks with no
+/// two peers equal — a function of the key alone. This is what lets the
+/// count of a puzzle with many solutions reuse the count of its last band
+/// across every filling of the bands above that leaves the same digits open
+/// in its columns (the idea of the band method of enumerating grids,
+/// Felgenhauer & Jarvis 2006, found by the search instead of built in).
+/// One direct-mapped table per thread, an entry replaced on collision; only
+/// exact counts (not cut by a limit) are stored. A search reads only the
+/// entries it stored itself (its generation), so its counts and node counts
+/// do not depend on which searches ran on the thread before it.
+struct BandCache {
+  static constexpr int kCells = 32;  ///< band cells (R·N) a key holds; larger bands are not cached
+  static constexpr std::size_t kSlots = std::size_t{1} << 13;
+  struct Entry {
+    std::array<std::uint16_t, kCells> key{};
+    std::uint64_t count = 0;
+    std::uint64_t generation = 0;  ///< the search that stored it (0: empty)
+  };
+  std::vector<Entry> slots = std::vector<Entry>(kSlots);
+  std::uint64_t hits = 0, misses = 0;
+  std::uint64_t generation = 0;  ///< of the last search that started using the table
+
+  static std::size_t slot_of(const std::array<std::uint16_t, kCells>& key) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (std::size_t i = 0; i < kCells; i += 4) {
+      std::uint64_t w;
+      std::memcpy(&w, key.data() + i, sizeof w);
+      h = (h ^ w) * 0xff51afd7ed558ccdULL;
+      h ^= h >> 29;
+    }
+    return static_cast<std::size_t>(h >> 51) & (kSlots - 1);
+  }
+  static BandCache& local() {
+    thread_local BandCache cache;
+    return cache;
+  }
+};
+
 /// Endgame counter: the completions of a propagated state with few open
 /// cells. Every placement has already removed its value from its peers, so
 /// the completions are exactly the assignments of a candidate to every open
@@ -40,6 +87,12 @@ struct Endgame {
   int t = 0;                                  ///< open cells
   std::array<std::uint64_t, kEndgameCells> adj{};  ///< peers among the open cells (bit j = cell j)
   std::uint64_t nodes = 0;
+  /// Band cache (null: not used): open cells of each band (bit j = cell j)
+  /// and each open cell's position within its band.
+  BandCache* cache = nullptr;
+  std::uint64_t generation = 0;  ///< entries this search may read
+  std::array<std::uint64_t, kMaxSide> band_cells{};
+  std::array<std::uint8_t, kEndgameCells> band_of{}, pos_in_band{};
 
   /// Builds the peer sets of open cells `cells` (row-major indices).
   void setup(const BoxShape& shape, const std::uint16_t* cells, int count) {
@@ -51,6 +104,14 @@ struct Endgame {
       const int r = cells[k] / n, c = cells[k] % n;
       of[static_cast<std::size_t>(k)] = {r, n + c, 2 * n + shape.box_of(r, c)};
       for (int u : of[static_cast<std::size_t>(k)]) unit[static_cast<std::size_t>(u)] |= std::uint64_t{1} << k;
+    }
+    const int band_size = shape.rows * n;
+    if (band_size > BandCache::kCells) cache = nullptr;
+    for (int k = 0; k < t; ++k) {
+      const int b = cells[k] / band_size;
+      band_of[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(b);
+      pos_in_band[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(cells[k] - b * band_size);
+      band_cells[static_cast<std::size_t>(b)] |= std::uint64_t{1} << k;
     }
     for (int k = 0; k < t; ++k) {
       const auto& u = of[static_cast<std::size_t>(k)];
@@ -65,6 +126,33 @@ struct Endgame {
   /// Completions (at most `limit`) of the open cells `rem` with candidates `m`.
   std::uint64_t count(const Masks& m, std::uint64_t rem, std::uint64_t limit) {
     if (!rem) return 1;
+    if (cache && std::popcount(rem) >= 3 &&
+        (rem & ~band_cells[band_of[static_cast<std::size_t>(std::countr_zero(rem))]]) == 0) {
+      // Only one band is open: its count is a function of its masks.
+      std::array<std::uint16_t, BandCache::kCells> key{};
+      for (std::uint64_t r = rem; r; r &= r - 1) {
+        const auto k = static_cast<std::size_t>(std::countr_zero(r));
+        if (!m[k]) return 0;  // (a key tells filled cells by mask 0)
+        key[pos_in_band[k]] = m[k];
+      }
+      BandCache::Entry& e = cache->slots[BandCache::slot_of(key)];
+      if (e.generation == generation && e.key == key) {
+        ++cache->hits;
+        return std::min(e.count, limit);
+      }
+      ++cache->misses;
+      BandCache* c = cache;
+      cache = nullptr;  // below this node every state is in the same band
+      const std::uint64_t n = count(m, rem, limit);
+      cache = c;
+      if (n < limit) {
+        BandCache::Entry& slot = cache->slots[BandCache::slot_of(key)];
+        slot.key = key;
+        slot.count = n;
+        slot.generation = generation;
+      }
+      return n;
+    }
     int best = -1, fewest = 99;
     for (std::uint64_t r = rem; r; r &= r - 1) {
       const int k = std::countr_zero(r);
@@ -116,6 +204,8 @@ struct Search {
   /// endgame of up to kEndgameCells open cells, so 256 calls stay well
   /// under a second and the tick is negligible.
   engine::StopPoll<256> poll{};
+  /// This search's entries in the thread's band cache (0: none yet).
+  std::uint64_t cache_generation = 0;
 
   void dfs(typename K::State& s) {
     poll.tick();
@@ -131,6 +221,11 @@ struct Search {
       const int t = kernel.open_cells(s, cells.data(), masks.data(), kEndgameCells);
       if (t <= kEndgameCells) {
         Endgame e;
+        if (limit >= kBandCacheLimit) {
+          e.cache = &BandCache::local();
+          if (cache_generation == 0) cache_generation = ++e.cache->generation;
+          e.generation = cache_generation;
+        }
         e.setup(kernel.shape(), cells.data(), t);
         count += e.count(masks, t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
         nodes += e.nodes;

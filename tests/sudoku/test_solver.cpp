@@ -235,15 +235,56 @@ TEST(PuzzleJob, SameCountForEveryThreadCountAndSplitDepth) {
 TEST(PuzzleJob, BandAndFirstColumnHas6696000Solutions) {
   // The same number comes from band counts alone in test_grids.cpp
   // (SudokuGrids.ThreeByThreePerClassCheckTopBandAndFirstColumn): two
-  // independent methods. About 1 s of CPU. More splits and the general
-  // kernel are in long_puzzle.cpp.
+  // independent methods. The count's last bands come from the band cache
+  // (solver.cpp); every thread count splits the puzzle into its own tasks
+  // (64 per thread) and must give the same total. More splits and the
+  // general kernel are in long_puzzle.cpp.
   const Puzzle p =
       parse_puzzle("1234567894567891237891234562........5........8........3........6........9........");
-  CountJobOptions o;
-  o.min_tasks = 128;
-  engine::RunOptions ro;
-  ro.threads = 2;
-  EXPECT_EQ(engine::run(make_count_job(p, o), ro).totals.counts[0], 6'696'000u);
+  for (int threads : {1, 2, 3}) {
+    CountJobOptions o;
+    o.min_tasks = 64 * static_cast<std::size_t>(threads);
+    engine::RunOptions ro;
+    ro.threads = threads;
+    EXPECT_EQ(engine::run(make_count_job(p, o), ro).totals.counts[0], 6'696'000u) << threads << " threads";
+  }
+}
+
+TEST(PuzzleJob, BandCacheCountsAgreeWithThePlainCounter) {
+  // The 6,696,000 puzzle with part of row 4 filled in: small enough for the
+  // plain counter of the test (no propagation, no endgame, no band cache),
+  // large enough that the solver's unlimited count reuses its last band
+  // many times. Every kernel, and the count job on 1, 2, 3 threads.
+  for (const char* text : {"123456789456789123789123456297315...5........8........3........6........9........",
+                           "1234567894567891237891234562973156485........8........3........6........9........"}) {
+    SCOPED_TRACE(text);
+    const std::uint64_t plain = test::PlainSudoku::from_line(text).count();
+    ASSERT_GT(plain, 1000u);
+    const Puzzle p = parse_puzzle(text);
+    for (Kernel k : {Kernel::automatic, Kernel::fast9, Kernel::general})
+      EXPECT_EQ(solve(p, 0, k).solutions, plain) << kernel_name(k);
+    for (int threads : {1, 2, 3}) {
+      CountJobOptions o;
+      o.min_tasks = 16;
+      engine::RunOptions ro;
+      ro.threads = threads;
+      EXPECT_EQ(engine::run(make_count_job(p, o), ro).totals.counts[0], plain) << threads << " threads";
+    }
+  }
+  // Other shapes whose bands have at most 32 cells (2×4 boxes: 16; 4×2: 32).
+  struct Case {
+    BoxShape shape;
+    const char* text;
+  };
+  for (const Case& c : {Case{BoxShape{2, 4}, ".7.6...41......67....8....1......35...68..4...............6....."},
+                        Case{BoxShape{4, 2}, "......8..78.................3.15.1...2......5.62...1....48......"}}) {
+    SCOPED_TRACE(c.text);
+    std::vector<int> cells;
+    for (const char* ch = c.text; *ch; ++ch) cells.push_back(*ch == '.' ? 0 : *ch - '0');
+    const std::uint64_t plain = test::PlainSudoku(cells, c.shape.rows, c.shape.cols).count();
+    ASSERT_GT(plain, 1000u);
+    EXPECT_EQ(solve(parse_puzzle(c.text, c.shape), 0).solutions, plain);
+  }
 }
 
 TEST(PuzzleJob, KernelsGiveTheSameTasks) {
