@@ -462,6 +462,42 @@ TEST(CodesCli, StrategyTreesRoundTrip) {
   EXPECT_EQ(total, 5801u);
 }
 
+// Mastermind's least worst case is 5 (Knuth 1976 reaches it; no first guess
+// does better, and 1111 cannot: its 625 secrets of 0 black 0 white need 5
+// more), and the least total within 5 guesses is 5626 (Koyama & Lai 1993,
+// one more than the unconstrained 5625). The tree written re-evaluates to
+// it within 5 guesses; 1 and 2 threads count the same.
+TEST(CodesCli, MastermindWorstCaseIs5With5626Guesses) {
+  using test::run_count;
+  const std::string file = temp_path("worst.json");
+  nlohmann::json first;
+  for (const char* threads : {"1", "2"}) {
+    const auto made = run_count({"--mastermind", "--objective", "worst-case", "--threads", threads, "--strategy-out",
+                                 file, "--json"});
+    ASSERT_EQ(made.status, 0) << made.err;
+    const auto j = nlohmann::json::parse(made.out);
+    EXPECT_EQ(j["counts"]["worst_case"], "5");
+    EXPECT_EQ(j["counts"]["guesses"], "5626");
+    EXPECT_EQ(j["params"]["objective"], "worst-case");
+    EXPECT_EQ(j["worst_case_by_first_guess"]["1111"], 6);
+    EXPECT_EQ(j["worst_case_by_first_guess"]["1122"], 5);  // Knuth's opening
+    EXPECT_EQ(j["max_guesses"], 5);
+    if (first.is_null()) first = j["histogram"];
+    EXPECT_EQ(j["histogram"], first);
+  }
+  const auto back = run_count({"--mastermind", "--strategy-file", file, "--json"});
+  ASSERT_EQ(back.status, 0) << back.err;
+  const auto j = nlohmann::json::parse(back.out);
+  EXPECT_EQ(j["counts"]["guesses"], "5626");
+  EXPECT_EQ(j["max_guesses"], 5);
+  EXPECT_EQ(j["histogram"], first);
+  std::remove(file.c_str());
+  // --objective average is the default objective of --strategy optimal.
+  const auto average = run_count({"--mastermind", "--objective", "average", "--json"});
+  ASSERT_EQ(average.status, 0) << average.err;
+  EXPECT_EQ(nlohmann::json::parse(average.out)["counts"]["guesses"], "5625");
+}
+
 // A tree that is not a strategy is refused before any work, the first bad
 // node named by its path of guesses and answers.
 TEST(CodesCli, BadStrategyTreesNameTheirFirstBadNode) {
