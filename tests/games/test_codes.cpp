@@ -466,7 +466,7 @@ TEST(CodesCli, StrategyTreesRoundTrip) {
 // does better, and 1111 cannot: its 625 secrets of 0 black 0 white need 5
 // more), and the least total within 5 guesses is 5626 (Koyama & Lai 1993,
 // one more than the unconstrained 5625). The tree written re-evaluates to
-// it within 5 guesses; 1 and 2 threads count the same.
+// it within 5 guesses; 1 and 2 threads and two merged shards count the same.
 TEST(CodesCli, MastermindWorstCaseIs5With5626Guesses) {
   using test::run_count;
   const std::string file = temp_path("worst.json");
@@ -492,6 +492,18 @@ TEST(CodesCli, MastermindWorstCaseIs5With5626Guesses) {
   EXPECT_EQ(j["max_guesses"], 5);
   EXPECT_EQ(j["histogram"], first);
   std::remove(file.c_str());
+  // Two shards merged: the same report.
+  const std::string s0 = temp_path("worst-0.out"), s1 = temp_path("worst-1.out");
+  ASSERT_EQ(run_count({"--mastermind", "--objective", "worst-case", "--shard", "0/2", "--out", s0}).status, 0);
+  ASSERT_EQ(run_count({"--mastermind", "--objective", "worst-case", "--shard", "1/2", "--out", s1}).status, 0);
+  const auto merged = run_count({"merge", s0, s1, "--json"});
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  const auto m = nlohmann::json::parse(merged.out);
+  EXPECT_EQ(m["counts"]["worst_case"], "5");
+  EXPECT_EQ(m["counts"]["guesses"], "5626");
+  EXPECT_EQ(m["histogram"], first);
+  std::remove(s0.c_str());
+  std::remove(s1.c_str());
   // --objective average is the default objective of --strategy optimal.
   const auto average = run_count({"--mastermind", "--objective", "average", "--json"});
   ASSERT_EQ(average.status, 0) << average.err;
