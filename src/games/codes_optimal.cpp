@@ -137,6 +137,12 @@ public:
         limit_(node_limit),
         lb_(size_bounds(codes.size(), static_cast<std::uint64_t>(branching(codes)))),
         member_((codes.size() + 63) / 64, 0) {
+    // within_[d]: a guess solves at most one secret and leaves at most b
+    // unsolved answer classes, so d guesses solve at most 1 + b·within_[d-1].
+    within_.assign(kNoCap + 1, codes.size());
+    within_[0] = 0;
+    for (std::size_t d = 1; d < within_.size() && within_[d - 1] < codes.size(); ++d)
+      within_[d] = std::min<std::uint64_t>(codes.size(), 1 + static_cast<std::uint64_t>(branching(codes)) * within_[d - 1]);
     const std::size_t n = codes.size();
     digits_.resize(n);
     index_.assign(10'000, -1);
@@ -156,6 +162,98 @@ public:
   [[nodiscard]] std::size_t memo_size() const { return memo_.size(); }
 
   static constexpr std::uint64_t kInfinity = ~std::uint64_t{0} >> 1;
+  /// "No depth cap": the plain minimum total.
+  static constexpr int kNoCap = 255;
+
+  /// The most secrets any strategy solves within `cap` guesses (cap ≥ 0).
+  [[nodiscard]] std::uint64_t within(int cap) const { return within_[static_cast<std::size_t>(cap)]; }
+
+  /// Depth (most guesses for one secret) of the optimal strategy stored for
+  /// `set` by an uncapped solve; kNoCap when none is stored.
+  [[nodiscard]] int stored_depth(const std::vector<std::uint16_t>& set) const {
+    if (set.size() <= 2) return static_cast<int>(set.size());
+    const auto it = memo_.find(set);
+    return it != memo_.end() && it->second.exact ? it->second.depth : kNoCap;
+  }
+
+  /// Whether every secret of `set` (sorted) can be solved within `cap`
+  /// guesses: an AND-OR search over one guess per orbit (as solve), the
+  /// guesses whose largest answer class is smallest first, memoised by set
+  /// (the least cap known to work, the greatest known not to).
+  bool feasible(const std::vector<std::uint16_t>& set, int cap, const Group* group = nullptr, unsigned used = 0) {
+    const std::size_t n = set.size();
+    if (n > within(cap)) return false;
+    if (n <= 2) return true;
+    poll_.tick();
+    auto& known = reach_[set];
+    if (cap >= known.yes) return true;
+    if (cap <= known.no) return false;
+    if (stored_depth(set) <= cap) return true;
+    const DigitClasses cls = digit_classes(set);
+    struct Try {
+      std::size_t guess;
+      std::uint64_t largest;
+      int classes;
+      bool consistent;
+    };
+    std::vector<Try> tries;
+    for (std::size_t g = 0; g < codes_.size(); ++g) {
+      const Code& d = digits_[g];
+      const int own = number(d, p_);
+      if (class_key(d, p_, cls) != own) continue;
+      if (group && group->size() > 1 && !orbit_least(d, own, *group, used, cls)) continue;
+      ++nodes_;
+      std::array<std::uint16_t, kAnswers> count{};
+      const std::uint8_t* row = codes_.row(g);
+      for (std::uint16_t s : set) ++count[row[s]];
+      std::uint64_t largest = 0;
+      int classes = 0;
+      for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers); ++a)
+        if (a != solved_ && count[a] > 0) largest = std::max<std::uint64_t>(largest, count[a]), ++classes;
+      if (largest == n || largest > within(cap - 1)) continue;  // learns nothing, or a class too big
+      tries.push_back({g, largest, classes, count[solved_] > 0});
+    }
+    std::stable_sort(tries.begin(), tries.end(), [](const Try& x, const Try& y) {
+      if (x.largest != y.largest) return x.largest < y.largest;
+      if (x.classes != y.classes) return x.classes > y.classes;
+      return x.consistent > y.consistent;
+    });
+    for (const Try& t : tries) {
+      Group child_group;
+      if (group && group->size() > 1) child_group = fixing(*group, digits_[t.guess], p_, used);
+      unsigned next_used = used;
+      for (std::size_t i = 0; i < static_cast<std::size_t>(p_); ++i) next_used |= 1u << digits_[t.guess][i];
+      std::array<std::vector<std::uint16_t>, kAnswers> classes;
+      const std::uint8_t* row = codes_.row(t.guess);
+      for (std::uint16_t s : set)
+        if (row[s] != solved_) classes[row[s]].push_back(s);
+      std::sort(classes.begin(), classes.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
+      bool all = true;
+      for (const auto& c : classes) {
+        if (c.size() <= 1) break;
+        if (!feasible(c, cap - 1, child_group.size() > 1 ? &child_group : nullptr, next_used)) {
+          all = false;
+          break;
+        }
+      }
+      if (all) {
+        auto& k = reach_[set];  // (the reference above may have moved)
+        k.yes = std::min(k.yes, cap);
+        return true;
+      }
+    }
+    auto& k = reach_[set];
+    k.no = std::max(k.no, cap);
+    return false;
+  }
+
+  /// The least number of guesses within which every secret of `set` can be
+  /// solved (iterative deepening on feasible).
+  int min_depth(const std::vector<std::uint16_t>& set, const Group* group = nullptr, unsigned used = 0) {
+    for (int cap = 1; cap < kNoCap; ++cap)
+      if (feasible(set, cap, group, used)) return cap;
+    throw InternalError("optimal strategy: no strategy within 254 guesses");
+  }
 
   /// Number of guesses solve() tries for `set` before bounds: one per orbit.
   std::size_t count_candidates(const std::vector<std::uint16_t>& set, const Group* group, unsigned used) {
@@ -172,8 +270,22 @@ public:
   }
 
   /// An optimal guess for `set` (sorted; solving it first if needed).
-  std::size_t best_guess(const std::vector<std::uint16_t>& set) {
+  /// With `cap`: a guess starting a strategy of least total among those
+  /// solving every secret within `cap` guesses (which must exist).
+  std::size_t best_guess(const std::vector<std::uint16_t>& set, int cap = kNoCap) {
     if (set.size() <= 2) return set.front();
+    if (cap < kNoCap) {
+      if (stored_depth(set) <= cap) return memo_.find(set)->second.guess;  // the plain optimum fits
+      const std::vector<std::uint16_t> key = capped(set, cap);
+      auto it = memo_.find(key);
+      if (it == memo_.end() || !it->second.exact) {
+        solve(set, kInfinity, nullptr, 0, cap);
+        if (stored_depth(set) <= cap) return memo_.find(set)->second.guess;
+        it = memo_.find(key);
+      }
+      if (it == memo_.end() || !it->second.exact) throw InternalError("optimal strategy: no exact value for a set");
+      return it->second.guess;
+    }
     auto it = memo_.find(set);
     if (it == memo_.end() || !it->second.exact) {
       solve(set, kInfinity);
@@ -188,16 +300,35 @@ public:
   /// beyond the digit classes, which are found from S itself); one guess
   /// per orbit of the group they generate is tried. `used`: digits some
   /// earlier guess used (only to extend `group` to the children).
+  /// `cap` < kNoCap: the least total among the strategies that solve every
+  /// secret within `cap` guesses (kInfinity when there is none). The plain
+  /// optimum is tried first (for cap ≥ kPlainFirst): when its stored
+  /// strategy fits within the cap it is the capped optimum too, and it is a
+  /// lower bound otherwise.
   std::uint64_t solve(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group = nullptr,
-                      unsigned used = 0) {
+                      unsigned used = 0, int cap = kNoCap) {
     const std::size_t n = set.size();
+    if (cap < kNoCap && n > within(cap)) return kInfinity;
     if (n == 1) return 1;
     if (n == 2) return 3;
     if (aborted_) return beta;
+    std::uint64_t plain_lb = 0;
+    if (cap < kNoCap) {
+      if (cap >= kPlainFirst) {
+        const std::uint64_t u = solve(set, beta, group, used, kNoCap);
+        if (aborted_ || u >= beta) return u;
+        if (stored_depth(set) <= cap) return u;
+      }
+      if (auto plain = memo_.find(set); plain != memo_.end()) plain_lb = plain->second.value;
+    }
+    std::vector<std::uint16_t> capped_key;
+    if (cap < kNoCap) capped_key = capped(set, cap);
+    const std::vector<std::uint16_t>& key = cap < kNoCap ? capped_key : set;
     poll_.tick();
-    auto memo = memo_.find(set);
+    auto memo = memo_.find(key);
     if (memo != memo_.end() && (memo->second.exact || memo->second.value >= beta)) return memo->second.value;
-    const std::uint64_t known_lb = std::max<std::uint64_t>(lb_[n], memo != memo_.end() ? memo->second.value : 0);
+    const std::uint64_t known_lb =
+        std::max({lb_[n], plain_lb, memo != memo_.end() ? memo->second.value : std::uint64_t{0}});
     if (known_lb >= beta) return known_lb;
 
     const DigitClasses cls = digit_classes(set);
@@ -221,13 +352,20 @@ public:
         if (count[a] < n) informative = true;
       }
       if (!informative) continue;  // every secret gives the same answer
+      if (cap < kNoCap) {
+        bool fits = true;
+        for (std::size_t a = 0; a < static_cast<std::size_t>(kAnswers) && fits; ++a)
+          if (a != solved_ && count[a] > within(cap - 1)) fits = false;
+        if (!fits) continue;  // some class cannot be solved within the cap
+      }
       cands.push_back({g, bound, consistent});
     }
     std::stable_sort(cands.begin(), cands.end(), [](const Candidate& x, const Candidate& y) {
       return x.bound != y.bound ? x.bound < y.bound : x.consistent > y.consistent;
     });
-    const std::uint64_t min_bound = std::max(known_lb, cands.empty() ? beta : cands.front().bound);
-    if (min_bound >= beta) return store(set, min_bound, false);
+    const std::uint64_t min_bound =
+        std::max(known_lb, cands.empty() ? (cap < kNoCap ? kInfinity : beta) : cands.front().bound);
+    if (min_bound >= beta) return store(key, min_bound, false);
 
     std::uint64_t best = beta;  // best exact value found below beta
     std::size_t best_guess = 0;
@@ -235,7 +373,7 @@ public:
     for (const Candidate& c : cands) {
       if (c.bound >= best) break;
       std::uint64_t v = 0;
-      if (!evaluate(set, c, best, v, group, used)) {
+      if (!evaluate(set, c, best, v, group, used, cap)) {
         if (aborted_) return beta;
         continue;
       }
@@ -244,8 +382,8 @@ public:
       found = true;
     }
     if (aborted_) return beta;
-    if (found) return store(set, best, true, best_guess);  // every other candidate is ≥ best
-    return store(set, std::max(beta, min_bound), false);   // every candidate is ≥ beta
+    if (found) return store(key, best, true, best_guess, cap < kNoCap ? cap : depth_of(set, best_guess));
+    return store(key, std::max(beta, min_bound), false);  // every candidate is ≥ beta
   }
 
   /// The least total over all guesses of n + Σ size bound of the classes:
@@ -281,18 +419,50 @@ private:
     std::uint64_t value;
     bool exact;
     std::size_t guess = 0;  ///< an optimal first guess, when exact
+    int depth = kNoCap;     ///< most guesses of the stored strategy (a bound under a cap), when exact
   };
+  /// Caps from which solve tries the plain optimum first (below it the cap
+  /// prunes so much that the capped search alone is cheaper).
+  static constexpr int kPlainFirst = 4;
+  /// What solve() and feasible() know of a set's depth.
+  struct Reach {
+    int yes = kNoCap;  ///< least cap known to be enough
+    int no = 0;        ///< greatest cap known not to be
+  };
+
+  /// The memo key of `set` under a cap: the set and one entry no code
+  /// number reaches (codes are < 2^13).
+  static std::vector<std::uint16_t> capped(const std::vector<std::uint16_t>& set, int cap) {
+    std::vector<std::uint16_t> key;
+    key.reserve(set.size() + 1);
+    key = set;
+    key.push_back(static_cast<std::uint16_t>(0xF000u | static_cast<unsigned>(cap)));
+    return key;
+  }
+
+  /// Depth of the strategy stored for `set` (uncapped) starting with `guess`.
+  int depth_of(const std::vector<std::uint16_t>& set, std::size_t guess) const {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    const std::uint8_t* row = codes_.row(guess);
+    for (std::uint16_t s : set)
+      if (row[s] != solved_) classes[row[s]].push_back(s);
+    int deepest = 0;
+    for (const auto& c : classes)
+      if (!c.empty()) deepest = std::max(deepest, stored_depth(c));
+    return std::min(kNoCap, deepest + 1);
+  }
 
   std::uint64_t abort(std::uint64_t beta) {
     aborted_ = true;
     return beta;
   }
 
-  std::uint64_t store(const std::vector<std::uint16_t>& set, std::uint64_t value, bool exact, std::size_t guess = 0) {
+  std::uint64_t store(const std::vector<std::uint16_t>& set, std::uint64_t value, bool exact, std::size_t guess = 0,
+                      int depth = kNoCap) {
     if (aborted_) return value;
     if (memo_.size() >= kMemoLimit && !exact) return value;
-    auto [it, fresh] = memo_.try_emplace(set, Entry{value, exact, guess});
-    if (!fresh && !it->second.exact) it->second = Entry{std::max(value, it->second.value), exact, guess};
+    auto [it, fresh] = memo_.try_emplace(set, Entry{value, exact, guess, depth});
+    if (!fresh && !it->second.exact) it->second = Entry{std::max(value, it->second.value), exact, guess, depth};
     return value;
   }
   /// Lower-bound (inexact) entries stop being added past this many entries;
@@ -352,7 +522,7 @@ private:
   /// if it is < best; false when cut. First every class's one-level bound
   /// (cheap), then the classes exactly, largest first.
   bool evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best, std::uint64_t& out,
-                const Group* group, unsigned used) {
+                const Group* group, unsigned used, int cap) {
     Group child_group;
     if (group && group->size() > 1) child_group = fixing(*group, digits_[c.guess], p_, used);
     unsigned next_used = used;
@@ -384,7 +554,8 @@ private:
       if (k == 0) break;
       const std::uint64_t rest = total - bound[a];
       const std::uint64_t v =
-          solve(classes[a], best - rest, child_group.size() > 1 ? &child_group : nullptr, next_used);
+          solve(classes[a], best - rest, child_group.size() > 1 ? &child_group : nullptr, next_used,
+                cap < kNoCap ? cap - 1 : kNoCap);
       total = rest + v;
       if (total >= best || aborted_) return false;
     }
@@ -408,6 +579,8 @@ private:
   std::vector<int> index_;            ///< code number → code index (-1: not a code)
   std::vector<std::uint64_t> member_;  ///< scratch membership bits (all zero between calls)
   std::unordered_map<std::vector<std::uint16_t>, Entry, VecHash> memo_;
+  std::vector<std::uint64_t> within_;  ///< within_[cap]: see within()
+  std::unordered_map<std::vector<std::uint16_t>, Reach, VecHash> reach_;
 };
 
 namespace {
@@ -492,6 +665,14 @@ OptimalSearch optimal_class_total(const CodeSet& codes, std::size_t first, std::
   return result_of(solver, set, solver.solve(set, Solver::kInfinity, &group, digits_used(codes, first)));
 }
 
+int optimal_class_depth(const CodeSet& codes, std::size_t first, std::span<const std::uint16_t> cls) {
+  if (cls.empty()) throw InvalidArgument("answer class", "must not be empty");
+  Solver solver(codes);
+  const std::vector<std::uint16_t> set = sorted(cls);
+  const Group group = first_guess_group(codes, first);
+  return solver.min_depth(set, &group, digits_used(codes, first));
+}
+
 std::size_t count_root_candidates(const CodeSet& codes, std::size_t first, std::uint8_t answer) {
   std::vector<std::uint16_t> none;
   for (std::size_t s = 0; s < codes.size(); ++s)
@@ -504,15 +685,15 @@ std::size_t count_root_candidates(const CodeSet& codes, std::size_t first, std::
 std::string optimal_first_guess(Game game) { return game == Game::mastermind ? "1123" : "0123"; }
 
 
-StrategyTree optimal_subtree(Solver& solver, const CodeSet& codes, const std::vector<std::uint16_t>& set) {
+StrategyTree optimal_subtree(Solver& solver, const CodeSet& codes, const std::vector<std::uint16_t>& set, int cap) {
   StrategyTree node;
-  node.guess = static_cast<std::uint16_t>(solver.best_guess(set));
+  node.guess = static_cast<std::uint16_t>(solver.best_guess(set, cap));
   std::array<std::vector<std::uint16_t>, kAnswers> classes;
   for (std::uint16_t s : set) classes[codes.answer(node.guess, s)].push_back(s);
   for (std::size_t a = 0; a < classes.size(); ++a) {
     if (a == codes.solved() || classes[a].empty()) continue;
     node.answers.push_back(static_cast<std::uint8_t>(a));
-    node.next.push_back(optimal_subtree(solver, codes, classes[a]));
+    node.next.push_back(optimal_subtree(solver, codes, classes[a], cap < Solver::kNoCap ? cap - 1 : cap));
   }
   return node;
 }
@@ -588,8 +769,8 @@ engine::Job make_optimal_job(Game game, std::shared_ptr<OptimalTrees> trees) {
 }
 
 void play_optimal(Solver& solver, const CodeSet& codes, const std::vector<std::uint16_t>& set, int made,
-                  std::vector<std::uint64_t>& solved) {
-  const std::size_t g = solver.best_guess(set);
+                  std::vector<std::uint64_t>& solved, int cap) {
+  const std::size_t g = solver.best_guess(set, cap);
   if (static_cast<std::size_t>(made + 2) > solved.size()) solved.resize(static_cast<std::size_t>(made + 2));
   std::array<std::vector<std::uint16_t>, kAnswers> classes;
   for (std::uint16_t s : set) {
@@ -598,8 +779,209 @@ void play_optimal(Solver& solver, const CodeSet& codes, const std::vector<std::u
     else classes[a].push_back(s);
   }
   for (const auto& c : classes)
-    if (!c.empty()) play_optimal(solver, codes, c, made + 1, solved);
+    if (!c.empty()) play_optimal(solver, codes, c, made + 1, solved, cap < Solver::kNoCap ? cap - 1 : cap);
 }
 
+
+CappedSearch optimal_capped_total(const CodeSet& codes, std::span<const std::uint16_t> consistent) {
+  if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
+  Solver solver(codes);
+  const std::vector<std::uint16_t> set = sorted(consistent);
+  CappedSearch r;
+  r.min_depth = solver.min_depth(set);
+  r.plain = solver.solve(set, Solver::kInfinity);
+  r.plain_depth = solver.stored_depth(set);
+  r.total = solver.solve(set, Solver::kInfinity, nullptr, 0, r.min_depth);
+  if (r.total >= Solver::kInfinity) throw InternalError("worst case: no strategy within the least depth");
+  return r;
+}
+
+std::optional<std::uint64_t> capped_total(const CodeSet& codes, std::span<const std::uint16_t> consistent, int cap) {
+  if (consistent.empty()) throw InvalidArgument("consistent set", "must not be empty");
+  if (cap < 0 || cap >= Solver::kNoCap) throw InvalidArgument("cap", "must be 0-254");
+  Solver solver(codes);
+  const std::uint64_t v = solver.solve(sorted(consistent), Solver::kInfinity, nullptr, 0, cap);
+  if (v >= Solver::kInfinity) return std::nullopt;
+  return v;
+}
+
+std::vector<std::size_t> first_guess_orbits(const CodeSet& codes) {
+  // A code is its orbit's representative when it is the least of the codes
+  // obtained by permuting its positions and renaming its symbols in order
+  // of first appearance to the smallest ones.
+  const int p = codes.positions();
+  const int lo = codes.game() == Game::mastermind ? 1 : 0;
+  std::vector<std::size_t> out;
+  for (std::size_t c = 0; c < codes.size(); ++c) {
+    const Code d = digits_of(codes, c);
+    const int own = number(d, p);
+    std::array<int, 4> sigma{0, 1, 2, 3};
+    bool least = true;
+    do {
+      Code img{};
+      std::array<int, 10> rename;
+      rename.fill(-1);
+      int next = lo;
+      for (std::size_t i = 0; i < static_cast<std::size_t>(p); ++i) {
+        int& r = rename[static_cast<std::size_t>(d[static_cast<std::size_t>(sigma[i])])];
+        if (r < 0) r = next++;
+        img[i] = r;
+      }
+      if (number(img, p) < own) least = false;
+    } while (least && std::next_permutation(sigma.begin(), sigma.begin() + p));
+    if (least) out.push_back(c);
+  }
+  return out;
+}
+
+namespace {
+constexpr std::size_t kWorstStride = 2 + static_cast<std::size_t>(kWorstCaps) + 1;
+std::size_t worst_base(std::size_t i, int c) {
+  return (i * static_cast<std::size_t>(kWorstCaps) + static_cast<std::size_t>(c - 1)) * kWorstStride;
+}
+}  // namespace
+
+std::size_t worst_unsolvable(std::size_t i, int c) { return worst_base(i, c); }
+std::size_t worst_guesses(std::size_t i, int c) { return worst_base(i, c) + 1; }
+std::size_t worst_solved_in(std::size_t i, int c, int k) {
+  return worst_base(i, c) + 2 + static_cast<std::size_t>(k - 1);
+}
+
+namespace {
+/// One task of the worst-case job: an answer class of one first guess.
+struct WorstTask {
+  std::size_t first_index;  ///< in first_guess_orbits
+  std::uint8_t answer;
+  std::vector<std::uint16_t> set;
+};
+}  // namespace
+
+StrategyTree WorstCaseTrees::assemble(const CodeSet& codes, std::size_t i, int c) {
+  std::lock_guard lock(mutex);
+  const std::vector<std::size_t> firsts = first_guess_orbits(codes);
+  StrategyTree root;
+  root.guess = static_cast<std::uint16_t>(firsts.at(i));
+  for (std::uint8_t a = 0; a < kAnswers; ++a) {
+    if (a == codes.solved()) continue;
+    bool any = false;
+    for (std::size_t s = 0; s < codes.size() && !any; ++s) any = codes.answer(root.guess, s) == a;
+    if (!any) continue;
+    // Tasks are numbered in (first guess, answer) order: find this one.
+    std::size_t id = 0, seen = 0;
+    bool found = false;
+    for (std::size_t f = 0; f < firsts.size() && !found; ++f)
+      for (std::uint8_t b = 0; b < kAnswers && !found; ++b) {
+        if (b == codes.solved()) continue;
+        bool nonempty = false;
+        for (std::size_t s = 0; s < codes.size() && !nonempty; ++s) nonempty = codes.answer(firsts[f], s) == b;
+        if (!nonempty) continue;
+        if (f == i && b == a) id = seen, found = true;
+        ++seen;
+      }
+    if (!found || id >= trees.size() || !trees[id][static_cast<std::size_t>(c - 1)])
+      throw InternalError("worst case: the tree of class " + answer_name(a) + " was not built by this run");
+    root.answers.push_back(a);
+    root.next.push_back(*trees[id][static_cast<std::size_t>(c - 1)]);
+  }
+  return root;
+}
+
+engine::Job make_worst_case_job(Game game, std::shared_ptr<WorstCaseTrees> trees) {
+  const CodeSet& codes = code_set(game);
+  const std::vector<std::size_t> firsts = first_guess_orbits(codes);
+  auto tasks = std::make_shared<std::vector<WorstTask>>();
+  auto groups = std::make_shared<std::vector<Group>>();
+  std::vector<unsigned> used;
+  for (std::size_t i = 0; i < firsts.size(); ++i) {
+    std::array<std::vector<std::uint16_t>, kAnswers> by_answer;
+    for (std::size_t s = 0; s < codes.size(); ++s)
+      by_answer[codes.answer(firsts[i], s)].push_back(static_cast<std::uint16_t>(s));
+    for (std::size_t a = 0; a < by_answer.size(); ++a)
+      if (a != codes.solved() && !by_answer[a].empty())
+        tasks->push_back({i, static_cast<std::uint8_t>(a), by_answer[a]});
+    groups->push_back(first_guess_group(codes, firsts[i]));
+    used.push_back(digits_used(codes, firsts[i]));
+  }
+  if (trees) trees->trees.assign(tasks->size(), std::vector<std::optional<StrategyTree>>(kWorstCaps));
+  engine::Job job;
+  job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") +
+                    " strategy=optimal objective=worst-case caps=" + std::to_string(kWorstCaps);
+  for (std::size_t i = 0; i < firsts.size(); ++i)
+    for (int c = 1; c <= kWorstCaps; ++c) {
+      const std::string stem = "first_" + codes.name(firsts[i]) + "_within_" + std::to_string(c + 1) + "_";
+      job.counter_names.push_back(stem + "unsolvable_classes");
+      job.counter_names.push_back(stem + "guesses_after_first");
+      for (int k = 1; k <= kWorstCaps + 1; ++k) job.counter_names.push_back(stem + "solved_in_" + std::to_string(k));
+    }
+  job.task_count = tasks->size();
+  job.split_depth = 1;
+  job.estimate = [tasks](std::size_t id) {
+    const double s = static_cast<double>((*tasks)[id].set.size());
+    return s * s;
+  };
+  job.run_task = [tasks, groups, used, game, trees](std::size_t id, engine::Tally& out) {
+    const CodeSet& cs = code_set(game);
+    const WorstTask& t = (*tasks)[id];
+    const Group* group = &(*groups)[t.first_index];
+    const unsigned u = used[t.first_index];
+    Solver solver(cs);
+    const int least = solver.min_depth(t.set, group, u);
+    const std::uint64_t plain = solver.solve(t.set, Solver::kInfinity, group, u);
+    const int plain_depth = solver.stored_depth(t.set);
+    std::optional<StrategyTree> plain_tree;
+    // A cap at which some other class of the same first guess is not
+    // solvable is never the answer's: its least total is not needed (and
+    // can cost far more than the plain optimum). Decided from the first
+    // guess and the class alone, so every run records the same counters.
+    const auto sibling_unsolvable = [&](int c) {
+      std::vector<const WorstTask*> siblings;
+      for (const WorstTask& o : *tasks)
+        if (o.first_index == t.first_index && o.answer != t.answer) siblings.push_back(&o);
+      std::stable_sort(siblings.begin(), siblings.end(),
+                       [](const WorstTask* x, const WorstTask* y) { return x->set.size() > y->set.size(); });
+      for (const WorstTask* o : siblings)
+        if (!solver.feasible(o->set, c, group, u)) return true;
+      return false;
+    };
+    for (int c = 1; c <= kWorstCaps; ++c) {
+      if (c < least) {
+        out.add(worst_unsolvable(t.first_index, c), 1);
+        continue;
+      }
+      if (c < plain_depth && sibling_unsolvable(c)) continue;
+      const int cap = c >= plain_depth ? Solver::kNoCap : c;
+      const std::uint64_t total = cap == Solver::kNoCap ? plain : solver.solve(t.set, Solver::kInfinity, group, u, cap);
+      if (total >= Solver::kInfinity)
+        throw InternalError("worst case: class " + answer_name(t.answer) + " has no strategy within " +
+                            std::to_string(c) + " guesses, yet the depth search found one");
+      std::vector<std::uint64_t> solved;
+      play_optimal(solver, cs, t.set, 1, solved, cap);
+      std::uint64_t after_first = 0, members = 0;
+      for (std::size_t k = 1; k < solved.size(); ++k) {
+        after_first += solved[k] * (k - 1);
+        members += solved[k];
+        if (solved[k] > 0 && k > static_cast<std::size_t>(c + 1))
+          throw InternalError("worst case: the played strategy exceeds its cap");
+      }
+      if (after_first != total || members != t.set.size())
+        throw InternalError("worst case: the played strategy does not reach the computed minimum");
+      out.add(worst_guesses(t.first_index, c), total);
+      for (std::size_t k = 1; k < solved.size(); ++k)
+        if (solved[k] > 0) out.add(worst_solved_in(t.first_index, c, static_cast<int>(k)), solved[k]);
+      if (trees) {
+        StrategyTree tree;
+        if (cap == Solver::kNoCap) {
+          if (!plain_tree) plain_tree = optimal_subtree(solver, cs, t.set);
+          tree = *plain_tree;
+        } else {
+          tree = optimal_subtree(solver, cs, t.set, cap);
+        }
+        std::lock_guard lock(trees->mutex);
+        trees->trees[id][static_cast<std::size_t>(c - 1)] = std::move(tree);
+      }
+    }
+  };
+  return job;
+}
 
 }  // namespace pcount::games::codes

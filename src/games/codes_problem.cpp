@@ -24,6 +24,10 @@ void add_codes_options(po::options_description& d) {
                   "guessing strategy of --bulls-and-cows and --mastermind: first-consistent (default for "
                   "bulls and cows), knuth (minimax; default for Mastermind) or optimal (least average, exact "
                   "branch and bound)")(
+      "objective", po::value<std::string>()->value_name("O"),
+      "what --strategy optimal minimises: average (default: the total of guesses over all secrets) or "
+      "worst-case (the most guesses any secret needs, proved over every first guess; then the least total "
+      "among the strategies of that worst case)")(
       "strategy-out", po::value<std::string>()->value_name("FILE"),
       "also write the strategy played as a JSON decision tree to FILE (atomically; docs/games.md)")(
       "strategy-file", po::value<std::string>()->value_name("FILE"),
@@ -144,9 +148,9 @@ int run_codes(const Invocation& inv, codes::Game game) {
   if (play && secret_text) throw InvalidArgument("--play", "and --secret exclude each other: choose one");
   const std::string which = play ? "--play" : "--secret";
   if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1 || !inv.common.out_file.empty() ||
-      inv.value("strategy-out") || inv.common.json)
-    throw InvalidArgument(which, "plays one game: it does not combine with --json, --checkpoint, --shard, --out "
-                                 "or --strategy-out");
+      inv.value("strategy-out") || inv.common.json || inv.has("objective"))
+    throw InvalidArgument(which, "plays one game: it does not combine with --json, --checkpoint, --shard, --out, "
+                                 "--objective or --strategy-out");
   const codes::CodeSet& cs = code_set(game);
   const bool mastermind = game == codes::Game::mastermind;
   std::optional<std::size_t> secret;
@@ -213,14 +217,111 @@ int run_codes(const Invocation& inv, codes::Game game) {
   }
 }
 
+/// --objective worst-case: the least worst case over every first guess,
+/// then the least total among the strategies of that worst case.
+Plan plan_worst_case(const Invocation& inv, codes::Game game, const std::optional<std::string>& strategy_out) {
+  if (strategy_out) {
+    engine::check_output_file("--strategy-out", *strategy_out);
+    if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1)
+      throw InvalidArgument("--strategy-out", "the worst-case tree is built in this process's memory: it cannot be "
+                                              "combined with --checkpoint or --shard");
+  }
+  if (inv.common.split_depth && *inv.common.split_depth != 1)
+    throw InvalidArgument("split_depth", "the worst-case search is split by the first answer only: use 1, got " +
+                                             std::to_string(*inv.common.split_depth));
+  const std::string method = choose_method(inv, {"branch-and-bound"}, "branch-and-bound");
+  std::shared_ptr<codes::WorstCaseTrees> trees;
+  if (strategy_out) trees = std::make_shared<codes::WorstCaseTrees>();
+  Plan plan;
+  plan.job = codes::make_worst_case_job(game, trees);
+  plan.job.fingerprint = fingerprint_prefix() + plan.job.fingerprint;
+  plan.report = [game, method, strategy_out, trees](const engine::RunResult& result) {
+    const codes::CodeSet& c = code_set(game);
+    const std::vector<std::size_t> firsts = codes::first_guess_orbits(c);
+    const auto get = [&](std::size_t i) { return static_cast<std::uint64_t>(result.totals.get(i)); };
+    // Each first guess's least worst case: 1 + the least cap (after it)
+    // within which every answer class is solvable.
+    nlohmann::ordered_json per_first = nlohmann::ordered_json::object();
+    int best_depth = 0;
+    std::size_t best_first = 0;
+    std::uint64_t best_total = 0;
+    for (std::size_t i = 0; i < firsts.size(); ++i) {
+      int least = 0;
+      for (int cap = 1; cap <= codes::kWorstCaps && least == 0; ++cap)
+        if (get(codes::worst_unsolvable(i, cap)) == 0) least = cap + 1;
+      per_first[c.name(firsts[i])] = least == 0 ? nlohmann::ordered_json("more than " + std::to_string(codes::kWorstCaps + 1))
+                                                : nlohmann::ordered_json(least);
+      if (least == 0) continue;
+      const std::uint64_t total = c.size() + get(codes::worst_guesses(i, least - 1));
+      if (best_depth == 0 || least < best_depth || (least == best_depth && total < best_total))
+        best_depth = least, best_first = i, best_total = total;
+    }
+    if (best_depth == 0)
+      throw InternalError("worst case: no first guess solves every secret within " +
+                          std::to_string(codes::kWorstCaps + 1) + " guesses");
+    std::vector<std::uint64_t> histogram(static_cast<std::size_t>(best_depth), 0);
+    histogram[0] = 1;  // the secret equal to the first guess
+    std::uint64_t secrets = 1;
+    for (int k = 1; k <= best_depth; ++k) {
+      histogram[static_cast<std::size_t>(k - 1)] += get(codes::worst_solved_in(best_first, best_depth - 1, k));
+      secrets += get(codes::worst_solved_in(best_first, best_depth - 1, k));
+    }
+    if (secrets != c.size())
+      throw InternalError("worst case: " + std::to_string(secrets) + " secrets played, expected " +
+                          std::to_string(c.size()));
+    if (strategy_out) {
+      const codes::StrategyTree tree = trees->assemble(c, best_first, best_depth - 1);
+      const auto solved = codes::evaluate_tree(c, tree);
+      std::uint64_t guesses = 0;
+      for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
+      if (guesses != best_total || static_cast<int>(solved.size()) - 1 > best_depth)
+        throw InternalError("worst case: the strategy tree needs " + std::to_string(guesses) + " guesses, the run " +
+                            std::to_string(best_total));
+      engine::write_atomically(*strategy_out, strategy_json_text(c, tree, "optimal-worst-case", guesses));
+    }
+    const bool mastermind = game == codes::Game::mastermind;
+    Report report;
+    report.problem = mastermind ? "mastermind" : "bulls-and-cows";
+    report.title = std::string(mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets)"
+                                          : "bulls and cows (4 distinct digits, 5040 secrets)") +
+                   ", least worst case, then least total";
+    report.params["strategy"] = "optimal";
+    report.params["objective"] = "worst-case";
+    report.method = method;
+    report.counts = {{"worst_case", std::to_string(best_depth)},
+                     {"secrets", std::to_string(c.size())},
+                     {"guesses", std::to_string(best_total)}};
+    char average[32];
+    std::snprintf(average, sizeof average, "%.4f", static_cast<double>(best_total) / static_cast<double>(c.size()));
+    report.extra["average"] = average;
+    report.extra["first_guess"] = c.name(firsts[best_first]);
+    report.extra["worst_case_by_first_guess"] = per_first;
+    report.extra["max_guesses"] = best_depth;
+    report.extra["histogram"] = histogram;
+    return report;
+  };
+  return plan;
+}
+
 Plan plan_codes(const Invocation& inv, codes::Game game) {
   const codes::CodeSet& cs = code_set(game);
   const auto strategy_file = inv.value("strategy-file");
   const auto strategy_out = inv.value("strategy-out");
   if (strategy_file && inv.has("strategy"))
     throw InvalidArgument("--strategy-file", "gives the strategy itself: leave out --strategy");
-  const codes::Strategy strategy = parse_strategy(
-      inv, game == codes::Game::mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
+  const auto objective = inv.value("objective");
+  if (objective && *objective != "average" && *objective != "worst-case")
+    throw InvalidArgument("--objective", "unknown objective '" + *objective + "'; allowed: average, worst-case");
+  const bool worst_case = objective && *objective == "worst-case";
+  if (objective && strategy_file)
+    throw InvalidArgument("--objective", "applies to --strategy optimal, not to --strategy-file");
+  if (objective && inv.has("strategy") && *inv.value("strategy") != "optimal")
+    throw InvalidArgument("--objective", "applies to --strategy optimal only");
+  const codes::Strategy strategy =
+      objective ? codes::Strategy::optimal
+                : parse_strategy(inv, game == codes::Game::mastermind ? codes::Strategy::knuth
+                                                                      : codes::Strategy::first_consistent);
+  if (worst_case) return plan_worst_case(inv, game, strategy_out);
   if (strategy_out) {
     engine::check_output_file("--strategy-out", *strategy_out);
     if (strategy == codes::Strategy::optimal && !strategy_file &&

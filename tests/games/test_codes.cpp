@@ -286,6 +286,139 @@ TEST(CodesOptimal, ReducedGamesMatchExhaustiveSearch) {
 
 }
 
+/// Whether some strategy solves every secret of `set` within `d` guesses,
+/// by exhaustive AND-OR search (every guess at every node, no symmetry, no
+/// bound but "one guess solves one secret"): the reference for the
+/// solver's depth-bounded search. The least worst case is the least d for
+/// which it holds.
+bool brute_within(const CodeSet& cs, const std::vector<std::uint16_t>& set, int d,
+                  std::map<std::pair<std::vector<std::uint16_t>, int>, bool>& memo) {
+  if (d <= 0) return false;
+  if (set.size() == 1) return true;
+  if (d == 1) return false;
+  if (auto it = memo.find({set, d}); it != memo.end()) return it->second;
+  bool ok = false;
+  for (std::size_t g = 0; g < cs.size() && !ok; ++g) {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    for (std::uint16_t s : set) classes[cs.answer(g, s)].push_back(s);
+    ok = true;
+    for (std::size_t a = 0; a < classes.size() && ok; ++a)
+      if (a != cs.solved() && !classes[a].empty())
+        ok = classes[a].size() < set.size() && brute_within(cs, classes[a], d - 1, memo);
+  }
+  memo.emplace(std::make_pair(set, d), ok);
+  return ok;
+}
+
+int brute_depth(const CodeSet& cs, const std::vector<std::uint16_t>& set) {
+  std::map<std::pair<std::vector<std::uint16_t>, int>, bool> memo;
+  int d = 1;
+  while (!brute_within(cs, set, d, memo)) ++d;
+  return d;
+}
+
+/// Least total among the strategies solving every secret within `cap`
+/// guesses, by exhaustive search (no symmetry; only the trivial bound 2k-1
+/// of brute_force); kNone when there is none.
+constexpr std::uint64_t kNone = ~std::uint64_t{0} >> 2;
+std::uint64_t brute_capped(const CodeSet& cs, const std::vector<std::uint16_t>& set, int cap,
+                           std::map<std::pair<std::vector<std::uint16_t>, int>, std::uint64_t>& memo) {
+  if (cap <= 0) return kNone;
+  if (set.size() == 1) return 1;
+  if (cap == 1) return kNone;
+  if (auto it = memo.find({set, cap}); it != memo.end()) return it->second;
+  std::uint64_t best = kNone;
+  for (std::size_t g = 0; g < cs.size(); ++g) {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    for (std::uint16_t s : set) classes[cs.answer(g, s)].push_back(s);
+    bool informative = !classes[cs.solved()].empty();
+    std::uint64_t total = set.size();
+    for (std::size_t a = 0; a < classes.size(); ++a)
+      if (a != cs.solved() && !classes[a].empty()) {
+        if (classes[a].size() < set.size()) informative = true;
+        total += 2 * classes[a].size() - 1;
+      }
+    if (!informative || total >= best) continue;
+    for (std::size_t a = 0; a < classes.size() && total < best; ++a)
+      if (a != cs.solved() && !classes[a].empty())
+        total += brute_capped(cs, classes[a], cap - 1, memo) - (2 * classes[a].size() - 1);
+    best = std::min(best, total);
+  }
+  memo.emplace(std::make_pair(set, cap), best);
+  return best;
+}
+
+// The worst-case objective on whole reduced games and on classes of the
+// full games: the least worst case (depth-bounded AND-OR search) against
+// the exhaustive minimax, the least total within it (and within one guess
+// more) against the exhaustive capped search, and no strategy one guess
+// shorter.
+TEST(CodesWorstCase, ReducedGamesMatchExhaustiveMinimax) {
+  struct Case {
+    Game game;
+    int positions, symbols;
+  };
+  const std::vector<Case> cases = {
+      {Game::bulls_and_cows, 3, 6}, {Game::bulls_and_cows, 2, 10}, {Game::bulls_and_cows, 3, 5},
+      {Game::mastermind, 3, 4},     {Game::mastermind, 2, 6},      {Game::mastermind, 4, 3},
+      {Game::mastermind, 3, 3},
+  };
+  for (const Case& c : cases) {
+    const CodeSet cs(c.game, c.positions, c.symbols);
+    std::vector<std::uint16_t> all(cs.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint16_t>(i);
+    const std::string name = std::to_string(c.positions) + " of " + std::to_string(c.symbols);
+    const int depth = brute_depth(cs, all);
+    std::map<std::pair<std::vector<std::uint16_t>, int>, std::uint64_t> memo;
+    const CappedSearch r = optimal_capped_total(cs, all);
+    EXPECT_EQ(r.min_depth, depth) << name;
+    EXPECT_EQ(r.total, brute_capped(cs, all, depth, memo)) << name;
+    EXPECT_FALSE(capped_total(cs, all, depth - 1).has_value()) << name;
+    EXPECT_LE(r.plain, r.total) << name;
+    if (cs.size() <= 81) {  // (the exhaustive searches grow fast)
+      EXPECT_EQ(capped_total(cs, all, depth + 1), brute_capped(cs, all, depth + 1, memo)) << name;
+      std::map<std::vector<std::uint16_t>, std::uint64_t> plain_memo;
+      EXPECT_EQ(r.plain, brute_force(cs, all, plain_memo)) << name;
+    }
+    if (r.plain_depth <= r.min_depth) {
+      EXPECT_EQ(r.plain, r.total) << name;
+    }
+  }
+  // Classes of the full games after their first guess.
+  struct Class {
+    Game game;
+    const char* first;
+    int bulls, cows;
+  };
+  for (const Class& k : std::vector<Class>{{Game::mastermind, "1123", 2, 2},
+                                           {Game::mastermind, "1123", 1, 3},
+                                           {Game::bulls_and_cows, "0123", 1, 3},
+                                           {Game::bulls_and_cows, "0123", 0, 4}}) {
+    const CodeSet& cs = code_set(k.game);
+    const auto set = answer_class(cs, k.first, k.bulls, k.cows);
+    ASSERT_FALSE(set.empty());
+    std::map<std::pair<std::vector<std::uint16_t>, int>, std::uint64_t> memo;
+    const CappedSearch r = optimal_capped_total(cs, set);
+    const std::string name = std::string(k.first) + " " + std::to_string(k.bulls) + "B" + std::to_string(k.cows) + "C";
+    EXPECT_EQ(r.min_depth, brute_depth(cs, set)) << name;
+    EXPECT_EQ(r.total, brute_capped(cs, set, r.min_depth, memo)) << name;
+  }
+  EXPECT_THROW((void)optimal_capped_total(code_set(Game::mastermind), {}), InvalidArgument);
+}
+
+// One first guess per orbit of the symmetries (positions, symbols): the
+// five Mastermind opening patterns, and 0123 for bulls and cows.
+TEST(CodesWorstCase, FirstGuessOrbits) {
+  const CodeSet& mm = code_set(Game::mastermind);
+  std::vector<std::string> names;
+  for (std::size_t g : first_guess_orbits(mm)) names.push_back(mm.name(g));
+  EXPECT_EQ(names, (std::vector<std::string>{"1111", "1112", "1122", "1123", "1234"}));
+  const CodeSet& bc = code_set(Game::bulls_and_cows);
+  ASSERT_EQ(first_guess_orbits(bc).size(), 1u);
+  EXPECT_EQ(bc.name(first_guess_orbits(bc)[0]), "0123");
+  EXPECT_EQ(first_guess_orbits(CodeSet(Game::mastermind, 3, 4)).size(), 3u);  // 111, 112, 123
+}
+
 TEST(CodesOptimal, ReducedCodeSetsAreCountedAndChecked) {
   EXPECT_EQ(CodeSet(Game::bulls_and_cows, 3, 10).size(), 720u);  // 10·9·8
   EXPECT_EQ(CodeSet(Game::mastermind, 3, 4).size(), 64u);
@@ -327,6 +460,54 @@ TEST(CodesCli, StrategyTreesRoundTrip) {
   std::uint64_t total = 0;
   for (std::size_t k = 1; k < knuth.size(); ++k) total += knuth[k] * k;
   EXPECT_EQ(total, 5801u);
+}
+
+// Mastermind's least worst case is 5 (Knuth 1976 reaches it; no first guess
+// does better, and 1111 cannot: its 625 secrets of 0 black 0 white need 5
+// more), and the least total within 5 guesses is 5626 (Koyama & Lai 1993,
+// one more than the unconstrained 5625). The tree written re-evaluates to
+// it within 5 guesses; 1 and 2 threads and two merged shards count the same.
+TEST(CodesCli, MastermindWorstCaseIs5With5626Guesses) {
+  using test::run_count;
+  const std::string file = temp_path("worst.json");
+  nlohmann::json first;
+  for (const char* threads : {"1", "2"}) {
+    const auto made = run_count({"--mastermind", "--objective", "worst-case", "--threads", threads, "--strategy-out",
+                                 file, "--json"});
+    ASSERT_EQ(made.status, 0) << made.err;
+    const auto j = nlohmann::json::parse(made.out);
+    EXPECT_EQ(j["counts"]["worst_case"], "5");
+    EXPECT_EQ(j["counts"]["guesses"], "5626");
+    EXPECT_EQ(j["params"]["objective"], "worst-case");
+    EXPECT_EQ(j["worst_case_by_first_guess"]["1111"], 6);
+    EXPECT_EQ(j["worst_case_by_first_guess"]["1122"], 5);  // Knuth's opening
+    EXPECT_EQ(j["max_guesses"], 5);
+    if (first.is_null()) first = j["histogram"];
+    EXPECT_EQ(j["histogram"], first);
+  }
+  const auto back = run_count({"--mastermind", "--strategy-file", file, "--json"});
+  ASSERT_EQ(back.status, 0) << back.err;
+  const auto j = nlohmann::json::parse(back.out);
+  EXPECT_EQ(j["counts"]["guesses"], "5626");
+  EXPECT_EQ(j["max_guesses"], 5);
+  EXPECT_EQ(j["histogram"], first);
+  std::remove(file.c_str());
+  // Two shards merged: the same report.
+  const std::string s0 = temp_path("worst-0.out"), s1 = temp_path("worst-1.out");
+  ASSERT_EQ(run_count({"--mastermind", "--objective", "worst-case", "--shard", "0/2", "--out", s0}).status, 0);
+  ASSERT_EQ(run_count({"--mastermind", "--objective", "worst-case", "--shard", "1/2", "--out", s1}).status, 0);
+  const auto merged = run_count({"merge", s0, s1, "--json"});
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  const auto m = nlohmann::json::parse(merged.out);
+  EXPECT_EQ(m["counts"]["worst_case"], "5");
+  EXPECT_EQ(m["counts"]["guesses"], "5626");
+  EXPECT_EQ(m["histogram"], first);
+  std::remove(s0.c_str());
+  std::remove(s1.c_str());
+  // --objective average is the default objective of --strategy optimal.
+  const auto average = run_count({"--mastermind", "--objective", "average", "--json"});
+  ASSERT_EQ(average.status, 0) << average.err;
+  EXPECT_EQ(nlohmann::json::parse(average.out)["counts"]["guesses"], "5625");
 }
 
 // A tree that is not a strategy is refused before any work, the first bad
@@ -565,6 +746,15 @@ TEST(CodesCli, BadInput) {
       {{"--mastermind", "--secret", "1234", "--play"}, "--play"},
       {{"--mastermind", "--play", "--json"}, "--play"},
       {{"--bulls-and-cows", "--strategy", "optimal", "--secret", "1234"}, "--strategy"},
+      {{"--mastermind", "--objective", "fastest"}, "--objective"},
+      {{"--mastermind", "--objective", "worst-case", "--strategy", "knuth"}, "--objective"},
+      {{"--mastermind", "--objective", "worst-case", "--strategy-file", "data/games/bulls-and-cows-optimal.json"},
+       "--objective"},
+      {{"--mastermind", "--objective", "worst-case", "--secret", "1234"}, "--secret"},
+      {{"--mastermind", "--objective", "worst-case", "--split-depth", "2"}, "--split-depth"},
+      {{"--mastermind", "--objective", "worst-case", "--strategy-out", "/tmp/x.json", "--shard", "1/2"},
+       "--strategy-out"},
+      {{"--mastermind", "--objective", "worst-case", "--strategy-out", "/nonexistent/dir/x.json"}, "--strategy-out"},
   };
   test::expect_bad_input(cases);
 }
