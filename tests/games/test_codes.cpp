@@ -751,7 +751,7 @@ TEST(CodesCli, BadInput) {
       {{"--mastermind", "--objective", "worst-case", "--strategy-file", "data/games/bulls-and-cows-optimal.json"},
        "--objective"},
       {{"--mastermind", "--objective", "worst-case", "--secret", "1234"}, "--secret"},
-      {{"--mastermind", "--objective", "worst-case", "--split-depth", "2"}, "--split-depth"},
+      {{"--mastermind", "--objective", "worst-case", "--split-depth", "2"}, "--split-depth: the worst-case search"},
       {{"--mastermind", "--objective", "worst-case", "--strategy-out", "/tmp/x.json", "--shard", "1/2"},
        "--strategy-out"},
       {{"--mastermind", "--objective", "worst-case", "--strategy-out", "/nonexistent/dir/x.json"}, "--strategy-out"},
