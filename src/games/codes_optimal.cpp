@@ -198,10 +198,7 @@ public:
     };
     std::vector<Try> tries;
     for (std::size_t g = 0; g < codes_.size(); ++g) {
-      const Code& d = digits_[g];
-      const int own = number(d, p_);
-      if (class_key(d, p_, cls) != own) continue;
-      if (group && group->size() > 1 && !orbit_least(d, own, *group, used, cls)) continue;
+      if (!orbit_representative(g, cls, group, used)) continue;
       ++nodes_;
       std::array<std::uint16_t, kAnswers> count{};
       const std::uint8_t* row = codes_.row(g);
@@ -259,13 +256,8 @@ public:
   std::size_t count_candidates(const std::vector<std::uint16_t>& set, const Group* group, unsigned used) {
     const DigitClasses cls = digit_classes(set);
     std::size_t k = 0;
-    for (std::size_t g = 0; g < codes_.size(); ++g) {
-      const Code& d = digits_[g];
-      const int own = number(d, p_);
-      if (class_key(d, p_, cls) != own) continue;
-      if (group && group->size() > 1 && !orbit_least(d, own, *group, used, cls)) continue;
-      ++k;
-    }
+    for (std::size_t g = 0; g < codes_.size(); ++g)
+      if (orbit_representative(g, cls, group, used)) ++k;
     return k;
   }
 
@@ -335,10 +327,7 @@ public:
     std::vector<Candidate> cands;
     cands.reserve(256);
     for (std::size_t g = 0; g < codes_.size(); ++g) {
-      const Code& d = digits_[g];
-      const int own = number(d, p_);
-      if (class_key(d, p_, cls) != own) continue;
-      if (group && group->size() > 1 && !orbit_least(d, own, *group, used, cls)) continue;
+      if (!orbit_representative(g, cls, group, used)) continue;
       if (++nodes_ > limit_) return abort(beta);
       std::array<std::uint16_t, kAnswers> count{};
       const std::uint8_t* row = codes_.row(g);
@@ -502,6 +491,16 @@ private:
       if (t < 0 || !(member_[static_cast<std::size_t>(t) >> 6] >> (t & 63) & 1u)) return false;
     }
     return true;
+  }
+
+  /// True when guess g is the one guess tried for its orbit: the least of
+  /// its class under the digit classes of the set (`cls`) and, when a
+  /// group of history symmetries is known, the least of its orbit.
+  bool orbit_representative(std::size_t g, const DigitClasses& cls, const Group* group, unsigned used) const {
+    const Code& d = digits_[g];
+    const int own = number(d, p_);
+    if (class_key(d, p_, cls) != own) return false;
+    return !(group && group->size() > 1 && !orbit_least(d, own, *group, used, cls));
   }
 
   /// True when no element of the history group maps `d` to a code whose
