@@ -321,16 +321,16 @@ void sort_by_group(const std::vector<u64>& keys, const std::vector<u32>& groups,
   for (std::size_t i = 0; i < count; ++i) out[position[groups[i]]++] = order(keys[i]);
 }
 
-/// Sorts `keys` (already reordered by `order`) into 2^bits buckets by their top
-/// `bits` bits, keeping the other bits as T; each bucket is filled up to a
+/// Sorts `keys` (already reordered by KeyOrder, `width` bits) into 2^bits
+/// buckets by their top `bits` bits, keeping the other bits as T; each bucket is filled up to a
 /// multiple of `pad` with all-ones keys (they meet every nonzero key of the
 /// other side; the join takes back their fits with zero keys). `counts`
 /// receives the number of keys per bucket, `zeros` the number of zero keys.
 template <class T>
-void bucket(const u64* keys, std::size_t count, int bits, const KeyOrder& order, Scratch& s, std::vector<T>& out,
+void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s, std::vector<T>& out,
             std::vector<u32>& offsets, std::size_t pad, std::vector<u32>& counts, std::vector<u32>& zeros) {
   const std::size_t buckets = std::size_t{1} << bits;
-  const int low = order.width - bits;
+  const int low = width - bits;
   const u64 low_mask = low >= 64 ? ~u64{0} : (u64{1} << low) - 1;
   offsets.assign(buckets + 1, 0);
   s.index.resize(count);
@@ -393,13 +393,14 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
                       const KeyOrder& order, Scratch& s, std::vector<T>& top_sorted, std::vector<T>& bottom_sorted,
                       u64& tests) {
   constexpr u32 lanes = 64 / sizeof(T);
-  bucket<T>(top, nt, bits, order, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros);
-  bucket<T>(bottom, nb, bits, order, s, bottom_sorted, s.bottom_offsets, lanes, s.bottom_counts, s.bottom_zeros);
+  bucket<T>(top, nt, order.width, bits, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros);
+  bucket<T>(bottom, nb, order.width, bits, s, bottom_sorted, s.bottom_offsets, lanes, s.bottom_counts, s.bottom_zeros);
   const u32 all = (1u << bits) - 1u;
   const T* t = top_sorted.data();
   const T* b = bottom_sorted.data();
   u64 total = 0;
-  // A lane counts at most 2^32 − 1 fits between flushes (T = u32).
+  // A 32-bit lane must not count 2^32 fits: acc is flushed into `total`
+  // before the fits it may hold reach 2^31.
   constexpr u64 lane_limit = sizeof(T) == 4 ? u64{1} << 31 : ~u64{0};
   for (u32 i = 0; i <= all; ++i) {
     const u32 t0 = s.top_offsets[i], t1 = s.top_offsets[i + 1];
@@ -415,11 +416,17 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
     for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
       const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
       if (b0 != b1) {
-        const u64 block = u64{t1 - t0} * ((b1 - b0) / lanes);
-        if (load + block >= lane_limit) flush();
-        load += block;
+        // a lane gains at most one fit per (top key, bottom vector): cut
+        // the top keys into pieces that stay below the limit
+        const u64 vectors = (b1 - b0) / lanes;
+        const u32 piece = static_cast<u32>(std::min<u64>(t1 - t0, std::max<u64>(1, (lane_limit - 1) / vectors)));
+        for (u32 x0 = t0; x0 < t1; x0 += piece) {
+          const u32 x1 = x0 + std::min(piece, t1 - x0);
+          if (load + u64{x1 - x0} * vectors >= lane_limit) flush();
+          load += u64{x1 - x0} * vectors;
+          count_block<T>(t, x0, x1, b, b0, b1, acc);
+        }
         tests += u64{t1 - t0} * (b1 - b0);
-        count_block<T>(t, t0, t1, b, b0, b1, acc);
         // the top bucket's zero keys fit the padding keys too: take those back
         total -= u64{s.top_zeros[i]} * (b1 - b0 - s.bottom_counts[j]);
       }
