@@ -41,14 +41,18 @@ struct Geometry {
   u32 outer_mask = 0;  ///< the outer columns
   int group_shift = 0; ///< the inner columns are bits group_shift..group_shift+inner-1
   u32 group_mask = 0;  ///< (1 << inner) - 1
+  /// The join also uses the reflection in the main diagonal (even n from 4
+  /// to 24, where the group and λ fit one 32-bit word; see DiagonalClass).
+  bool diagonal = false;
 
-  Geometry(int n_, int outer_) : n(n_), rows(n_ / 2), outer(outer_), odd(n_ % 2 == 1) {
+  Geometry(int n_, int outer_, bool use_diagonal = true) : n(n_), rows(n_ / 2), outer(outer_), odd(n_ % 2 == 1) {
     full = n == 32 ? ~0u : (1u << n) - 1u;
     const int side = outer / 2;
     const u32 low = (1u << side) - 1u;
     outer_mask = low | (low << (n - side));
     group_shift = side;
     group_mask = (1u << (n - outer)) - 1u;
+    diagonal = use_diagonal && !odd && n >= 4 && n <= 24 && (n - outer) + rows <= 32;
   }
   /// Column set of the bottom half that fits a top half with columns `top` (and middle queen m).
   [[nodiscard]] u32 complement(u32 top, int m) const { return full & ~top & ~bit(m); }
@@ -75,10 +79,27 @@ struct Half {
   std::vector<u64>* keys = nullptr;      ///< output: one key per placement, in enumeration order
   std::vector<std::uint32_t>* groups = nullptr;  ///< output: the placement's group (inner columns of the top half)
   std::size_t count = 0;  ///< placements written: keys[0, count) and groups[0, count)
+  /// λ, the left rows of a placement: bit a−1−r set when the queen of its
+  /// row r (counted from its own edge of the board) stands in a left column
+  /// (< a). Kept below the group (lam_shift = a bits) only for even n ≤ 24,
+  /// where the join uses the diagonal reflection; else no column counts as
+  /// left and λ = 0.
+  int lam_shift = 0;
+  u32 left_columns = 0;  ///< the left columns' mask, 2^a − 1 (0: λ not kept)
   engine::StopPoll<> poll{};  ///< a large task's enumeration takes seconds: let a stop through
+  /// Placements whose first d ≤ prune_rows rows already make min(λ, ~λ)
+  /// fall below the task's threshold are dropped by every group's join
+  /// (DiagonalOrder); the walk stops there. prune_threshold has prune_rows
+  /// bits; prune_rows = 0 prunes nothing.
+  int prune_rows = 0;
+  u32 prune_threshold = 0;
 
   Half(const Geometry& geo, bool is_top, int middle, u32 allowed_columns, u32 must_columns)
       : g(&geo), top(is_top), m(middle), must(must_columns) {
+    if (geo.diagonal) {
+      lam_shift = geo.rows;
+      left_columns = (1u << geo.rows) - 1u;
+    }
     for (int r = 0; r < geo.rows; ++r) {
       u32 a = allowed_columns & ~bit(middle);
       if (middle >= 0) {  // the middle queen (row a, column m) attacks (r, m ± (a - r))
@@ -108,6 +129,14 @@ struct Half {
   [[nodiscard]] u32 group_for(u32 cols) const {
     return Top ? g->group_of(cols) : g->group_of(g->complement(cols, m));
   }
+  /// The word stored per placement: its group, and below it (when the
+  /// diagonal reflection is used, lam_shift = a) its left rows λ.
+  template <bool Top>
+  [[nodiscard]] u32 word_for(u32 cols, u32 lam) const {
+    return (group_for<Top>(cols) << lam_shift) | lam;
+  }
+  /// λ's bit for a queen `q` in row r: set when q stands in a left column.
+  [[nodiscard]] u32 left_bit(u32 q, int r) const { return static_cast<u32>(q <= left_columns) << (g->rows - 1 - r); }
   /// Makes room for `more` placements after the `count` written.
   void reserve(std::size_t more) {
     if (keys->size() < count + more) [[unlikely]]
@@ -132,7 +161,7 @@ struct Half {
   /// The last two rows (a−2 and a−1) from the masks of row a−2, written
   /// through local pointers with few branches: most nodes are here.
   template <bool Top>
-  void last_two(u32 cols, u32 dl, u32 dr) {
+  void last_two(u32 cols, u32 dl, u32 dr, u32 lam) {
     const u32 need = must & ~cols;
     const int needed = std::popcount(need);
     if (needed > 2) return;
@@ -148,11 +177,12 @@ struct Half {
       free ^= q;
       const u32 rest = need & ~q;  // must columns the last row has to take
       const u32 l = ((dl | q) << 1) & g->full, d = (dr | q) >> 1, c = cols | q;
+      const u32 lq = lam | left_bit(q, g->rows - 2);
       u32 last = below & ~(q | (q << 1) | (q >> 1)) & (rest ? rest : ~0u);
       // the first leaf is written whether or not there is one: no branch
       const u32 z = last & (0u - last);
       *key = key_of<Top>(l | z, d | z);
-      *group = group_for<Top>(c | z);
+      *group = word_for<Top>(c | z, lq | left_bit(z, g->rows - 1));
       const std::size_t step = (last | (0u - last)) >> 31;  // 1 if there is a leaf
       key += step;
       group += step;
@@ -161,7 +191,7 @@ struct Half {
         const u32 y = last & (0u - last);
         last ^= y;
         *key++ = key_of<Top>(l | y, d | y);
-        *group++ = group_for<Top>(c | y);
+        *group++ = word_for<Top>(c | y, lq | left_bit(y, g->rows - 1));
       }
     }
     count = static_cast<std::size_t>(key - keys->data());
@@ -171,7 +201,7 @@ struct Half {
   /// diagonal masks of row r. The last two rows are unrolled (most nodes
   /// are there) and write their placements through local pointers.
   template <bool Top>
-  void walk(int r, u32 cols, u32 dl, u32 dr) {
+  void walk(int r, u32 cols, u32 dl, u32 dr, u32 lam) {
     u32 free = free_squares(r, cols, dl, dr);
     if (r == g->rows - 1) {  // only when a half has one row
       reserve(32);
@@ -179,27 +209,31 @@ struct Half {
         const u32 q = free & (0u - free);
         free ^= q;
         (*keys)[count] = key_of<Top>(dl | q, dr | q);
-        (*groups)[count++] = group_for<Top>(cols | q);
+        (*groups)[count++] = word_for<Top>(cols | q, lam | left_bit(q, r));
       }
       return;
     }
     if (r == g->rows - 2) {
-      last_two<Top>(cols, dl, dr);
+      last_two<Top>(cols, dl, dr, lam);
       return;
     }
     if (r == g->rows - 3) {
       while (free) {
         const u32 q = free & (0u - free);
         free ^= q;
-        last_two<Top>(cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1);
+        last_two<Top>(cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1, lam | left_bit(q, r));
       }
       return;
     }
     poll.tick();
+    if (r <= prune_rows && r > 0) {
+      const u32 prefix = lam >> (g->rows - r), ones = (1u << r) - 1u;
+      if (std::min(prefix, prefix ^ ones) < (prune_threshold >> (prune_rows - r))) return;
+    }
     while (free) {
       const u32 q = free & (0u - free);
       free ^= q;
-      walk<Top>(r + 1, cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1);
+      walk<Top>(r + 1, cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1, lam | left_bit(q, r));
     }
   }
 
@@ -213,9 +247,9 @@ struct Half {
       return;
     }
     if (top)
-      walk<true>(0, 0, 0, 0);
+      walk<true>(0, 0, 0, 0, 0);
     else
-      walk<false>(0, 0, 0, 0);
+      walk<false>(0, 0, 0, 0, 0);
   }
 
   /// One random root-to-leaf path: the product of the branching factors
@@ -305,21 +339,142 @@ struct Scratch {
   std::vector<u64> top_sorted, bottom_sorted;      ///< one group's keys sorted into buckets (64-bit)
   std::vector<u32> top_sorted32, bottom_sorted32;  ///< the same when the untested bits fit 32
   std::vector<u32> top_offsets, bottom_offsets, top_counts, bottom_counts, top_zeros, bottom_zeros, index, position;
+  std::vector<std::uint16_t> top_lams, bottom_lams;  ///< λ of each key sorted by group
+  std::vector<std::uint16_t> top_bucket_lams, bottom_bucket_lams;  ///< the same for one group's buckets
+  std::vector<struct GroupPlan> plan;                 ///< per group of the task
+  std::vector<std::int32_t> thresholds;               ///< per group, for sort_for_join
 };
 
-/// Counting sort of the first `count` keys by their groups (values <
-/// buckets) into `out`, each key reordered by `order`; offsets[g] ..
-/// offsets[g+1] is group g.
-void sort_by_group(const std::vector<u64>& keys, const std::vector<u32>& groups, std::size_t count,
-                   std::size_t buckets, const KeyOrder& order, std::vector<u64>& out, std::vector<u32>& offsets,
-                   std::vector<u32>& position) {
-  offsets.assign(buckets + 1, 0);
-  for (std::size_t i = 0; i < count; ++i) ++offsets[groups[i] + 1];
-  for (std::size_t g = 0; g < buckets; ++g) offsets[g + 1] += offsets[g];
-  position.assign(offsets.begin(), offsets.end() - 1);
-  out.resize(count);
-  for (std::size_t i = 0; i < count; ++i) out[position[groups[i]]++] = order(keys[i]);
+/// The reflection in the main diagonal, (r, c) → (c, r), which does not
+/// keep the cut across the board, used through two set invariants of a
+/// solution X of the even n×n board (a = n/2): S(X), the columns of its top
+/// half's queens, and L(X), the rows of its left half's queens (columns <
+/// a). The reflection swaps them, S(DX) = L(X) and L(DX) = S(X), while the
+/// turn and the mirror act on both as complement and reversal (i ↦ n−1−i).
+/// With c(·) the least of a set's four images under complement and
+/// reversal (as numbers below), n(S, L) the solutions with those sets,
+/// n(S, L) = n(L, S), so
+///   Q = Σ_{S,L} n(S, L) = Σ_{S,L} f · n(S, L),  f = 2, 1, 0 as c(L) >, =, < c(S),
+/// (f(S,L) + f(L,S) = 2), and each group (one S) counts only its pairs with
+/// f > 0, the weight 2 for most of them: half the key pairs of the join drop
+/// out. For k = |S ∩ left| ∈ {0, a} (k = |L ∩ top| too) the weight is 1.
+///
+/// A set X ⊆ {0..n−1} of size a is the number (hi, lo) = (Σ_{i∈X, i<a}
+/// 2^(a−1−i), Σ_{i∈X, i≥a} 2^(n−1−i)), hi the high a bits. For a pair
+/// (top placement, bottom placement) L = (λ_t, R(λ_b)), λ being the
+/// placement's left rows (Half::left_columns) and R the reversal of a bits; the
+/// four images of L have the high parts λ_t, ~λ_t, λ_b, ~λ_b: a placement
+/// whose min(λ, ~λ) is below c(S)'s high part has f = 0 with every partner,
+/// above it leaves the decision to the partner, equal to it (a tie) needs
+/// the whole comparison.
+struct DiagonalOrder {
+  int a = 0;
+  u32 ones = 0;                ///< 2^a − 1
+  std::vector<u32> reverse;    ///< reversal of a bits
+
+  explicit DiagonalOrder(int rows) : a(rows), ones((1u << rows) - 1u), reverse(std::size_t{1} << rows) {
+    for (u32 x = 0; x <= ones; ++x)
+      for (int i = 0; i < a; ++i)
+        if ((x >> i) & 1u) reverse[x] |= 1u << (a - 1 - i);
+  }
+  /// c: the least of the four images of the set (hi, lo).
+  [[nodiscard]] u32 least(u32 hi, u32 lo) const {
+    const u32 rh = reverse[lo], rl = reverse[hi];
+    return std::min({(hi << a) | lo, ((hi ^ ones) << a) | (lo ^ ones), (rh << a) | rl, ((rh ^ ones) << a) | (rl ^ ones)});
+  }
+  /// c(S) of a column set (bit i = column i).
+  [[nodiscard]] u32 of_columns(u32 columns) const {
+    return least(reverse[columns & ones], reverse[(columns >> a) & ones]);
+  }
+  /// c(L) of the pair with left rows λ_t (top) and λ_b (bottom).
+  [[nodiscard]] u32 of_rows(u32 lam_top, u32 lam_bottom) const { return least(lam_top, reverse[lam_bottom]); }
+};
+
+/// λ's flag for a placement that ties (min(λ, ~λ) equal to c(S)'s high part).
+constexpr std::uint16_t kTie = 0x8000;
+
+/// What the task does with one group (column set of the top half).
+struct GroupPlan {
+  bool join = false;     ///< the least column set of its class in this task
+  bool weighted = false; ///< pairs weighted by the diagonal reflection (f)
+  u32 size = 0;          ///< the class size under the mirror and the turn
+  u32 least = 0;         ///< c(S) (weighted groups)
+  u32 threshold = 0;     ///< c(S)'s high part (weighted groups)
+};
+
+/// Counting sort of the first `count` placements (keys and words: group
+/// << lam_shift | λ) into the sub-buckets (group, clear) and (group, tie),
+/// the placements of groups not joined and those that pair with nothing
+/// (DiagonalOrder) left out; each key reordered by `order`, λ (with kTie)
+/// copied to `lams`. offsets[2g] .. offsets[2g+1] are group g's clear
+/// placements, offsets[2g+1] .. offsets[2g+2] its ties.
+void sort_for_join(const std::vector<u64>& keys, const std::vector<u32>& words, std::size_t count, int lam_shift,
+                   const std::vector<GroupPlan>& plan, u32 ones, const KeyOrder& order, Scratch& s,
+                   std::vector<u64>& out, std::vector<std::uint16_t>& lams, std::vector<u32>& offsets) {
+  const std::size_t buckets = 2 * plan.size();
+  const u32 lam_mask = lam_shift == 0 ? 0u : (1u << lam_shift) - 1u;
+  // Per group the threshold t: a placement with m = min(λ, ~λ) is clear
+  // (sub-bucket 0) above t, a tie at t, left out below it; t = −1 keeps
+  // all (unweighted groups), t = 2^31 − 1 none (groups not joined).
+  std::vector<std::int32_t>& threshold = s.thresholds;
+  threshold.resize(plan.size());
+  for (std::size_t g = 0; g < plan.size(); ++g)
+    threshold[g] = !plan[g].join ? INT32_MAX : plan[g].weighted ? static_cast<std::int32_t>(plan[g].threshold) : -1;
+  // sub-bucket 4g + class; class 2 (left out) goes to one slot past the end
+  s.index.resize(count);
+  s.position.assign(4 * plan.size(), 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    const u32 g = words[i] >> lam_shift, lam = words[i] & lam_mask;
+    const auto m = static_cast<std::int32_t>(std::min(lam, lam ^ ones));
+    const u32 b = 4 * g + static_cast<u32>(m <= threshold[g]) + static_cast<u32>(m < threshold[g]);
+    s.index[i] = b;
+    ++s.position[b];
+  }
+  offsets.resize(buckets + 1);
+  u32 kept = 0;
+  for (std::size_t g = 0; g < plan.size(); ++g) {
+    offsets[2 * g] = kept;
+    const u32 clear = s.position[4 * g], ties = s.position[4 * g + 1];
+    s.position[4 * g] = kept;
+    s.position[4 * g + 1] = kept + clear;
+    kept += clear + ties;
+    offsets[2 * g + 1] = kept - ties;
+  }
+  offsets[buckets] = kept;
+  for (std::size_t g = 0; g < plan.size(); ++g) s.position[4 * g + 2] = kept;
+  out.resize(std::size_t{kept} + 1);
+  lams.resize(std::size_t{kept} + 1);
+  for (std::size_t i = 0; i < count; ++i) {
+    const u32 b = s.index[i], c = b & 3u;
+    const u32 at = s.position[b];
+    out[at] = order(keys[i]);
+    lams[at] = static_cast<std::uint16_t>((words[i] & lam_mask) | (c == 1 ? kTie : 0u));
+    s.position[b] = at + (c != 2 ? 1u : 0u);
+  }
 }
+
+/// Number of y in p[0, n) with x & y == 0 (a loop the compiler vectorises).
+template <class T>
+u32 count_fits(T x, const T* p, u32 n) {
+  u32 h = 0;
+  for (u32 i = 0; i < n; ++i) h += (x & p[i]) == 0;
+  return h;
+}
+
+/// How a group joined with the diagonal reflection weights its pairs: λ
+/// (with kTie) of each key of both sides, in the order of the keys given to
+/// count_disjoint, and c(S).
+struct Weighting {
+  const std::uint16_t* top_lams = nullptr;
+  const std::uint16_t* bottom_lams = nullptr;
+  const DiagonalOrder* order = nullptr;
+  u32 least = 0;
+  /// 2 − f for the pair: 0, 1 or 2 as c(L) >, =, < c(S).
+  [[nodiscard]] u32 shortfall(std::uint16_t top_lam, std::uint16_t bottom_lam) const {
+    const u32 c = order->of_rows(top_lam & ~kTie, bottom_lam & ~kTie);
+    return c > least ? 0u : c == least ? 1u : 2u;
+  }
+};
 
 /// Sorts `keys` (already reordered by KeyOrder, `width` bits) into 2^bits
 /// buckets by their top `bits` bits, keeping the other bits as T; each bucket is filled up to a
@@ -328,7 +483,8 @@ void sort_by_group(const std::vector<u64>& keys, const std::vector<u32>& groups,
 /// receives the number of keys per bucket, `zeros` the number of zero keys.
 template <class T>
 void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s, std::vector<T>& out,
-            std::vector<u32>& offsets, std::size_t pad, std::vector<u32>& counts, std::vector<u32>& zeros) {
+            std::vector<u32>& offsets, std::size_t pad, std::vector<u32>& counts, std::vector<u32>& zeros,
+            const std::uint16_t* lams = nullptr, std::vector<std::uint16_t>* lams_out = nullptr) {
   const std::size_t buckets = std::size_t{1} << bits;
   const int low = width - bits;
   const u64 low_mask = low >= 64 ? ~u64{0} : (u64{1} << low) - 1;
@@ -346,9 +502,12 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
   s.position.assign(offsets.begin(), offsets.end() - 1);
   out.assign(offsets[buckets], static_cast<T>(~T{0}));
   zeros.assign(buckets, 0);
+  if (lams != nullptr) lams_out->assign(offsets[buckets], 0);
   for (std::size_t i = 0; i < count; ++i) {
     const T v = static_cast<T>(keys[i] & low_mask);
-    out[s.position[s.index[i]]++] = v;
+    const u32 at = s.position[s.index[i]]++;
+    out[at] = v;
+    if (lams != nullptr) (*lams_out)[at] = lams[i];
     if (v == 0) ++zeros[s.index[i]];
   }
 }
@@ -386,15 +545,60 @@ inline void count_block(const T* top, u32 t0, u32 t1, const T* bottom, u32 b0, u
   acc += acc2;
 }
 
+/// Σ (2 − f) over the fitting pairs that involve a tie (DiagonalOrder):
+/// each tie top with every bottom, each tie bottom with every top that is
+/// not a tie, over the compatible bucket pairs of the bucketed sides (`t`,
+/// `b`, their λ in Scratch). Ties are a few per cent of the keys and their
+/// fits rarer still: count first, weigh only where something fits.
+template <class T>
+u64 tie_shortfall(const T* t, const T* b, int bits, const Scratch& s, const Weighting& w, u64& tests) {
+  const u32 all = (1u << bits) - 1u;
+  const std::uint16_t* tl = s.top_bucket_lams.data();
+  const std::uint16_t* bl = s.bottom_bucket_lams.data();
+  u64 sum = 0;
+  for (u32 i = 0; i <= all; ++i) {
+    for (u32 x = s.top_offsets[i]; x < s.top_offsets[i + 1]; ++x) {
+      if (!(tl[x] & kTie)) continue;
+      const u32 free = all & ~i;
+      for (u32 j = free;; j = (j - 1) & free) {
+        const u32 b0 = s.bottom_offsets[j], b1 = b0 + s.bottom_counts[j];  // padding left out
+        tests += b1 - b0;
+        if (b0 != b1 && count_fits<T>(t[x], b + b0, b1 - b0) != 0)
+          for (u32 y = b0; y < b1; ++y)
+            if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
+        if (j == 0) break;
+      }
+    }
+  }
+  for (u32 j = 0; j <= all; ++j) {
+    const u32 end = s.bottom_offsets[j] + s.bottom_counts[j];
+    for (u32 y = s.bottom_offsets[j]; y < end; ++y) {
+      if (!(bl[y] & kTie)) continue;
+      const u32 free = all & ~j;
+      for (u32 i = free;; i = (i - 1) & free) {
+        const u32 t0 = s.top_offsets[i], t1 = s.top_offsets[i + 1];
+        tests += t1 - t0;
+        if (t0 != t1 && count_fits<T>(b[y], t + t0, t1 - t0) != 0)
+          for (u32 x = t0; x < t1; ++x)
+            if ((t[x] & b[y]) == 0 && !(tl[x] & kTie)) sum += w.shortfall(tl[x], bl[y]);
+        if (i == 0) break;
+      }
+    }
+  }
+  return sum;
+}
+
 /// The join of one group with T-wide keys (the bits left after bucketing
 /// by `bits` bits fit T).
 template <class T>
 u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits,
                       const KeyOrder& order, Scratch& s, std::vector<T>& top_sorted, std::vector<T>& bottom_sorted,
-                      u64& tests) {
+                      u64& tests, const Weighting* w, u64& shortfall) {
   constexpr u32 lanes = 64 / sizeof(T);
-  bucket<T>(top, nt, order.width, bits, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros);
-  bucket<T>(bottom, nb, order.width, bits, s, bottom_sorted, s.bottom_offsets, lanes, s.bottom_counts, s.bottom_zeros);
+  bucket<T>(top, nt, order.width, bits, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros,
+            w ? w->top_lams : nullptr, &s.top_bucket_lams);
+  bucket<T>(bottom, nb, order.width, bits, s, bottom_sorted, s.bottom_offsets, lanes, s.bottom_counts, s.bottom_zeros,
+            w ? w->bottom_lams : nullptr, &s.bottom_bucket_lams);
   const u32 all = (1u << bits) - 1u;
   const T* t = top_sorted.data();
   const T* b = bottom_sorted.data();
@@ -434,6 +638,7 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
     }
     flush();
   }
+  if (w != nullptr) shortfall += tie_shortfall<T>(t, b, bits, s, *w, tests);
   return total;
 }
 
@@ -442,7 +647,9 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
 /// avoid each other on those bits tested, 16 keys per vector where the
 /// remaining bits fit 32.
 u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, const KeyOrder& order,
-                   Scratch& s, u64& tests, bool wide = false) {
+                   Scratch& s, u64& tests, bool wide = false, const Weighting* w = nullptr, u64* shortfall = nullptr) {
+  u64 unused = 0;
+  u64& short_sum = shortfall != nullptr ? *shortfall : unused;
   // Bucket by `bits` bits: 3^bits bucket pairs survive of 4^bits; about
   // 1024 key pairs per surviving bucket pair keeps the bookkeeping small
   // next to the ANDs (measured on N = 16 and 17: 512 to 4096 are within
@@ -451,8 +658,10 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
   int bits = 0;
   while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * 1024.0 < pairs) ++bits;
   if (!wide && order.width - bits <= 32)
-    return count_disjoint_as<u32>(top, nt, bottom, nb, bits, order, s, s.top_sorted32, s.bottom_sorted32, tests);
-  return count_disjoint_as<u64>(top, nt, bottom, nb, bits, order, s, s.top_sorted, s.bottom_sorted, tests);
+    return count_disjoint_as<u32>(top, nt, bottom, nb, bits, order, s, s.top_sorted32, s.bottom_sorted32, tests, w,
+                                  short_sum);
+  return count_disjoint_as<u64>(top, nt, bottom, nb, bits, order, s, s.top_sorted, s.bottom_sorted, tests, w,
+                                short_sum);
 }
 
 void check_n_join(int n) {
@@ -533,40 +742,28 @@ std::vector<JoinTask> join_tasks(int n, int outer) {
   return tasks;
 }
 
-JoinTaskCount count_join_task(int n, int outer, const JoinTask& t) {
+JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal) {
   check_join(n, outer);
-  const Geometry g(n, outer);
+  const Geometry g(n, outer, diagonal);
   thread_local Scratch s;
   thread_local std::unique_ptr<KeyOrder> order;
+  thread_local std::unique_ptr<DiagonalOrder> reflection;
   thread_local int order_n = 0;
   if (!order || order_n != n) {
     order = std::make_unique<KeyOrder>(n);
+    reflection = std::make_unique<DiagonalOrder>(g.rows);
     order_n = n;
   }
   const std::size_t groups = std::size_t{g.group_mask} + 1;
-  Half top = top_half(g, t), bottom = bottom_half(g, t);
-  top.keys = &s.top_keys;
-  top.groups = &s.top_groups;
-  bottom.keys = &s.bottom_keys;
-  bottom.groups = &s.bottom_groups;
-  top.run();
-  bottom.run();
-  sort_by_group(s.top_keys, s.top_groups, top.count, groups, *order, s.top_by_group, s.top_group_offsets, s.position);
-  sort_by_group(s.bottom_keys, s.bottom_groups, bottom.count, groups, *order, s.bottom_by_group, s.bottom_group_offsets,
-                s.position);
-  JoinTaskCount out;
-  out.placements = u128{top.count} + bottom.count;
-  u64 tests = 0;
+  // Which groups this task joins, and how: only the least column set of its
+  // class among those the task enumerates, weighted by the class size.
+  s.plan.assign(groups, GroupPlan{});
   for (std::size_t gi = 0; gi < groups; ++gi) {
-    const u32 t0 = s.top_group_offsets[gi], t1 = s.top_group_offsets[gi + 1];
-    const u32 b0 = s.bottom_group_offsets[gi], b1 = s.bottom_group_offsets[gi + 1];
-    if (t0 == t1 || b0 == b1) continue;
     const u32 columns = t.outer | (static_cast<u32>(gi) << g.group_shift);
-    // Join only the least column set of its class among those this task
-    // enumerates; weight it by the class size.
+    if (std::popcount(columns) != g.rows || (t.middle >= 0 && ((columns >> t.middle) & 1u))) continue;
     const auto im = images(g, t.middle, columns);
     bool least = true;
-    int size = 0;
+    u32 size = 0;
     for (std::size_t i = 0; i < im.size(); ++i) {
       if (std::find(im.begin(), im.begin() + static_cast<std::ptrdiff_t>(i), im[i]) ==
           im.begin() + static_cast<std::ptrdiff_t>(i))
@@ -574,11 +771,70 @@ JoinTaskCount count_join_task(int n, int outer, const JoinTask& t) {
       if (im[i].first == t.middle && (im[i].second & g.outer_mask) == t.outer && im[i].second < columns)
         least = false;
     }
-    if (!least) continue;
+    GroupPlan& p = s.plan[gi];
+    p.join = least;
+    p.size = size;
+    const int k = std::popcount(columns & reflection->ones);
+    if (g.diagonal && k != 0 && k != g.rows) {
+      p.weighted = true;
+      p.least = reflection->of_columns(columns);
+      p.threshold = p.least >> g.rows;
+    }
+  }
+  Half top = top_half(g, t), bottom = bottom_half(g, t);
+  if (g.diagonal) {
+    // The first `side` rows of a half decide the top `side` bits of its
+    // min(λ, ~λ); the outer columns decide the top `side` bits of c(S)'s
+    // high part (the least of its four images' prefixes), the same for
+    // every group of the task. Where no group has k = 0 or a, that
+    // threshold is positive; else it is 0 and prunes nothing.
+    const int side = std::min(g.group_shift, g.rows - 3);
+    if (side > 0) {
+      const u32 ones = (1u << side) - 1u;
+      const int drop = g.rows - side;
+      const u32 left_prefix = reflection->reverse[t.outer & reflection->ones] >> drop;
+      const u32 right_prefix = ((t.outer >> g.rows) & reflection->ones) >> drop;
+      const u32 threshold = std::min({left_prefix, left_prefix ^ ones, right_prefix, right_prefix ^ ones});
+      for (Half* h : {&top, &bottom}) {
+        h->prune_rows = side;
+        h->prune_threshold = threshold;
+      }
+    }
+  }
+  top.keys = &s.top_keys;
+  top.groups = &s.top_groups;
+  bottom.keys = &s.bottom_keys;
+  bottom.groups = &s.bottom_groups;
+  top.run();
+  bottom.run();
+  sort_for_join(s.top_keys, s.top_groups, top.count, top.lam_shift, s.plan, reflection->ones, *order, s,
+                s.top_by_group, s.top_lams, s.top_group_offsets);
+  sort_for_join(s.bottom_keys, s.bottom_groups, bottom.count, bottom.lam_shift, s.plan, reflection->ones, *order, s,
+                s.bottom_by_group, s.bottom_lams, s.bottom_group_offsets);
+  JoinTaskCount out;
+  out.placements = u128{top.count} + bottom.count;
+  u64 tests = 0;
+  for (std::size_t gi = 0; gi < groups; ++gi) {
+    const GroupPlan& p = s.plan[gi];
+    if (!p.join) continue;
+    const u32 t0 = s.top_group_offsets[2 * gi], t1 = s.top_group_offsets[2 * gi + 2];
+    const u32 b0 = s.bottom_group_offsets[2 * gi], b1 = s.bottom_group_offsets[2 * gi + 2];
+    if (t0 == t1 || b0 == b1) continue;
     engine::throw_if_stopped();
-    const u64 pairs = count_disjoint(s.top_by_group.data() + t0, t1 - t0, s.bottom_by_group.data() + b0, b1 - b0,
-                                     *order, s, tests);
-    out.solutions = checked_add(out.solutions, checked_mul(static_cast<u128>(size), u128{pairs}));
+    u128 value = 0;
+    if (p.weighted) {
+      const Weighting w{s.top_lams.data() + t0, s.bottom_lams.data() + b0, reflection.get(), p.least};
+      u64 shortfall = 0;
+      const u64 pairs = count_disjoint(s.top_by_group.data() + t0, t1 - t0, s.bottom_by_group.data() + b0, b1 - b0,
+                                       *order, s, tests, false, &w, &shortfall);
+      // each pair with a tie is one of the fits, short of 2 by at most 2
+      if (shortfall > 2 * u128{pairs}) throw InternalError("queens join: a group's weights exceed its fits");
+      value = 2 * u128{pairs} - shortfall;
+    } else {
+      value = count_disjoint(s.top_by_group.data() + t0, t1 - t0, s.bottom_by_group.data() + b0, b1 - b0, *order, s,
+                             tests);
+    }
+    out.solutions = checked_add(out.solutions, checked_mul(static_cast<u128>(p.size), value));
   }
   out.pair_tests = tests;
   return out;

@@ -41,5 +41,13 @@ TEST(QueensLong, JoinSixteenAndSeventeenOnOneAndTwoThreads) {
     }
 }
 
+// N = 18 by the join: its groups are large enough for every lane width
+// (keys of 36 bits, 64-bit lanes where a group has few bucket bits) in
+// both the plain and the weighted (diagonal reflection) join.
+TEST(QueensLong, JoinEighteen) {
+  const engine::Job job = make_join_job(18, default_join_outer(18), "long");
+  EXPECT_EQ(join_counts(18, engine::run(job, all_threads()).totals), known(18));
+}
+
 }  // namespace
 }  // namespace pcount::queens

@@ -80,14 +80,22 @@ struct JoinTaskCount {
   u128 pair_tests = 0;  ///< key pairs tested with an AND
 };
 
-/// Runs task `t` of the n×n board with `outer` outer columns. Polls for a
-/// stop between column sets (throws TaskAbandoned). Throws like check_join,
-/// and CountOverflow if a sum overflows.
-[[nodiscard]] JoinTaskCount count_join_task(int n, int outer, const JoinTask& t);
+/// Runs task `t` of the n×n board with `outer` outer columns. For even n
+/// from 4 to 24 the task also uses the reflection in the main diagonal
+/// (docs/queens.md, "diagonal reflection"): each pair is weighted 2, 1 or 0
+/// by comparing the solution's left row set with its top column set, so a
+/// task's own total is not the number of solutions with its column sets,
+/// but the tasks' sum is Q(n); `diagonal` = false turns this off (the sum
+/// is the same). Polls for a stop between column sets (throws
+/// TaskAbandoned). Throws like check_join, CountOverflow if a sum
+/// overflows, InternalError if a weight correction is inconsistent.
+[[nodiscard]] JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal = true);
 
 /// Estimated half placements of task `t` (mean of `probes` random
-/// root-to-leaf probes of its two enumerations; Knuth 1975). The task holds
-/// about 8 bytes per placement while it runs.
+/// root-to-leaf probes of its two enumerations; Knuth 1975), without the
+/// diagonal reflection's pruning (for even n an upper bound of what
+/// count_join_task enumerates). The task holds about 8 bytes per placement
+/// while it runs.
 [[nodiscard]] double estimate_join_placements(int n, int outer, const JoinTask& t, int probes = 64);
 
 /// Number of pairs (x in top, y in bottom) with x & y == 0, for keys of
