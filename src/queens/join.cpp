@@ -341,6 +341,7 @@ struct Scratch {
   std::vector<u32> top_offsets, bottom_offsets, top_counts, bottom_counts, top_zeros, bottom_zeros, index, position;
   std::vector<std::uint16_t> top_lams, bottom_lams;  ///< λ of each key sorted by group
   std::vector<std::uint16_t> top_bucket_lams, bottom_bucket_lams;  ///< the same for one group's buckets
+  std::vector<u32> top_ties, bottom_ties;  ///< ties per bucket (the last keys of each)
   std::vector<struct GroupPlan> plan;                 ///< per group of the task
   std::vector<std::int32_t> thresholds;               ///< per group, for sort_for_join
 };
@@ -484,7 +485,8 @@ struct Weighting {
 template <class T>
 void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s, std::vector<T>& out,
             std::vector<u32>& offsets, std::size_t pad, std::vector<u32>& counts, std::vector<u32>& zeros,
-            const std::uint16_t* lams = nullptr, std::vector<std::uint16_t>* lams_out = nullptr) {
+            const std::uint16_t* lams = nullptr, std::vector<std::uint16_t>* lams_out = nullptr,
+            std::vector<u32>* ties = nullptr) {
   const std::size_t buckets = std::size_t{1} << bits;
   const int low = width - bits;
   const u64 low_mask = low >= 64 ? ~u64{0} : (u64{1} << low) - 1;
@@ -502,12 +504,20 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
   s.position.assign(offsets.begin(), offsets.end() - 1);
   out.assign(offsets[buckets], static_cast<T>(~T{0}));
   zeros.assign(buckets, 0);
-  if (lams != nullptr) lams_out->assign(offsets[buckets], 0);
+  if (lams != nullptr) {
+    // the input holds its ties last, so the stable scatter keeps them last
+    // in every bucket
+    lams_out->assign(offsets[buckets], 0);
+    ties->assign(buckets, 0);
+  }
   for (std::size_t i = 0; i < count; ++i) {
     const T v = static_cast<T>(keys[i] & low_mask);
     const u32 at = s.position[s.index[i]]++;
     out[at] = v;
-    if (lams != nullptr) (*lams_out)[at] = lams[i];
+    if (lams != nullptr) {
+      (*lams_out)[at] = lams[i];
+      (*ties)[s.index[i]] += (lams[i] & kTie) != 0 ? 1u : 0u;
+    }
     if (v == 0) ++zeros[s.index[i]];
   }
 }
@@ -545,46 +555,25 @@ inline void count_block(const T* top, u32 t0, u32 t1, const T* bottom, u32 b0, u
   acc += acc2;
 }
 
-/// Σ (2 − f) over the fitting pairs that involve a tie (DiagonalOrder):
-/// each tie top with every bottom, each tie bottom with every top that is
-/// not a tie, over the compatible bucket pairs of the bucketed sides (`t`,
-/// `b`, their λ in Scratch). Ties are a few per cent of the keys and their
-/// fits rarer still: count first, weigh only where something fits.
+/// Σ (2 − f) over the fitting pairs of one bucket pair that involve a tie
+/// (DiagonalOrder): the tie tops of [t0, t1) with the bottoms of [b0, b1),
+/// the tie bottoms with the other tops. Ties stand last in each bucket
+/// (`top_ties`, `bottom_ties` of them), a few per cent of the keys, and
+/// their fits are rarer still: count first, weigh only where something fits.
 template <class T>
-u64 tie_shortfall(const T* t, const T* b, int bits, const Scratch& s, const Weighting& w, u64& tests) {
-  const u32 all = (1u << bits) - 1u;
-  const std::uint16_t* tl = s.top_bucket_lams.data();
-  const std::uint16_t* bl = s.bottom_bucket_lams.data();
+u64 tie_shortfall(const T* t, u32 t0, u32 t1, u32 top_ties, const T* b, u32 b0, u32 b1, u32 bottom_ties,
+                  const std::uint16_t* tl, const std::uint16_t* bl, const Weighting& w) {
   u64 sum = 0;
-  for (u32 i = 0; i <= all; ++i) {
-    for (u32 x = s.top_offsets[i]; x < s.top_offsets[i + 1]; ++x) {
-      if (!(tl[x] & kTie)) continue;
-      const u32 free = all & ~i;
-      for (u32 j = free;; j = (j - 1) & free) {
-        const u32 b0 = s.bottom_offsets[j], b1 = b0 + s.bottom_counts[j];  // padding left out
-        tests += b1 - b0;
-        if (b0 != b1 && count_fits<T>(t[x], b + b0, b1 - b0) != 0)
-          for (u32 y = b0; y < b1; ++y)
-            if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
-        if (j == 0) break;
-      }
-    }
-  }
-  for (u32 j = 0; j <= all; ++j) {
-    const u32 end = s.bottom_offsets[j] + s.bottom_counts[j];
-    for (u32 y = s.bottom_offsets[j]; y < end; ++y) {
-      if (!(bl[y] & kTie)) continue;
-      const u32 free = all & ~j;
-      for (u32 i = free;; i = (i - 1) & free) {
-        const u32 t0 = s.top_offsets[i], t1 = s.top_offsets[i + 1];
-        tests += t1 - t0;
-        if (t0 != t1 && count_fits<T>(b[y], t + t0, t1 - t0) != 0)
-          for (u32 x = t0; x < t1; ++x)
-            if ((t[x] & b[y]) == 0 && !(tl[x] & kTie)) sum += w.shortfall(tl[x], bl[y]);
-        if (i == 0) break;
-      }
-    }
-  }
+  for (u32 x = t1 - top_ties; x < t1; ++x)
+    if (count_fits<T>(t[x], b + b0, b1 - b0) != 0)
+      for (u32 y = b0; y < b1; ++y)
+        if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
+  const u32 clear_end = t1 - top_ties;
+  if (clear_end != t0)
+    for (u32 y = b1 - bottom_ties; y < b1; ++y)
+      if (count_fits<T>(b[y], t + t0, clear_end - t0) != 0)
+        for (u32 x = t0; x < clear_end; ++x)
+          if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
   return sum;
 }
 
@@ -596,9 +585,9 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
                       u64& tests, const Weighting* w, u64& shortfall) {
   constexpr u32 lanes = 64 / sizeof(T);
   bucket<T>(top, nt, order.width, bits, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros,
-            w ? w->top_lams : nullptr, &s.top_bucket_lams);
+            w ? w->top_lams : nullptr, &s.top_bucket_lams, &s.top_ties);
   bucket<T>(bottom, nb, order.width, bits, s, bottom_sorted, s.bottom_offsets, lanes, s.bottom_counts, s.bottom_zeros,
-            w ? w->bottom_lams : nullptr, &s.bottom_bucket_lams);
+            w ? w->bottom_lams : nullptr, &s.bottom_bucket_lams, &s.bottom_ties);
   const u32 all = (1u << bits) - 1u;
   const T* t = top_sorted.data();
   const T* b = bottom_sorted.data();
@@ -633,12 +622,14 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
         tests += u64{t1 - t0} * (b1 - b0);
         // the top bucket's zero keys fit the padding keys too: take those back
         total -= u64{s.top_zeros[i]} * (b1 - b0 - s.bottom_counts[j]);
+        if (w != nullptr && (s.top_ties[i] | s.bottom_ties[j]) != 0)
+          shortfall += tie_shortfall<T>(t, t0, t1, s.top_ties[i], b, b0, b0 + s.bottom_counts[j], s.bottom_ties[j],
+                                        s.top_bucket_lams.data(), s.bottom_bucket_lams.data(), *w);
       }
       if (j == 0) break;
     }
     flush();
   }
-  if (w != nullptr) shortfall += tie_shortfall<T>(t, b, bits, s, *w, tests);
   return total;
 }
 
