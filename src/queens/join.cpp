@@ -67,6 +67,33 @@ std::array<std::pair<int, u32>, 4> images(const Geometry& g, int m, u32 top) {
   return {{{m, top}, {m, flip}, {mm, mirror_columns(top, g.n)}, {mm, mirror_columns(flip, g.n)}}};
 }
 
+/// What a leaf of the walk needs to write its key and word, copied into
+/// locals by the hot loop (stores through the output pointers could alias
+/// the Geometry's fields, which would make the compiler reload them).
+struct LeafCode {
+  u32 full = 0;          ///< the board's columns
+  u32 keep = 0;          ///< columns a bottom's complement may hold (all but the middle queen's)
+  int n = 0;
+  int top_shift = 1;     ///< rows from a top half's last row to the boundary row
+  int group_shift = 0;
+  u32 group_mask = 0;
+  int lam_shift = 0;
+  u32 left_columns = 0;
+
+  template <bool Top>
+  [[nodiscard]] u64 key(u32 dl, u32 dr) const {
+    if constexpr (Top)
+      return u64{(dl << top_shift) & full} | (u64{dr >> top_shift} << n);
+    else
+      return u64{dr} | (u64{dl} << n);
+  }
+  template <bool Top>
+  [[nodiscard]] u32 word(u32 cols, u32 lam) const {
+    const u32 top_cols = Top ? cols : keep & ~cols;
+    return (((top_cols >> group_shift) & group_mask) << lam_shift) | lam;
+  }
+};
+
 /// One half's enumeration: rows 0..a-1 of the board (for the bottom half,
 /// the board turned upside down), queens only on allowed squares, every
 /// `must` column used.
@@ -93,6 +120,7 @@ struct Half {
   /// bits; prune_rows = 0 prunes nothing.
   int prune_rows = 0;
   u32 prune_threshold = 0;
+  LeafCode leaf;  ///< set by the constructor
 
   Half(const Geometry& geo, bool is_top, int middle, u32 allowed_columns, u32 must_columns)
       : g(&geo), top(is_top), m(middle), must(must_columns) {
@@ -109,6 +137,8 @@ struct Half {
       }
       allowed[static_cast<std::size_t>(r)] = a;
     }
+    leaf = LeafCode{geo.full, geo.full & ~bit(middle), geo.n, geo.odd ? 2 : 1, geo.group_shift, geo.group_mask,
+                    lam_shift, left_columns};
   }
 
   /// The key of a placement: `dl`/`dr` the diagonal masks of its last row
@@ -172,17 +202,18 @@ struct Half {
     reserve(std::size_t{32} * 32 + 1);  // n² leaves at most, and one slot written blind
     u64* key = keys->data() + count;
     u32* group = groups->data() + count;
+    const LeafCode k = leaf;
     while (free) {
       const u32 q = free & (0u - free);
       free ^= q;
       const u32 rest = need & ~q;  // must columns the last row has to take
-      const u32 l = ((dl | q) << 1) & g->full, d = (dr | q) >> 1, c = cols | q;
-      const u32 lq = lam | left_bit(q, g->rows - 2);
+      const u32 l = ((dl | q) << 1) & k.full, d = (dr | q) >> 1, c = cols | q;
+      const u32 lq = lam | (static_cast<u32>(q <= k.left_columns) << 1);
       u32 last = below & ~(q | (q << 1) | (q >> 1)) & (rest ? rest : ~0u);
       // the first leaf is written whether or not there is one: no branch
       const u32 z = last & (0u - last);
-      *key = key_of<Top>(l | z, d | z);
-      *group = word_for<Top>(c | z, lq | left_bit(z, g->rows - 1));
+      *key = k.key<Top>(l | z, d | z);
+      *group = k.word<Top>(c | z, lq | static_cast<u32>(z <= k.left_columns));
       const std::size_t step = (last | (0u - last)) >> 31;  // 1 if there is a leaf
       key += step;
       group += step;
@@ -190,8 +221,8 @@ struct Half {
       while (last) {
         const u32 y = last & (0u - last);
         last ^= y;
-        *key++ = key_of<Top>(l | y, d | y);
-        *group++ = word_for<Top>(c | y, lq | left_bit(y, g->rows - 1));
+        *key++ = k.key<Top>(l | y, d | y);
+        *group++ = k.word<Top>(c | y, lq | static_cast<u32>(y <= k.left_columns));
       }
     }
     count = static_cast<std::size_t>(key - keys->data());
@@ -322,9 +353,19 @@ struct KeyOrder {
           table[static_cast<std::size_t>(b / 8)][static_cast<std::size_t>(v)] |= u64{1} << destination[static_cast<std::size_t>(b)];
   }
   [[nodiscard]] u64 operator()(u64 key) const {
+    // unrolled for the key widths of the join's usual n (a loop over the
+    // bytes cost about a sixth of sort_for_join at N = 18)
+    switch ((width + 7) / 8) {
+      case 4: return bytes<4>(key);
+      case 5: return bytes<5>(key);
+      case 6: return bytes<6>(key);
+      default: return bytes<8>(key);
+    }
+  }
+  template <std::size_t B>
+  [[nodiscard]] u64 bytes(u64 key) const {
     u64 r = 0;
-    const std::size_t bytes = static_cast<std::size_t>(width + 7) / 8;
-    for (std::size_t i = 0; i < bytes; ++i) r |= table[i][(key >> (8 * i)) & 255u];
+    for (std::size_t i = 0; i < B; ++i) r |= table[i][(key >> (8 * i)) & 255u];
     return r;
   }
 };
