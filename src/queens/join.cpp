@@ -190,8 +190,10 @@ struct Half {
 
   /// The last two rows (a−2 and a−1) from the masks of row a−2, written
   /// through local pointers with few branches: most nodes are here.
+  /// Writes through `key` and `group` and advances them; the caller has
+  /// reserved n² + 1 slots (n² leaves at most, and one written blind).
   template <bool Top>
-  void last_two(u32 cols, u32 dl, u32 dr, u32 lam) {
+  void last_two(u32 cols, u32 dl, u32 dr, u32 lam, u64*& key, u32*& group) const {
     const u32 need = must & ~cols;
     const int needed = std::popcount(need);
     if (needed > 2) return;
@@ -199,9 +201,6 @@ struct Half {
     if (needed == 2) free &= need;
     // row a−1 before the queen of row a−2 is known
     const u32 below = allowed[static_cast<std::size_t>(g->rows - 1)] & ~cols & ~((dl << 1) & g->full) & ~(dr >> 1);
-    reserve(std::size_t{32} * 32 + 1);  // n² leaves at most, and one slot written blind
-    u64* key = keys->data() + count;
-    u32* group = groups->data() + count;
     const LeafCode k = leaf;
     while (free) {
       const u32 q = free & (0u - free);
@@ -225,7 +224,6 @@ struct Half {
         *group++ = k.word<Top>(c | y, lq | static_cast<u32>(y <= k.left_columns));
       }
     }
-    count = static_cast<std::size_t>(key - keys->data());
   }
 
   /// Places the queens of rows r..a-1, given the columns used and the
@@ -245,15 +243,23 @@ struct Half {
       return;
     }
     if (r == g->rows - 2) {
-      last_two<Top>(cols, dl, dr, lam);
+      reserve(std::size_t{32} * 32 + 1);
+      u64* key = keys->data() + count;
+      u32* group = groups->data() + count;
+      last_two<Top>(cols, dl, dr, lam, key, group);
+      count = static_cast<std::size_t>(key - keys->data());
       return;
     }
-    if (r == g->rows - 3) {
+    if (r == g->rows - 3) {  // the last three rows write through local pointers
+      reserve(std::size_t{32} * 32 * 32 + 1);
+      u64* key = keys->data() + count;
+      u32* group = groups->data() + count;
       while (free) {
         const u32 q = free & (0u - free);
         free ^= q;
-        last_two<Top>(cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1, lam | left_bit(q, r));
+        last_two<Top>(cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1, lam | left_bit(q, r), key, group);
       }
+      count = static_cast<std::size_t>(key - keys->data());
       return;
     }
     poll.tick();
