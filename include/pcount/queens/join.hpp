@@ -18,6 +18,11 @@
 /// horizontal axis (top ↔ bottom, C ↔ its complement) and the left–right
 /// mirror map column sets to column sets with the same count, so only one
 /// column set per class is joined, weighted by the class size (up to 4).
+/// For even n ≤ 24 the reflection in the main diagonal halves the join
+/// again: it swaps a solution's top column set S and its left row set L,
+/// so each pair counts 2, 1 or 0 times as c(L) >, =, < c(S) (c: the least
+/// image under complement and reversal), and half placements that can only
+/// count 0 are pruned or dropped (docs/queens.md, "The diagonal reflection").
 ///
 /// Tasks: the k outer columns (k/2 on each side) split the column sets: a
 /// task fixes which outer columns the top half uses (and, for odd N, the
