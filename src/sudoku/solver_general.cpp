@@ -4,14 +4,9 @@
 
 #include "pcount/sudoku/solver_kernels.hpp"
 
-/// Whether GeneralKernel removes locked candidates once the singles stall
-/// (1) or stops at singles (0); a compile-time switch for measuring it
-/// (results/sudoku-puzzles.md).
-#ifndef PCOUNT_GENERAL_LOCKED
-#define PCOUNT_GENERAL_LOCKED 1
-#endif
-
 namespace pcount::sudoku::detail {
+
+bool general_locked_candidates = true;
 
 namespace {
 constexpr int kLanes = kMaxSide;
@@ -124,9 +119,8 @@ bool GeneralKernel::propagate(State& s) const {
       }
     }
     if (progress) continue;
-#if PCOUNT_GENERAL_LOCKED
     // Locked candidates, digit by digit and box by box.
-    for (int d = 0; d < n; ++d) {
+    for (int d = 0; d < n && general_locked_candidates; ++d) {
       Board& x = s.f[static_cast<std::size_t>(d)];
       for (int b = 0; b < n; b += rows) {
         unsigned in = 0;
@@ -178,7 +172,6 @@ bool GeneralKernel::propagate(State& s) const {
         }
       }
     }
-#endif
     if (!progress) return true;
   }
 }

@@ -102,6 +102,11 @@ private:
   std::array<std::uint8_t, kMaxSide> band_{};      ///< band_[r]: the first row of r's box
 };
 
+/// Whether GeneralKernel removes locked candidates (default true). Cleared
+/// only by the benchmark that measures what they buy (bench/puzzles.cpp);
+/// change it only while no solve runs.
+extern bool general_locked_candidates;
+
 /// The first general-shape kernel, kept as an independent oracle for
 /// GeneralKernel in tests and benchmarks: a 16-bit candidate mask per cell;
 /// every cell and unit is swept until nothing changes (naked and hidden
