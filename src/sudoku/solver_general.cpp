@@ -194,15 +194,32 @@ Branch GeneralKernel::choose(const State& s) const {
       ones[i] |= x[i];
     }
   }
+  // Among the bivalue cells, the one with the most open peers (the
+  // "degree" tie-break of graph colouring): its value prunes the most.
   Branch best;
+  std::array<int, kMaxSide> row_open{};
   for (int r = 0; r < n_; ++r) {
-    const unsigned pair = twos[static_cast<std::size_t>(r)] & ~threes[static_cast<std::size_t>(r)] & ~s.solved[static_cast<std::size_t>(r)] & 0xFFFFu;
-    if (pair) {
+    const unsigned open = ~s.solved[static_cast<std::size_t>(r)] & full_;
+    row_open[static_cast<std::size_t>(r)] = std::popcount(open);
+  }
+  int best_degree = -1;
+  for (int r = 0; r < n_; ++r) {
+    for (unsigned pair = twos[static_cast<std::size_t>(r)] & ~threes[static_cast<std::size_t>(r)] & ~s.solved[static_cast<std::size_t>(r)] & 0xFFFFu; pair; pair &= pair - 1) {
       const int c = std::countr_zero(pair);
-      best.cell = r * n_ + c;
-      best.candidates = candidates(s, r, c);
-      return best;
+      int degree = row_open[static_cast<std::size_t>(r)];
+      for (int l = 0; l < n_; ++l) degree += static_cast<int>(~s.solved[static_cast<std::size_t>(l)] >> c & 1u);
+      const unsigned first = band_[static_cast<std::size_t>(r)];
+      for (int l = static_cast<int>(first); l < static_cast<int>(first) + shape_.rows; ++l)
+        degree += std::popcount(~s.solved[static_cast<std::size_t>(l)] & segment_[static_cast<std::size_t>(c)] & ~(l == r ? 0xFFFFu : 0u));
+      if (degree > best_degree) {
+        best_degree = degree;
+        best.cell = r * n_ + c;
+      }
     }
+  }
+  if (best_degree >= 0) {
+    best.candidates = candidates(s, best.cell / n_, best.cell % n_);
+    return best;
   }
   int fewest = 99;
   for (int r = 0; r < n_; ++r)
