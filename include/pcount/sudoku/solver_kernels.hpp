@@ -63,7 +63,9 @@ struct Branch {
 ///   column loses it; claiming: a row's or column's places lie in one box,
 ///   so the rest of that box loses it);
 /// - branching on a cell with two candidates when there is one (found from
-///   the bit-sliced count), else on an open cell with the fewest.
+///   the bit-sliced count; among several, the one with the most open peers,
+///   the "degree" tie-break of graph colouring heuristics such as DSATUR,
+///   Brélaz 1979), else on the first open cell with the fewest.
 /// The same method as Fast9Kernel's band boards, for any shape.
 class GeneralKernel {
 public:
