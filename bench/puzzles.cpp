@@ -9,6 +9,12 @@
 // has exactly one solution (serg: at least two), and each returned grid must
 // solve its puzzle. The kernel is the automatic one (simd9 on the path
 // PCOUNT_SIMD or the CPU picks).
+// BM_GeneralSet/<set>/<kernel>: the generated 12×12 and 16×16 sets
+// (data/sudoku/README.md: 0 = puzzles12_3x4, 1 = puzzles12_2x6,
+// 2 = puzzles16_4x4), one thread, solve(p, 2, kernel) puzzle after puzzle,
+// kernel 0 = general (digit bitboards), 1 = general without locked
+// candidates, 2 = sweep (the kernel general replaced); counter puzzles/s.
+// Every puzzle must come out with one solution that solves it.
 // BM_CountPuzzle/<threads>: all 6,696,000 solutions of the band-class check
 // puzzle (docs/sudoku-puzzles.md) through engine::run; counter solutions/s.
 #include <benchmark/benchmark.h>
@@ -21,6 +27,7 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 #include "pcount/sudoku/solver.hpp"
+#include "pcount/sudoku/solver_kernels.hpp"
 
 namespace {
 
@@ -83,6 +90,43 @@ void BM_PuzzleSet(benchmark::State& state) {
                                                    benchmark::Counter::kIsRate);
 }
 
+struct GeneralSet {
+  const char* file;
+  pcount::sudoku::BoxShape shape;
+};
+const GeneralSet kGeneralSets[] = {{"puzzles12_3x4", {3, 4}}, {"puzzles12_2x6", {2, 6}}, {"puzzles16_4x4", {4, 4}}};
+
+void BM_GeneralSet(benchmark::State& state) {
+  const GeneralSet& set = kGeneralSets[state.range(0)];
+  std::vector<Puzzle> puzzles;
+  {
+    std::ifstream in(std::string(PCOUNT_DATA_DIR) + "/sudoku/" + set.file);
+    std::string line;
+    while (std::getline(in, line))
+      if (!line.empty() && line[0] != '#') puzzles.push_back(pcount::sudoku::parse_puzzle(line, set.shape));
+  }
+  if (puzzles.empty()) {
+    state.SkipWithError((std::string("cannot read ") + set.file).c_str());
+    return;
+  }
+  const auto kernel = state.range(1) == 2 ? pcount::sudoku::Kernel::sweep : pcount::sudoku::Kernel::general;
+  pcount::sudoku::detail::general_locked_candidates = state.range(1) == 0;
+  std::vector<SolveResult> results(puzzles.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < puzzles.size(); ++i) results[i] = pcount::sudoku::solve(puzzles[i], 2, kernel);
+    benchmark::DoNotOptimize(results.data());
+  }
+  pcount::sudoku::detail::general_locked_candidates = true;
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < puzzles.size(); ++i)
+    if (results[i].solutions != 1 || results[i].limit_reached || !pcount::sudoku::is_solution(puzzles[i], results[i].first))
+      ++bad;
+  if (bad) state.SkipWithError((std::to_string(bad) + " puzzles not solved as expected").c_str());
+  state.SetLabel(std::string(set.file) + " " + (state.range(1) == 0 ? "general" : state.range(1) == 1 ? "general-no-locked" : "sweep"));
+  state.counters["puzzles/s"] = benchmark::Counter(static_cast<double>(puzzles.size()) * static_cast<double>(state.iterations()),
+                                                   benchmark::Counter::kIsRate);
+}
+
 void BM_CountPuzzle(benchmark::State& state) {
   const Puzzle p = pcount::sudoku::parse_puzzle(
       "1234567894567891237891234562........5........8........3........6........9........");
@@ -105,6 +149,7 @@ BENCHMARK(BM_PuzzleSet)
     ->ArgNames({"set", "threads"})
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GeneralSet)->ArgsProduct({{0, 1, 2}, {0, 1, 2}})->ArgNames({"set", "kernel"})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CountPuzzle)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

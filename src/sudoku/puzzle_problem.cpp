@@ -1,6 +1,7 @@
 // The `--puzzle P` and `--puzzle-file F` problems: solve and count sudoku puzzles.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include <string_view>
 
 #include <fcntl.h>
+#include <sys/stat.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -396,13 +399,63 @@ private:
   std::uint64_t count_ = 0;
 };
 
+/// A mapped input file that shrinks while it is mapped (another program
+/// truncates or rewrites it during the run) turns reads of its lost pages
+/// into SIGBUS. While a file is mapped, a SIGBUS handler checks whether the
+/// faulting address lies in the mapping: then the first thread to fault
+/// writes one prepared line to stderr and ends the process with status 1 (no core dump, no wrong
+/// count); any other SIGBUS gets the previous action back and recurs there.
+/// One mapping at a time (a run reads one puzzle file).
+namespace bus_guard {
+std::atomic<const char*> begin{nullptr};
+std::atomic<std::size_t> size{0};
+char message[1024];
+std::size_t message_length = 0;
+struct sigaction previous {};
+
+extern "C" void on_sigbus(int, siginfo_t* info, void*) {
+  const char* at = static_cast<const char*>(info->si_addr);
+  const char* b = begin.load();
+  if (b && at >= b && at < b + size.load()) {
+    static std::atomic<bool> fired{false};
+    if (fired.exchange(true))
+      for (;;) ::pause();  // another thread is writing the line and exiting
+    [[maybe_unused]] const ssize_t written = ::write(2, message, message_length);
+    ::_exit(1);
+  }
+  ::sigaction(SIGBUS, &previous, nullptr);  // not ours: the fault recurs under the old action
+}
+
+/// Guards [at, at + bytes) with `line` (ended by '\n') as the message.
+void arm(const char* at, std::size_t bytes, const std::string& line) {
+  message_length = std::min(line.size(), sizeof message);
+  std::memcpy(message, line.data(), message_length);
+  size.store(bytes);
+  begin.store(at);
+  struct sigaction action {};
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGBUS, &action, &previous);
+}
+
+void disarm() {
+  ::sigaction(SIGBUS, &previous, nullptr);
+  begin.store(nullptr);
+  size.store(0);
+}
+}  // namespace bus_guard
+
 /// A puzzle file (or stdin) as read before the run.
 /// A growable byte buffer that, unlike std::string, does not zero what it
 /// is about to read into (a 4 MB file would be written twice).
 class ReadBuffer {
 public:
   ~ReadBuffer() {
-    if (mapped_) ::munmap(const_cast<char*>(mapped_), size_);
+    if (mapped_) {
+      bus_guard::disarm();
+      ::munmap(const_cast<char*>(mapped_), size_);
+    }
   }
   ReadBuffer() = default;
   ReadBuffer(const ReadBuffer&) = delete;
@@ -410,16 +463,26 @@ public:
   [[nodiscard]] const char* data() const { return mapped_ ? mapped_ : data_.get(); }
   /// Maps regular file `path` of `bytes` bytes (read-only) as the whole
   /// buffer instead of copying it in; false (buffer unchanged) if that
-  /// cannot be done, and the caller reads the file instead.
-  bool map_file(const std::string& path, std::size_t bytes) {
+  /// cannot be done, and the caller reads the file instead. If the file
+  /// shrinks while mapped, reading the lost part prints `shrunk` (one line)
+  /// and exits with status 1 (bus_guard). A file that is no longer
+  /// `bytes` long once mapped is not used (false).
+  bool map_file(const std::string& path, std::size_t bytes, const std::string& shrunk) {
     if (bytes == 0 || size_ != 0 || mapped_) return false;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
     void* at = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    struct stat now {};
+    const bool same = ::fstat(fd, &now) == 0 && static_cast<std::uintmax_t>(now.st_size) == bytes;
     ::close(fd);
     if (at == MAP_FAILED) return false;
+    if (!same) {
+      ::munmap(at, bytes);
+      return false;
+    }
     mapped_ = static_cast<const char*>(at);
     size_ = bytes;
+    bus_guard::arm(mapped_, size_, shrunk);
     return true;
   }
   [[nodiscard]] std::size_t size() const { return size_; }
@@ -465,7 +528,7 @@ struct PuzzleFile {
 /// regular file: no copy of the text, few page faults), up to an overlong
 /// line (so a stream without line ends, such as /dev/zero, stops after
 /// about kMaxPuzzleLine characters); throws on a read error.
-std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
+std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path, const std::string& program) {
   std::ifstream file;
   std::istream* in = &std::cin;
   auto f = std::make_shared<PuzzleFile>();
@@ -478,7 +541,9 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path) {
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec && std::filesystem::is_regular_file(path, ec) && size < (std::uintmax_t{1} << 32)) {
       // Mapped rather than read: no copy of the text, no fresh pages to fill.
-      if (f->text.map_file(path, static_cast<std::size_t>(size))) mapped = true;
+      const std::string shrunk = program + ": --puzzle-file: '" + printable(path, path.size()) +
+                                 "' shrank while it was being read; the results printed are incomplete\n";
+      if (f->text.map_file(path, static_cast<std::size_t>(size), shrunk)) mapped = true;
       else f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
       f->begin.reserve(static_cast<std::size_t>(size / 82 + 1));
       f->end.reserve(static_cast<std::size_t>(size / 82 + 1));
@@ -572,7 +637,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
       throw InternalError("puzzle-file: a replayed job ran a task");
     };
   } else {
-    const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path);
+    const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path, inv.session.program);
     lines = file->lines;
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash.value()));

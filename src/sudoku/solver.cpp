@@ -388,6 +388,7 @@ const char* kernel_name(Kernel k) {
   switch (k) {
     case Kernel::fast9: return "fast9";
     case Kernel::general: return "general";
+    case Kernel::sweep: return "sweep";
     case Kernel::simd9: return "simd9";
     case Kernel::simd9_sse41: return "simd9-sse4.1";
     case Kernel::simd9_avx2: return "simd9-avx2";
@@ -460,6 +461,7 @@ SolveResult solve(const Puzzle& puzzle, std::uint64_t limit, Kernel kernel) {
     case Kernel::simd9_avx512: return solve_with<detail::Simd9Kernel<SimdPath::avx512>>(puzzle, limit);
     case Kernel::simd9_avx2: return solve_with<detail::Simd9Kernel<SimdPath::avx2>>(puzzle, limit);
     case Kernel::simd9_sse41: return solve_with<detail::Simd9Kernel<SimdPath::sse41>>(puzzle, limit);
+    case Kernel::sweep: return solve_with<detail::SweepKernel>(puzzle, limit);
     default: return solve_with<detail::GeneralKernel>(puzzle, limit);
   }
 }
@@ -489,6 +491,7 @@ engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options)
       return count_job_with<detail::Simd9Kernel<SimdPath::avx2>>(puzzle, options, "simd9");
     case Kernel::simd9_sse41:
       return count_job_with<detail::Simd9Kernel<SimdPath::sse41>>(puzzle, options, "simd9");
+    case Kernel::sweep: return count_job_with<detail::SweepKernel>(puzzle, options, "sweep");
     default: return count_job_with<detail::GeneralKernel>(puzzle, options, "general");
   }
 }

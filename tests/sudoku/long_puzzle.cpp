@@ -7,6 +7,7 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 #include "pcount/sudoku/solver.hpp"
+#include "support/run_command.hpp"
 
 namespace pcount::sudoku {
 namespace {
@@ -47,6 +48,20 @@ TEST(PuzzleLong, EmptySixBySixHas28200960) {
     EXPECT_EQ(engine::run(make_count_job(parse_puzzle(std::string(36, '.'), shape)), ro).totals.counts[0],
               28'200'960u)
         << shape.rows << "x" << shape.cols;
+  }
+}
+
+TEST(PuzzleLong, SixteenBySixteenSetSameOutputOnOneTwoThreeThreads) {
+  // The generated 16×16 set (data/sudoku/README.md): every puzzle unique,
+  // the same output for every thread count, each grid solving its puzzle.
+  const std::string path = std::string(PCOUNT_DATA_DIR) + "/sudoku/puzzles16_4x4";
+  std::string expected;
+  for (const char* threads : {"1", "2", "3"}) {
+    const test::CommandResult r = test::run_count({"--puzzle-file", path, "--box", "4x4", "--threads", threads});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("unique        200\n"), std::string::npos) << r.err;
+    if (expected.empty()) expected = r.out;
+    EXPECT_EQ(r.out, expected) << threads << " threads";
   }
 }
 

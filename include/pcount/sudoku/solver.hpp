@@ -7,8 +7,9 @@
 /// hidden singles to a fixpoint, then depth-first search branching on an
 /// open cell with the fewest candidates (minimum remaining values), values
 /// in increasing order. 9×9 puzzles use band bitboards with
-/// locked-candidate elimination (Fast9Kernel), other box shapes a general
-/// mask solver (GeneralKernel); see solver_kernels.hpp.
+/// locked-candidate elimination (Fast9Kernel, or its vectorised form),
+/// other box shapes digit bitboards of any shape with the same eliminations
+/// (GeneralKernel); see solver_kernels.hpp.
 ///
 /// Known values used by the tests: an empty 4×4 (2x2 boxes) has 288
 /// solutions; the puzzle
@@ -30,15 +31,16 @@ namespace pcount::sudoku {
 enum class Kernel {
   automatic,     ///< automatic_kernel(shape): simd9 or fast9 for 3x3 boxes, general otherwise
   fast9,         ///< scalar band bitboards; 3x3 boxes only (else InvalidArgument("box_shape"))
-  general,       ///< any shape with side ≤ 16
+  general,       ///< any shape with side ≤ 16 (digit bitboards, GeneralKernel)
+  sweep,         ///< any shape with side ≤ 16: the first general kernel (SweepKernel), an oracle for tests and benchmarks
   simd9,         ///< vectorised 9×9 kernel on the path simd_path() picks; 3x3 boxes only
   simd9_sse41,   ///< simd9 forced onto its SSE4.1 path (tests; InvalidArgument("kernel") if the CPU lacks it)
   simd9_avx2,    ///< simd9 forced onto its AVX2 path
   simd9_avx512,  ///< simd9 forced onto its AVX-512 path
 };
 
-/// Name of a kernel ("auto", "fast9", "general", "simd9", "simd9-sse4.1",
-/// "simd9-avx2", "simd9-avx512").
+/// Name of a kernel ("auto", "fast9", "general", "sweep", "simd9",
+/// "simd9-sse4.1", "simd9-avx2", "simd9-avx512").
 [[nodiscard]] const char* kernel_name(Kernel k);
 
 /// Instruction-set paths of the simd9 kernel, one build of the same code

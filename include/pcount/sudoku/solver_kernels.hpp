@@ -1,11 +1,11 @@
 #pragma once
 /// @file
-/// The two sequential sudoku kernels behind pcount/sudoku/solver.hpp.
+/// The sequential sudoku kernels behind pcount/sudoku/solver.hpp.
 /// Internal detail, public only so that tests and benchmarks can drive a
 /// kernel directly; use solver.hpp otherwise.
 ///
 /// A kernel owns the rules of one grid shape and works on a plain, copyable
-/// `State`. Both kernels offer the same operations, so the depth-first search
+/// `State`. Every kernel offers the same operations, so the depth-first search
 /// and the engine's tree decomposition are written once (solver.cpp):
 /// - `bool start(State&)`: the clues placed and propagated; false when the
 ///   propagation finds a contradiction (the puzzle has no solution);
@@ -22,12 +22,14 @@
 /// Propagation (both kernels): naked singles (a cell with one candidate) and
 /// hidden singles (a value with one place in a row, column or box) to a
 /// fixpoint; a cell with no candidate or a unit missing a value is a
-/// contradiction. The 9×9 kernel also removes locked candidates.
+/// contradiction. Fast9Kernel and GeneralKernel also remove locked
+/// candidates.
 /// Invariant after a successful start/assign: every final value has been
 /// removed from the candidates of all its peers, so the open cells'
 /// candidates alone decide the completions (the endgame counter relies on
 /// it). Constructors throw InvalidArgument("box_shape") for a shape they do not
-/// handle (GeneralKernel: side > 16; Fast9Kernel: anything but 3x3).
+/// handle (GeneralKernel, SweepKernel: side > 16; Fast9Kernel: anything but
+/// 3x3).
 
 #include <array>
 #include <bit>
@@ -45,10 +47,74 @@ struct Branch {
   std::uint32_t candidates = 0;
 };
 
-/// Any box shape with side N = R·C ≤ 16. Candidate sets are 16-bit masks per
-/// cell; units are the N rows, N columns and N boxes. Sweeps over all cells
-/// and units until nothing changes — simple and shape-independent.
+/// Any box shape with side N = R·C ≤ 16, on digit bitboards: for every
+/// digit d a board of 16 lanes of 16 bits, lane r = row r, bit c = column c
+/// (lanes and bits past N stay 0), set where d may still go (a placed cell
+/// keeps its own digit's bit). A row is one lane, a column one bit position
+/// across the lanes, a box R consecutive lanes × a segment of C bits, so
+/// every check is a few whole-word operations per digit whatever the shape:
+/// - naked singles (and cells with no candidate) by bit-sliced counting over
+///   the N boards;
+/// - hidden singles per digit: a lane with one bit (row), a bit set in one
+///   lane only (column, from an OR/"twice" reduction over the lanes), a box
+///   segment whose band reduction has one bit (box);
+/// - locked candidates per digit and box (pointing: the digit's places in
+///   the box lie in one row or one column, so the rest of that row or
+///   column loses it; claiming: a row's or column's places lie in one box,
+///   so the rest of that box loses it);
+/// - branching on a cell with two candidates when there is one (found from
+///   the bit-sliced count; among several, the one with the most open peers,
+///   the "degree" tie-break of graph colouring heuristics such as DSATUR,
+///   Brélaz 1979), else on the first open cell with the fewest.
+/// The same method as Fast9Kernel's band boards, for any shape.
 class GeneralKernel {
+public:
+  using Board = std::array<std::uint16_t, kMaxSide>;  ///< lane r = row r, bit c = column c
+  struct State {
+    std::array<Board, kMaxSide> f{};  ///< f[d]: cells where digit d+1 may go
+    Board solved{};                   ///< placed cells
+    int open = 0;                     ///< cells not yet placed
+  };
+
+  explicit GeneralKernel(const Puzzle& puzzle);
+
+  [[nodiscard]] bool start(State& s) const;
+  [[nodiscard]] bool solved(const State& s) const { return s.open == 0; }
+  [[nodiscard]] Branch choose(const State& s) const;
+  [[nodiscard]] bool assign(State& s, int cell, int v) const {
+    return place(s, v, cell / n_, cell % n_) && propagate(s);
+  }
+  void write(const State& s, std::uint8_t* cells) const;
+  [[nodiscard]] int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) const;
+  [[nodiscard]] const BoxShape& shape() const { return shape_; }
+
+private:
+  /// Places digit d (0-based) at (r, c) and removes it from the cell's peers
+  /// and the cell's other digits; false when d is no longer a candidate there.
+  [[nodiscard]] bool place(State& s, int d, int r, int c) const;
+  [[nodiscard]] bool propagate(State& s) const;
+  /// Candidate digits of open cell (r, c) as a bit set (bit d = digit d+1).
+  [[nodiscard]] std::uint32_t candidates(const State& s, int r, int c) const;
+
+  BoxShape shape_;
+  int n_;                                  ///< side N
+  std::uint16_t full_;                     ///< N low bits
+  std::array<std::uint8_t, kMaxSide * kMaxSide> clues_{};  ///< the puzzle's cells (no heap copy per solve)
+  std::array<std::uint16_t, kMaxSide> segment_{};  ///< segment_[c]: the columns of c's box (C bits)
+  std::array<std::uint8_t, kMaxSide> band_{};      ///< band_[r]: the first row of r's box
+};
+
+/// Whether GeneralKernel removes locked candidates (default true). Cleared
+/// only by the benchmark that measures what they buy (bench/puzzles.cpp);
+/// change it only while no solve runs.
+extern bool general_locked_candidates;
+
+/// The first general-shape kernel, kept as an independent oracle for
+/// GeneralKernel in tests and benchmarks: a 16-bit candidate mask per cell;
+/// every cell and unit is swept until nothing changes (naked and hidden
+/// singles, no locked candidates), branching on the first open cell with
+/// the fewest candidates. Same operations and invariants as GeneralKernel.
+class SweepKernel {
 public:
   struct State {
     std::array<std::uint16_t, kMaxSide * kMaxSide> cand{};  ///< candidate values per cell
@@ -56,7 +122,7 @@ public:
     int open = 0;                                           ///< cells not yet placed
   };
 
-  explicit GeneralKernel(const Puzzle& puzzle);
+  explicit SweepKernel(const Puzzle& puzzle);
 
   [[nodiscard]] bool start(State& s) const;
   [[nodiscard]] bool solved(const State& s) const { return s.open == 0; }
