@@ -21,9 +21,10 @@
 // F = ordered 1-factorisations. By the free action of row permutations,
 // the bands whose bottom rows hold column 0's two smallest digits are
 // 2!(C-2)!/C! of all, so only those K are enumerated and the sum is
-// multiplied by binom(C,2). F(G−K) is memoised per isomorphism class of
-// the top part (nauty canonical form) in a cache shared by all tasks, and
-// counted by ordered_one_factorisations on a miss.
+// multiplied by binom(C,2). F(G−K) is counted by the same split (the top
+// part's own bottom 2-factor, down to a closed-form 2-regular rest) and,
+// from degree 4 (C = 6), memoised per isomorphism class of the top part
+// (nauty canonical form) in a cache shared by all tasks.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -132,7 +133,9 @@ private:
 /// The sub-band count of one k-regular graph on n = 2k columns / digits.
 class SubBandCounter {
 public:
-  SubBandCounter(int k, TopCache* cache) : k_(k), n_(2 * k), cache_(cache) {}
+  /// A counter for k-regular graphs on n columns / digits (n = 2k: a band;
+  /// less than 2k for a top part).
+  SubBandCounter(int k, TopCache* cache, int n = -1) : k_(k), n_(n < 0 ? 2 * k : n), cache_(cache) {}
 
   u128 count(const Graph& g) {
     if (k_ <= 1) return 1;
@@ -244,11 +247,12 @@ private:
     const int degree = k_ - 2;
     if (degree <= 1) return 1;
     if (degree == 2) return static_cast<u128>(1) << cycles_of_two_factor(top, n_);
-    const std::span<const std::uint32_t> span(top.data(), static_cast<std::size_t>(n_));
     // A 3-regular top part is counted faster than nauty labels it (2x5:
     // 8× slower with the cache, results/sudoku-grids-12.md); the cache pays
-    // from degree 4 (2x6), whose direct count is ~10⁴ 2-factors.
-    if (cache_ == nullptr || degree < kMemoFromDegree) return ordered_one_factorisations(span, degree);
+    // from degree 4 (2x6), whose direct count is ~10⁴ 2-factors. The top
+    // part is split again the same way (bottom 2-factor, closed-form rest).
+    const auto direct = [&] { return SubBandCounter(degree, nullptr, n_).count(top); };
+    if (cache_ == nullptr || degree < kMemoFromDegree) return direct();
     const int cells[2] = {n_, n_};
     graph_.reset(cells);
     for (int c = 0; c < n_; ++c)
@@ -257,7 +261,7 @@ private:
     const std::size_t h = WordsHash{}(form_.rows);
     u128 value = 0;
     if (cache_->find(form_.rows, h, value)) return value;
-    value = ordered_one_factorisations(span, degree);
+    value = direct();
     cache_->insert(form_.rows, h, value);
     return value;
   }

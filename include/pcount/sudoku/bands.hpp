@@ -105,7 +105,8 @@ public:
 /// n = 2k columns (adjacency[c] = digit mask of column c), counted as
 /// binom(k,2) · Σ_K 2^cycles(K) · F(G − K) over the 2-factors K (the bottom
 /// two rows) holding column 0's two smallest digits, with F of the top part
-/// (ordered_one_factorisations) memoised per nauty canonical form. Needs
+/// counted by the same split (down to a closed-form 2-regular part) and,
+/// from degree 4, memoised per nauty canonical form. Needs
 /// 1 ≤ k ≤ 6, n = 2k, every column and digit of degree k; throws
 /// std::invalid_argument otherwise. Equals ordered_one_factorisations.
 [[nodiscard]] u128 sub_band_factorisations(std::span<const std::uint32_t> adjacency, int k);
