@@ -7,6 +7,19 @@
 //                               tables from first principles plus the run.
 //   BM_SudokuBands2x4/threads   8x8 by Σ B(σ)² over 26 nauty classes
 //                               (class discovery + run).
+//   BM_SubBand2x6Leaves/memo    12x12 (2x6) sub-band counts, a timing sample:
+//                               four random 6x2 band signatures (fixed
+//                               seed), one column-1 part each, stopped after
+//                               2,000 bottom 2-factors; us/leaf is CPU time
+//                               per 2-factor with the top parts memoised
+//                               (memo = 1, cache kept across iterations) or
+//                               counted afresh (memo = 0); us/leaf_first is
+//                               the first pass, us/leaf_repeat the repeats
+//                               (memo = 1: every top part a cache hit).
+//   BM_SubBand2x6Classes        the 2x6 signature classes (orderly generation,
+//                               2 threads) and the sum over classes of the
+//                               Knuth estimates of their bottom 2-factors;
+//                               whole-run CPU ≈ leaves × us/leaf.
 //
 // The thread count is the benchmark argument; engine::run (and the class
 // discovery) use a task_arena of that size. Real (wall) time. Each benchmark
@@ -14,8 +27,12 @@
 // tests/support/known_grids.hpp (SkipWithError when wrong).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <ctime>
 #include <memory>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
@@ -78,5 +95,69 @@ void BM_SudokuBands2x4(benchmark::State& state) { bands(state, {2, 4}); }
 BENCHMARK(BM_SudokuBands2x4)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 }  // namespace
+
+double cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+void BM_SubBand2x6Leaves(benchmark::State& state) {
+  const bool memo = state.range(0) != 0;
+  std::mt19937_64 rng(2006);
+  std::vector<std::vector<std::uint32_t>> signatures;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<std::uint32_t> cols;
+    for (int b = 0; b < 6; ++b) {
+      std::vector<int> digits{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+      std::shuffle(digits.begin(), digits.end(), rng);
+      std::uint32_t set = 0;
+      for (int d = 0; d < 6; ++d) set |= 1u << digits[static_cast<std::size_t>(d)];
+      cols.push_back(set);
+      cols.push_back(4095u & ~set);
+    }
+    signatures.push_back(cols);
+  }
+  std::uint64_t leaves = 0, first_leaves = 0;
+  double cpu = 0.0, first_cpu = 0.0;
+  for (auto _ : state) {
+    if (first_leaves == 0 && leaves > 0) {
+      first_leaves = leaves;
+      first_cpu = cpu;
+    }
+    const double t0 = cpu_seconds();
+    for (std::size_t i = 0; i < signatures.size(); ++i) {
+      std::uint64_t l = 0;
+      benchmark::DoNotOptimize(
+          sudoku::sub_band_factorisations_part(signatures[i], 6, static_cast<int>(i), &l, 2000, memo));
+      leaves += l;
+    }
+    cpu += cpu_seconds() - t0;
+  }
+  state.counters["us/leaf"] = 1e6 * cpu / static_cast<double>(leaves);
+  // First pass (cache cold for these signatures) and the repeats (every top
+  // part already cached: the cost of the 2-factor, its cycles, one nauty
+  // canonical form and one lookup).
+  state.counters["us/leaf_first"] = 1e6 * first_cpu / static_cast<double>(first_leaves);
+  state.counters["us/leaf_repeat"] = 1e6 * (cpu - first_cpu) / static_cast<double>(leaves - first_leaves);
+}
+BENCHMARK(BM_SubBand2x6Leaves)->Arg(0)->Arg(1)->Iterations(3)->Unit(benchmark::kSecond);
+
+void BM_SubBand2x6Classes(benchmark::State& state) {
+  double leaves = 0.0;
+  std::size_t classes = 0, orbits = 0;
+  for (auto _ : state) {
+    const auto found = sudoku::two_column_signature_classes(6, 2);
+    classes = found.classes.size();
+    orbits = found.box_orbits;
+    leaves = 0.0;
+    for (std::size_t i = 0; i < found.classes.size(); ++i)
+      leaves += sudoku::sub_band_leaf_estimate(found.classes[i].columns, 6, 64, 1975 + i);
+  }
+  state.counters["classes"] = static_cast<double>(classes);
+  state.counters["box_orbits"] = static_cast<double>(orbits);
+  state.counters["leaves"] = leaves;
+}
+BENCHMARK(BM_SubBand2x6Classes)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
 
 BENCHMARK_MAIN();

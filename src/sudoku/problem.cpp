@@ -1,6 +1,8 @@
 // The `--sudoku RxC` problem: all sudoku grids with boxes of R rows × C columns.
 // Methods: "bands" (band / column-signature classes: 3x3, 2xC and Cx2 for
-// C = 2..5) and "search" (tree search over reduced grids: 2x2, 2x3, 3x2).
+// C = 2..5), "subbands" (2xC and Cx2 for C = 2..6: the same Σ B² with
+// signature classes by orderly generation and B by a sub-band split) and
+// "search" (tree search over reduced grids: 2x2, 2x3, 3x2).
 #include <chrono>
 #include <memory>
 #include <string>
@@ -21,7 +23,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 const char* const kSupported =
-    "supported: --method bands for 3x3, 2x2..2x5 and 3x2..5x2; --method search for 2x2, 2x3, 3x2";
+    "supported: --method bands for 3x3, 2x2..2x5 and 3x2..5x2; --method subbands for 2x2..2x6 and 3x2..6x2; "
+    "--method search for 2x2, 2x3, 3x2";
 
 bool search_applies(BoxShape s) {
   return (s.rows == 2 && s.cols == 2) || (s.rows == 2 && s.cols == 3) || (s.rows == 3 && s.cols == 2);
@@ -30,6 +33,10 @@ bool search_applies(BoxShape s) {
 bool bands_applies(BoxShape s) {
   if (s.rows == 3 && s.cols == 3) return true;
   return (s.rows == 2 && s.cols >= 2 && s.cols <= 5) || (s.cols == 2 && s.rows >= 2 && s.rows <= 5);
+}
+
+bool subbands_applies(BoxShape s) {
+  return (s.rows == 2 && s.cols >= 2 && s.cols <= 6) || (s.cols == 2 && s.rows >= 2 && s.rows <= 6);
 }
 
 Report base_report(BoxShape shape, const std::string& method) {
@@ -122,22 +129,48 @@ Plan plan_bands(const Invocation& inv, BoxShape shape) {
   return plan;
 }
 
+Plan plan_subbands(const Invocation& inv, BoxShape shape) {
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth", "does not apply to --method subbands (its tasks are the band classes)");
+  const auto t0 = Clock::now();
+  const auto bands = make_bands_sub_band(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
+  const double setup = seconds_since(t0);
+  Plan plan;
+  plan.job = bands->job(fingerprint_prefix() + "sudoku box=" + shape.name() + " method=subbands");
+  plan.report = [shape, bands, setup](const engine::RunResult& result) {
+    Report report = base_report(shape, "subbands");
+    add_counts(report, shape, bands->total(result.totals));
+    report.extra["classes"] = bands->class_count();
+    report.extra["setup_seconds"] = setup;
+    report.extra["count_seconds"] = result.wall_seconds;
+    return report;
+  };
+  return plan;
+}
+
 Plan plan_sudoku(const Invocation& inv) {
   const BoxShape shape = [&] {
     const auto [r, c] = parse_box("--sudoku", *inv.value("sudoku"));
     return BoxShape{r, c};
   }();
   if (inv.common.list) {
-    if (inv.common.method == "bands")
-      throw InvalidArgument("--list", "needs --method search (bands count classes of grids, they do not list them)");
-    (void)choose_method(inv, {"bands", "search"}, "search");  // a bad --method still exits 2
+    if (inv.common.method == "bands" || inv.common.method == "subbands")
+      throw InvalidArgument("--list", "needs --method search (bands and subbands count classes of grids, they do not "
+                                      "list them)");
+    (void)choose_method(inv, {"bands", "search", "subbands"}, "search");  // a bad --method still exits 2
     return plan_list(inv, shape);
   }
   const bool search_ok = search_applies(shape);
   const bool bands_ok = bands_applies(shape);
-  if (!search_ok && !bands_ok)
+  const bool subbands_ok = subbands_applies(shape);
+  if (!search_ok && !bands_ok && !subbands_ok)
     throw InvalidArgument("--sudoku", "no method counts " + shape.name() + " boxes yet; " + kSupported);
-  const std::string method = choose_method(inv, {"bands", "search"}, "bands");
+  const std::string method = choose_method(inv, {"bands", "search", "subbands"}, bands_ok ? "bands" : "subbands");
+  if (method == "subbands") {
+    if (!subbands_ok)
+      throw InvalidArgument("--method", "subbands does not apply to " + shape.name() + "; " + kSupported);
+    return plan_subbands(inv, shape);
+  }
   if (method == "search") {
     if (!search_ok)
       throw InvalidArgument("--method", "search cannot finish " + shape.name() + " in reasonable time; " +
@@ -156,7 +189,7 @@ constexpr ParameterOption kParameters[] = {{"box_shape", "--sudoku"}};
 std::span<const Problem> grid_problems() {
   static const Problem table[] = {
       {"sudoku", "RxC", "sudoku grids with boxes of R rows × C columns, e.g. 2x3, 3x3", "sudoku", nullptr,
-       "bands|search", plan_sudoku, nullptr, kParameters, true},
+       "bands|search|subbands", plan_sudoku, nullptr, kParameters, true},
   };
   return table;
 }

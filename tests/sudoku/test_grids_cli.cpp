@@ -53,6 +53,7 @@ TEST(SudokuGridsCli, JsonHoldsTotalReducedAndMultiplier) {
   const std::vector<Case> cases = {
       {2, 2, "search"}, {2, 3, "search"}, {3, 2, "search"}, {2, 3, "bands"},
       {3, 2, "bands"},  {2, 4, "bands"},  {4, 2, "bands"},  {3, 3, "bands"},
+      {2, 2, "subbands"}, {2, 3, "subbands"}, {3, 2, "subbands"}, {2, 4, "subbands"}, {4, 2, "subbands"},
   };
   for (const auto& c : cases) {
     const std::string box = std::to_string(c.rows) + "x" + std::to_string(c.cols);
@@ -147,12 +148,49 @@ TEST(SudokuGridsCli, SplitBandClassesGiveTheSameCountsAlsoInShards) {
   EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"], whole["counts"]);
 }
 
+TEST(SudokuGridsCli, SubBandClassesInShardsAndCheckpointsGiveTheTotal) {
+  const auto whole = run_json({"--sudoku", "4x2", "--method", "subbands", "--threads", "2"});
+  EXPECT_EQ(whole["counts"]["grids"], known_grid_count(4, 2));
+  EXPECT_EQ(whole["tasks"], 26);
+  EXPECT_EQ(whole["classes"], 26);
+  const std::string base = "/tmp/pcount-test-sudoku-subbands-" + std::to_string(::getpid());
+  std::vector<std::string> files;
+  for (int i = 0; i < 3; ++i) {
+    files.push_back(base + "-" + std::to_string(i) + ".json");
+    ASSERT_EQ(run_count({"--sudoku", "4x2", "--method", "subbands", "--shard", std::to_string(i) + "/3", "--out",
+                         files.back(), "--quiet"})
+                  .status,
+              0);
+  }
+  std::vector<std::string> merge_args = {"merge", "--json"};
+  merge_args.insert(merge_args.end(), files.begin(), files.end());
+  const CommandResult merged = run_count(merge_args);
+  for (const auto& f : files) ::unlink(f.c_str());
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"], whole["counts"]);
+  // A finished checkpoint: the rerun resumes every task and prints the same counts.
+  const std::string ck = base + ".ckpt";
+  const auto first = run_json({"--sudoku", "4x2", "--method", "subbands", "--checkpoint", ck});
+  const auto again = run_json({"--sudoku", "4x2", "--method", "subbands", "--checkpoint", ck});
+  ::unlink(ck.c_str());
+  EXPECT_EQ(first["counts"], whole["counts"]);
+  EXPECT_EQ(again["counts"], whole["counts"]);
+  EXPECT_EQ(again["tasks_resumed"], 26);
+}
+
 TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
   const std::vector<BadInputCase> cases = {
       {{"--sudoku", "3x4"}, "supported: --method bands for 3x3"},
       {{"--sudoku", "4x4"}, "--sudoku"},
       {{"--sudoku", "1x9"}, "--sudoku"},
-      {{"--sudoku", "2x6"}, "--sudoku"},
+      {{"--sudoku", "2x7"}, "--sudoku"},
+      {{"--sudoku", "7x2"}, "--sudoku"},
+      {{"--sudoku", "2x6", "--method", "bands"}, "--method"},
+      {{"--sudoku", "2x6", "--method", "search"}, "--method"},
+      {{"--sudoku", "6x2", "--split-depth", "1"}, "--split-depth"},
+      {{"--sudoku", "3x3", "--method", "subbands"}, "--method"},
+      {{"--sudoku", "2x4", "--method", "subbands", "--split-depth", "0"}, "--split-depth"},
+      {{"--sudoku", "2x3", "--method", "subbands", "--list"}, "--list"},
       {{"--sudoku", "3x3", "--method", "search"}, "--method"},
       {{"--sudoku", "2x4", "--method", "search"}, "--method"},
       {{"--sudoku", "3x3", "--method", "magic"}, "--method"},

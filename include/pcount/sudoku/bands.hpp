@@ -99,6 +99,74 @@ public:
 /// says "split=<parts>". Without it, one task per class and one counter.
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0, bool split = false);
 
+/// B(σ) of a two-column band by the sub-band split (docs/sudoku-grids.md,
+/// "The sub-band method"; after Pettersen's 4 + 2 split of 6x2 bands,
+/// 2006): the ordered 1-factorisations of a k-regular bipartite graph with
+/// n = 2k columns (adjacency[c] = digit mask of column c), counted as
+/// binom(k,2) · Σ_K 2^cycles(K) · F(G − K) over the 2-factors K (the bottom
+/// two rows) holding column 0's two smallest digits, with F of the top part
+/// counted by the same split (down to a closed-form 2-regular part) and,
+/// from degree 4, memoised per nauty canonical form. Needs
+/// 1 ≤ k ≤ 6, n = 2k, every column and digit of degree k; throws
+/// std::invalid_argument otherwise. Equals ordered_one_factorisations.
+[[nodiscard]] u128 sub_band_factorisations(std::span<const std::uint32_t> adjacency, int k);
+
+/// For measuring (bench/): the part of sub_band_factorisations whose bottom
+/// 2-factor gives column 1 its `part`-th digit pair (0 ≤ part < binom(k,2),
+/// pairs in increasing bit order; parts add up to the whole), with the
+/// bottom 2-factors enumerated stored in `*leaves` when given. With
+/// `max_leaves` > 0 it stops after that many (and returns 0: a timing run,
+/// not a count). Top parts of degree ≥ 4 are cached in one process-wide
+/// cache when `memo`, else counted afresh each time. Needs k ≥ 3; throws
+/// std::invalid_argument otherwise or like sub_band_factorisations.
+[[nodiscard]] u128 sub_band_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part,
+                                                std::uint64_t* leaves = nullptr, std::uint64_t max_leaves = 0,
+                                                bool memo = true);
+
+/// Knuth's random-probe estimate (1975) of the bottom 2-factors that
+/// sub_band_factorisations enumerates for this graph (mean of `probes`
+/// random paths, deterministic for a seed). Throws like
+/// sub_band_factorisations.
+[[nodiscard]] double sub_band_leaf_estimate(std::span<const std::uint32_t> adjacency, int k, int probes,
+                                            std::uint64_t seed);
+
+/// One class of Cx2-box band signatures: a column–digit graph up to
+/// isomorphism.
+struct BandSignatureClass {
+  /// A representative: 2C column digit-masks, box b = columns 2b, 2b+1
+  /// (column 2b holds digit 0; B does not depend on the orientation).
+  std::vector<std::uint32_t> columns;
+  /// Number of ordered signatures (S_0, …, S_{C-1}), S_b the C-set of box
+  /// b's first column, whose column–digit graph is in this class.
+  u128 weight = 0;
+};
+
+/// The signature classes of bands of C×2 boxes (2C columns, 2C digits).
+struct SignatureClasses {
+  /// Classes ordered by canonical form (stable ids for a given nauty build).
+  std::vector<BandSignatureClass> classes;
+  /// Orbits of signatures under digit relabelling, box order and column
+  /// swaps within a box, before merging isomorphic column–digit graphs.
+  std::size_t box_orbits = 0;
+};
+
+/// Finds the classes by orderly generation (multisets of column pairs, box
+/// by box, deduplicated by nauty canonical form), using up to `threads`
+/// threads (0 = all). The weights are orbit sizes (group order over
+/// automorphism group order); throws InternalError unless they sum to
+/// binom(2C,C)^C, and std::invalid_argument unless 2 ≤ C ≤ 6.
+[[nodiscard]] SignatureClasses two_column_signature_classes(int c, int threads = 0);
+
+/// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 6, by N = Σ_class weight · B² with
+/// the classes of two_column_signature_classes and B by
+/// sub_band_factorisations (`--method subbands`). One task per class, its
+/// estimate a Knuth probe count of the class's bottom 2-factors; the weighted
+/// squares are summed exactly in three counters (base-2^64 limbs, Boost
+/// cpp_int per task), since the 2x6 total needs 166 bits. The top-part
+/// cache is shared by the job's tasks. Throws std::invalid_argument for
+/// other C.
+[[nodiscard]] std::shared_ptr<const BandCount> make_bands_sub_band(int c, int threads = 0);
+
 /// Details of the 3x3 band tables, exposed for tests.
 struct Bands3x3Tables {
   /// The 280 box shapes: per shape, its 3 column sets as 9-bit digit masks,
