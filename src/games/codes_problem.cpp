@@ -339,17 +339,11 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   const auto class_bounds = inv.value("class-bounds");
   if (bound_tree_file && class_bounds)
     throw InvalidArgument("--class-bounds", "and --bound-tree both give the bounds: choose one");
-  if (class_bounds) {
-    if (strategy_file)
-      throw InvalidArgument("--class-bounds", "bounds the optimal search, --strategy-file evaluates a tree: choose one");
-    if (worst_case) throw InvalidArgument("--class-bounds", "applies to the average objective, not --objective worst-case");
-    if (strategy != codes::Strategy::optimal) throw InvalidArgument("--class-bounds", "applies to --strategy optimal only");
-  }
-  if (bound_tree_file) {
-    if (strategy_file)
-      throw InvalidArgument("--bound-tree", "bounds the optimal search, --strategy-file evaluates a tree: choose one");
-    if (worst_case) throw InvalidArgument("--bound-tree", "applies to the average objective, not --objective worst-case");
-    if (strategy != codes::Strategy::optimal) throw InvalidArgument("--bound-tree", "applies to --strategy optimal only");
+  for (const char* option : {"--bound-tree", "--class-bounds"}) {
+    if (!inv.has(option + 2)) continue;
+    if (strategy_file) throw InvalidArgument(option, "bounds the optimal search, --strategy-file evaluates a tree: choose one");
+    if (worst_case) throw InvalidArgument(option, "applies to the average objective, not --objective worst-case");
+    if (strategy != codes::Strategy::optimal) throw InvalidArgument(option, "applies to --strategy optimal only");
   }
   if (worst_case) return plan_worst_case(inv, game, strategy_out);
   if (strategy_out) {
@@ -380,7 +374,7 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
     const int depth = fine ? 2 : 1;
     if (inv.common.split_depth && *inv.common.split_depth != depth)
       throw InvalidArgument("split_depth", std::string("the optimal strategy is split by the first answer (1), or with "
-                                                       "--bound-tree by the second guess (2): use ") +
+                                                       "--bound-tree or --class-bounds by the second guess (2): use ") +
                                                std::to_string(depth) + ", got " +
                                                std::to_string(*inv.common.split_depth));
     if (strategy_out) trees = std::make_shared<codes::OptimalTrees>();
