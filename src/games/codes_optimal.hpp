@@ -38,23 +38,97 @@ class Solver;
 /// fixing `first` and the digit swaps that fix the class).
 [[nodiscard]] std::size_t count_root_candidates(const CodeSet& codes, std::size_t first, std::uint8_t answer);
 
-/// Where the tasks of make_optimal_job leave their classes' optimal
-/// subtrees (for --strategy-out): trees[id] once task id has run in this
-/// process; answers[id] = the first guess's answer of class id.
+/// Where the tasks of make_optimal_job (or OptimalSplit::job) leave the
+/// optimal subtrees they found (for --strategy-out): trees[id] once task id
+/// has run in this process (a split task that proved its guess above the
+/// bound leaves none); answers[i] = the first guess's answer of class i.
 struct OptimalTrees {
   std::mutex mutex;
   std::uint16_t first = 0;
   std::vector<std::uint8_t> answers;
   std::vector<std::optional<StrategyTree>> trees;
-  /// The whole tree; throws InternalError when a class's subtree is missing
-  /// (its task ran in another process: a resumed checkpoint or a shard).
+  /// The whole tree, class i's subtree from task i (make_optimal_job);
+  /// throws InternalError when one is missing (its task ran in another
+  /// process: a resumed checkpoint or a shard).
   [[nodiscard]] StrategyTree assemble();
+  /// The same with class i's subtree from task chosen[i] (OptimalSplit).
+  [[nodiscard]] StrategyTree assemble(const std::vector<std::size_t>& chosen);
 };
 
 /// One task per answer class of the first guess; each runs the exact branch
 /// and bound on its class, then plays the optimal strategy it found (and,
-/// with `trees`, stores it there).
+/// with `trees`, stores it there). The first guess is optimal_first_guess.
 [[nodiscard]] engine::Job make_optimal_job(Game game, std::shared_ptr<OptimalTrees> trees = nullptr);
+
+/// make_optimal_job on any code set (reduced games too) and first guess
+/// `first` (a code index of `codes`).
+[[nodiscard]] engine::Job make_optimal_job(std::shared_ptr<const CodeSet> codes, std::size_t first,
+                                           std::shared_ptr<OptimalTrees> trees = nullptr);
+
+/// Deepest game (guesses in all, the first included) the split job records
+/// per task; a strategy found deeper throws InternalError.
+inline constexpr int kSplitDepth = 12;
+
+struct SplitPlan;
+
+/// The optimal proof split finer than one task per answer class of the
+/// first guess (docs/games.md, "Task granularity"): one task per (answer
+/// class of the first guess, second guess up to the symmetries fixing the
+/// first guess and the class), each run against a bound fixed before the
+/// run. Task (class i, guess g) proves that every strategy for class i
+/// starting with g needs more than bounds[i] guesses after the first, or
+/// finds the least total of those strategies (≤ bounds[i]) and plays it.
+/// The class's optimum is the least over its tasks: that is a minimum, not
+/// a sum, so every task has counters of its own (cut, guesses, histogram)
+/// and result() takes the minimum per class from the complete totals — the
+/// same after a checkpoint resume, for any thread count and for merged
+/// shards. Second guesses whose one-level bound already exceeds bounds[i]
+/// get no task; a class of 1 or 2 secrets is one task solved whole.
+class OptimalSplit {
+public:
+  /// `bounds[i]`: an upper bound on the optimal total (guesses after the
+  /// first, summed over the class's secrets) of class i, the answer classes
+  /// of `first` in increasing answer order (solved answer excluded); e.g.
+  /// bounds_from_tree. A bound below the optimum makes result() throw.
+  /// Throws InvalidArgument("bounds") when bounds.size() differs from the
+  /// number of classes.
+  OptimalSplit(std::shared_ptr<const CodeSet> codes, std::size_t first, std::vector<std::uint64_t> bounds);
+  /// The full game's split after optimal_first_guess(game).
+  OptimalSplit(Game game, std::vector<std::uint64_t> bounds);
+
+  /// Number of answer classes of the first guess (unsolved answers).
+  [[nodiscard]] std::size_t class_count() const;
+  /// The first guess's answer of class i.
+  [[nodiscard]] std::uint8_t class_answer(std::size_t i) const;
+  /// Number of tasks of job().
+  [[nodiscard]] std::size_t task_count() const;
+  /// The class of task id (class_count() ≤ task_count()).
+  [[nodiscard]] std::size_t task_class(std::size_t id) const;
+  /// The engine job; with `trees`, each task that finds a strategy within
+  /// its bound leaves it there (trees->assemble(result().chosen)).
+  [[nodiscard]] engine::Job job(std::shared_ptr<OptimalTrees> trees = nullptr) const;
+
+  /// What result() reads from the totals.
+  struct Result {
+    Summary summary;                   ///< the optimal strategy's histogram, the first guess included
+    std::vector<std::uint64_t> totals;  ///< per class: the optimum (guesses after the first)
+    std::vector<std::size_t> chosen;    ///< per class: the task whose strategy is counted (least id among the optimal)
+  };
+  /// The optimum from a complete run's totals. Throws InternalError when a
+  /// task left no result (incomplete totals), a task's counters do not add
+  /// up, or every task of a class was cut (its bound is below the optimum).
+  [[nodiscard]] Result result(const engine::Tally& totals) const;
+
+  /// Per answer class of `first`: the guesses after the first that `tree`
+  /// (a checked strategy, evaluate_tree) needs over the class. Throws
+  /// InvalidArgument("bound tree") when the tree does not start with
+  /// `first`.
+  [[nodiscard]] static std::vector<std::uint64_t> bounds_from_tree(const CodeSet& codes, std::size_t first,
+                                                                   const StrategyTree& tree);
+
+private:
+  std::shared_ptr<const SplitPlan> plan_;
+};
 
 /// "No depth cap" for optimal_subtree and play_optimal.
 inline constexpr int kNoDepthCap = 255;

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -32,6 +33,14 @@ void add_codes_options(po::options_description& d) {
       "also write the strategy played as a JSON decision tree to FILE (atomically; docs/games.md)")(
       "strategy-file", po::value<std::string>()->value_name("FILE"),
       "evaluate the strategy given as a JSON decision tree in FILE over every secret, instead of --strategy")(
+      "bound-tree", po::value<std::string>()->value_name("FILE"),
+      "with --strategy optimal: a strategy tree (JSON, as --strategy-file) starting with the optimal search's first "
+      "guess, whose total over each answer class bounds that class's search; splits the proof into one task per "
+      "(answer class, second guess), so it checkpoints and shards finely (docs/games.md)")(
+      "class-bounds", po::value<std::string>()->value_name("B1,B2,..."),
+      "with --strategy optimal: as --bound-tree, the bounds given as numbers, one per answer class of the first "
+      "guess in answer order (guesses after the first, summed over the class); a bound below the optimum is "
+      "reported as such after the run")(
       "play", po::value<bool>()->implicit_value(true)->zero_tokens(),
       "play one game on the terminal: the program guesses, you answer each guess with B C (bulls or black "
       "pegs, cows or white pegs), e.g. '1 2'")(
@@ -46,8 +55,9 @@ std::string strategy_json_text(const codes::CodeSet& cs, const codes::StrategyTr
 }
 
 /// Reads and checks --strategy-file before any work.
-std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeSet& cs, const std::string& path) {
-  engine::check_input_file("--strategy-file", path);
+std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeSet& cs, const std::string& path,
+                                                              const std::string& option = "--strategy-file") {
+  engine::check_input_file(option, path);
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -55,14 +65,14 @@ std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeS
   try {
     doc = nlohmann::json::parse(text.str());
   } catch (const nlohmann::json::parse_error& e) {
-    throw InvalidArgument("--strategy-file", path + ": not JSON: " + e.what());
+    throw InvalidArgument(option, path + ": not JSON: " + e.what());
   }
   try {
     auto tree = std::make_shared<codes::StrategyTree>(codes::tree_from_json(cs, doc));
     (void)codes::evaluate_tree(cs, *tree);  // a valid strategy: every secret is solved
     return tree;
   } catch (const InvalidArgument& e) {
-    throw InvalidArgument("--strategy-file", path + ": " + e.what());
+    throw InvalidArgument(option, path + ": " + e.what());
   }
 }
 
@@ -138,6 +148,9 @@ private:
   int made_ = 0;
 };
 
+/// Largest --class-bounds value (far above any game's total).
+constexpr std::uint64_t kMaxClassBound = 1'000'000'000;
+
 std::string spaced_answer(std::uint8_t a) { return std::to_string(a / 5) + "B " + std::to_string(a % 5) + "C"; }
 
 /// --play and --secret: one game, not an engine job.
@@ -148,9 +161,10 @@ int run_codes(const Invocation& inv, codes::Game game) {
   if (play && secret_text) throw InvalidArgument("--play", "and --secret exclude each other: choose one");
   const std::string which = play ? "--play" : "--secret";
   if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1 || !inv.common.out_file.empty() ||
-      inv.value("strategy-out") || inv.common.json || inv.has("objective"))
+      inv.value("strategy-out") || inv.common.json || inv.has("objective") || inv.has("bound-tree") ||
+      inv.has("class-bounds"))
     throw InvalidArgument(which, "plays one game: it does not combine with --json, --checkpoint, --shard, --out, "
-                                 "--objective or --strategy-out");
+                                 "--objective, --bound-tree, --class-bounds or --strategy-out");
   const codes::CodeSet& cs = code_set(game);
   const bool mastermind = game == codes::Game::mastermind;
   std::optional<std::size_t> secret;
@@ -321,6 +335,16 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
       objective ? codes::Strategy::optimal
                 : parse_strategy(inv, game == codes::Game::mastermind ? codes::Strategy::knuth
                                                                       : codes::Strategy::first_consistent);
+  const auto bound_tree_file = inv.value("bound-tree");
+  const auto class_bounds = inv.value("class-bounds");
+  if (bound_tree_file && class_bounds)
+    throw InvalidArgument("--class-bounds", "and --bound-tree both give the bounds: choose one");
+  for (const char* option : {"--bound-tree", "--class-bounds"}) {
+    if (!inv.has(option + 2)) continue;
+    if (strategy_file) throw InvalidArgument(option, "bounds the optimal search, --strategy-file evaluates a tree: choose one");
+    if (worst_case) throw InvalidArgument(option, "applies to the average objective, not --objective worst-case");
+    if (strategy != codes::Strategy::optimal) throw InvalidArgument(option, "applies to --strategy optimal only");
+  }
   if (worst_case) return plan_worst_case(inv, game, strategy_out);
   if (strategy_out) {
     engine::check_output_file("--strategy-out", *strategy_out);
@@ -339,17 +363,68 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
                                     : strategy == codes::Strategy::optimal ? "optimal"
                                                                            : "first-consistent";
   std::shared_ptr<codes::OptimalTrees> trees;
+  std::shared_ptr<const codes::OptimalSplit> split;
   engine::Job job;
   if (given) {
     if (inv.common.split_depth && *inv.common.split_depth != 1)
       throw InvalidArgument("--split-depth", "a strategy file is split by the first answer only: use 1");
     job = tree_job(game, given);
   } else if (strategy == codes::Strategy::optimal) {
-    if (inv.common.split_depth && *inv.common.split_depth != 1)
-      throw InvalidArgument("split_depth", "the optimal strategy is split by the first answer only: use 1, got " +
+    const bool fine = bound_tree_file || class_bounds;
+    const int depth = fine ? 2 : 1;
+    if (inv.common.split_depth && *inv.common.split_depth != depth)
+      throw InvalidArgument("split_depth", std::string("the optimal strategy is split by the first answer (1), or with "
+                                                       "--bound-tree or --class-bounds by the second guess (2): use ") +
+                                               std::to_string(depth) + ", got " +
                                                std::to_string(*inv.common.split_depth));
     if (strategy_out) trees = std::make_shared<codes::OptimalTrees>();
-    job = codes::make_optimal_job(game, trees);
+    if (bound_tree_file) {
+      const auto bound_tree = read_strategy_file(cs, *bound_tree_file, "--bound-tree");
+      const std::size_t first = *cs.find(codes::optimal_first_guess(game));
+      std::vector<std::uint64_t> bounds;
+      try {
+        bounds = codes::OptimalSplit::bounds_from_tree(cs, first, *bound_tree);
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument("--bound-tree", *bound_tree_file + ": " + e.what());
+      }
+      if (inv.common.shard_count > 1) {
+        std::string list;
+        for (std::uint64_t b : bounds) list += (list.empty() ? "" : ",") + std::to_string(b);
+        throw InvalidArgument("--bound-tree", "merge cannot read the tree again: with --shard give its bounds as "
+                                              "--class-bounds " + list);
+      }
+      split = std::make_shared<const codes::OptimalSplit>(game, std::move(bounds));
+      job = split->job(trees);
+    } else if (class_bounds) {
+      const std::size_t first = *cs.find(codes::optimal_first_guess(game));
+      std::size_t classes = 0;
+      for (std::uint8_t a = 0; a < codes::kAnswers; ++a) {
+        if (a == cs.solved()) continue;
+        bool any = false;
+        for (std::size_t x = 0; x < cs.size() && !any; ++x) any = cs.answer(first, x) == a;
+        classes += any ? 1 : 0;
+      }
+      const std::string allowed = std::to_string(classes) + " numbers 0-" + std::to_string(kMaxClassBound) +
+                                  " separated by commas, one per answer class of " + cs.name(first);
+      std::vector<std::uint64_t> bounds;
+      std::size_t at = 0;
+      const std::string& text = *class_bounds;
+      while (at <= text.size()) {
+        const std::size_t end = std::min(text.find(',', at), text.size());
+        const std::string item = text.substr(at, end - at);
+        if (item.empty() || item.size() > 12 || item.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoull(item) > kMaxClassBound)
+          throw InvalidArgument("--class-bounds", "expected " + allowed + ", got '" + text + "'");
+        bounds.push_back(std::stoull(item));
+        at = end + 1;
+      }
+      if (bounds.size() != classes)
+        throw InvalidArgument("--class-bounds", "expected " + allowed + ", got " + std::to_string(bounds.size()));
+      split = std::make_shared<const codes::OptimalSplit>(game, std::move(bounds));
+      job = split->job(trees);
+    } else {
+      job = codes::make_optimal_job(game, trees);
+    }
   } else {
     job = codes::make_strategy_job(game, strategy, inv.common.split_depth.value_or(1));
   }
@@ -357,12 +432,19 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   Plan plan;
   plan.job = std::move(job);
   const std::string file_name = strategy_file.value_or("");
-  plan.report = [game, method, strategy_name, strategy, strategy_out, trees, given,
-                 file_name](const engine::RunResult& result) {
-  const codes::Summary s = codes::summarize(result.totals);
+  const std::string bound_name = bound_tree_file.value_or(class_bounds.value_or(""));
+  const std::string bound_param = bound_tree_file ? "bound_tree" : "class_bounds";
+  plan.report = [game, method, strategy_name, strategy, strategy_out, trees, given, split, file_name, bound_name,
+                 bound_param](const engine::RunResult& result) {
+  std::optional<codes::OptimalSplit::Result> fine;
+  if (split) fine = split->result(result.totals);  // the least total per class over its second guesses
+  const codes::Summary s = fine ? fine->summary : codes::summarize(result.totals);
   if (strategy_out) {
     const codes::CodeSet& c = code_set(game);
-    codes::StrategyTree tree = given ? *given : trees ? trees->assemble() : codes::strategy_tree(c, strategy);
+    codes::StrategyTree tree = given  ? *given
+                               : fine ? trees->assemble(fine->chosen)
+                               : trees ? trees->assemble()
+                                       : codes::strategy_tree(c, strategy);
     const auto solved = codes::evaluate_tree(c, tree);
     std::uint64_t guesses = 0;
     for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
@@ -382,6 +464,7 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
                             : "bulls and cows (4 distinct digits, 5040 secrets), strategy " + strategy_name;
   report.params["strategy"] = strategy_name;
   if (!file_name.empty()) report.params["strategy_file"] = file_name;
+  if (!bound_name.empty()) report.params[bound_param] = bound_name;
   report.method = method;
   report.counts = {{"secrets", std::to_string(s.secrets)}, {"guesses", std::to_string(s.guesses)}};
   char average[32];

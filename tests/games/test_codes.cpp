@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <memory>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -284,6 +286,135 @@ TEST(CodesOptimal, ReducedGamesMatchExhaustiveSearch) {
     EXPECT_EQ(*r.total, exhaustive) << c.positions << " of " << c.symbols;
   }
 
+}
+
+/// A strategy's total over `set` (secrets still possible after `made`
+/// guesses): always guess the first consistent code. Written here, so the
+/// split job's bounds below come from a strategy the solver never saw.
+std::uint64_t first_consistent_total(const CodeSet& cs, const std::vector<std::uint16_t>& set) {
+  const std::size_t g = set.front();
+  std::uint64_t total = set.size();
+  std::array<std::vector<std::uint16_t>, kAnswers> classes;
+  for (std::uint16_t s : set) classes[cs.answer(g, s)].push_back(s);
+  for (std::size_t a = 0; a < classes.size(); ++a)
+    if (a != cs.solved() && !classes[a].empty()) total += first_consistent_total(cs, classes[a]);
+  return total;
+}
+
+/// Runs a split job on `threads` threads, or as `shards` shards (tasks
+/// id ≡ s mod shards) whose totals are merged, and reads its result.
+OptimalSplit::Result run_split(const OptimalSplit& split, int threads, int shards,
+                               std::shared_ptr<OptimalTrees> trees = nullptr) {
+  const engine::Job job = split.job(trees);
+  engine::Tally totals(job.counter_names.size());
+  for (int s = 0; s < shards; ++s) {
+    engine::RunOptions o;
+    o.threads = threads;
+    o.include = [s, shards](std::size_t id) { return id % static_cast<std::size_t>(shards) == static_cast<std::size_t>(s); };
+    totals.merge(engine::run(job, o).totals);
+  }
+  return split.result(totals);
+}
+
+// The optimal proof split into (answer class, second guess) tasks, each
+// against a bound fixed before the run, on whole reduced games: for every
+// first guess (one per orbit), the same optimum as the class job and as the
+// exhaustive minimax above (class by class), with the bounds exact, loose
+// (a first-consistent strategy's totals, computed here) or exact plus 3;
+// on 1 and 2 threads and as 3 merged shards; the strategy it counts is a
+// tree that re-evaluates to its histogram. A bound below the optimum is
+// caught.
+TEST(CodesOptimal, SplitJobMatchesClassJobAndExhaustiveMinimax) {
+  struct Case {
+    Game game;
+    int positions, symbols;
+  };
+  const std::vector<Case> cases = {
+      {Game::bulls_and_cows, 3, 6}, {Game::bulls_and_cows, 2, 10}, {Game::bulls_and_cows, 3, 5},
+      {Game::mastermind, 3, 4},     {Game::mastermind, 2, 6},      {Game::mastermind, 4, 3},
+  };
+  for (const Case& c : cases) {
+    const auto cs = std::make_shared<const CodeSet>(c.game, c.positions, c.symbols);
+    const std::string name = std::to_string(c.positions) + " of " + std::to_string(c.symbols);
+    std::vector<std::uint16_t> all(cs->size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint16_t>(i);
+    std::map<std::vector<std::uint16_t>, std::uint64_t> memo;
+    std::uint64_t least = ~std::uint64_t{0};
+    for (std::size_t first : first_guess_orbits(*cs)) {
+      const std::string where = name + " first " + cs->name(first);
+      // The classes of `first` and their exhaustive optima.
+      std::vector<std::uint64_t> exact, loose, plus3;
+      std::uint64_t expected = cs->size();  // the first guess, for every secret
+      for (std::uint8_t a = 0; a < kAnswers; ++a) {
+        if (a == cs->solved()) continue;
+        std::vector<std::uint16_t> cls;
+        for (std::uint16_t s : all)
+          if (cs->answer(first, s) == a) cls.push_back(s);
+        if (cls.empty()) continue;
+        exact.push_back(brute_force(*cs, cls, memo));
+        loose.push_back(first_consistent_total(*cs, cls));
+        plus3.push_back(exact.back() + 3);
+        expected += exact.back();
+      }
+      least = std::min(least, expected);
+      engine::RunOptions o;
+      o.threads = 2;
+      EXPECT_EQ(summarize(engine::run(make_optimal_job(cs, first), o).totals).guesses, expected) << where;
+      for (const auto* bounds : {&exact, &loose, &plus3}) {
+        const OptimalSplit split(cs, first, *bounds);
+        EXPECT_EQ(split.class_count(), exact.size()) << where;
+        for (auto [threads, shards] : {std::pair{1, 1}, std::pair{2, 1}, std::pair{2, 3}}) {
+          auto trees = std::make_shared<OptimalTrees>();
+          const OptimalSplit::Result r = run_split(split, threads, shards, trees);
+          EXPECT_EQ(r.summary.guesses, expected) << where << " threads " << threads << " shards " << shards;
+          EXPECT_EQ(r.summary.secrets, cs->size()) << where;
+          EXPECT_EQ(r.totals, exact) << where;
+          // The counted strategy, as a tree: the same histogram.
+          const auto solved = evaluate_tree(*cs, trees->assemble(r.chosen));
+          std::vector<std::uint64_t> histogram(solved.begin() + 1, solved.end());
+          EXPECT_EQ(histogram, r.summary.histogram) << where;
+        }
+      }
+      // The split is finer than the classes where a class has ≥ 3 secrets.
+      const OptimalSplit split(cs, first, loose);
+      if (*std::max_element(exact.begin(), exact.end()) > 3) {
+        EXPECT_GT(split.task_count(), split.class_count()) << where;
+      }
+      // A bound one below a class's optimum: every task of it is cut.
+      std::vector<std::uint64_t> low = exact;
+      const std::size_t big = static_cast<std::size_t>(std::max_element(exact.begin(), exact.end()) - exact.begin());
+      if (exact[big] > 3) {
+        --low[big];
+        EXPECT_THROW((void)run_split(OptimalSplit(cs, first, low), 2, 1), InternalError) << where;
+      }
+      EXPECT_THROW(OptimalSplit(cs, first, std::vector<std::uint64_t>(exact.size() + 1, 100)), InvalidArgument);
+    }
+    std::map<std::vector<std::uint16_t>, std::uint64_t> whole_memo;
+    EXPECT_EQ(least, brute_force(*cs, all, whole_memo)) << name;  // the best first guess is among the orbits
+  }
+}
+
+// Incomplete totals (a task missing) are refused, not read as a cut.
+TEST(CodesOptimal, SplitResultRefusesIncompleteTotals) {
+  const auto cs = std::make_shared<const CodeSet>(Game::mastermind, 3, 4);
+  const std::size_t first = *cs->find("112");
+  std::vector<std::uint64_t> bounds;
+  for (std::uint8_t a = 0; a < kAnswers; ++a) {
+    if (a == cs->solved()) continue;
+    std::vector<std::uint16_t> cls;
+    for (std::size_t s = 0; s < cs->size(); ++s)
+      if (cs->answer(first, s) == a) cls.push_back(static_cast<std::uint16_t>(s));
+    if (!cls.empty()) bounds.push_back(first_consistent_total(*cs, cls));
+  }
+  const OptimalSplit split(cs, first, bounds);
+  const engine::Job job = split.job();
+  engine::RunOptions o;
+  o.threads = 1;
+  o.include = [](std::size_t id) { return id != 0; };
+  const engine::Tally partial = engine::run(job, o).totals;
+  EXPECT_THROW((void)split.result(partial), InternalError);
+  o.include = nullptr;
+  EXPECT_NO_THROW((void)split.result(engine::run(job, o).totals));
 }
 
 /// Whether some strategy solves every secret of `set` within `d` guesses,
@@ -654,6 +785,130 @@ TEST(CodesCli, ShippedOptimalBullsAndCowsTreeNeeds26274) {
   EXPECT_EQ(j["average"], "5.2131");
 }
 
+/// The record lines of a checkpoint file (after its header).
+std::vector<std::string> checkpoint_lines(const std::string& text, std::string& header) {
+  std::istringstream in(text);
+  std::vector<std::string> records;
+  std::string line;
+  header.clear();
+  while (std::getline(in, line)) {
+    if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) records.push_back(line);
+    else header += line + "\n";
+  }
+  return records;
+}
+
+// --bound-tree: Mastermind's optimal proof split by (first answer, second
+// guess), bounded by a tree given as a certificate: the optimal tree, or
+// the worst-case tree (5626, looser). Always 5625 (Koyama & Lai 1993) on 1
+// and 2 threads, as 3 merged shards and after a checkpoint cut short (as a
+// SIGKILL leaves it: the records of the tasks finished so far) and resumed;
+// its --strategy-out tree re-evaluates to it.
+TEST(CodesCli, BoundTreeSplitsTheOptimalProof) {
+  using test::run_count;
+  const std::string optimal = temp_path("bound-optimal.json"), worst = temp_path("bound-worst.json");
+  ASSERT_EQ(run_count({"--mastermind", "--strategy", "optimal", "--strategy-out", optimal}).status, 0);
+  ASSERT_EQ(run_count({"--mastermind", "--objective", "worst-case", "--strategy-out", worst}).status, 0);
+  nlohmann::json histogram;
+  for (const std::string& bound : {optimal, worst}) {
+    for (const char* threads : {"1", "2"}) {
+      const auto r = run_count({"--mastermind", "--strategy", "optimal", "--bound-tree", bound, "--threads", threads,
+                                "--json"});
+      ASSERT_EQ(r.status, 0) << r.err;
+      const auto j = nlohmann::json::parse(r.out);
+      EXPECT_EQ(j["counts"]["guesses"], "5625") << bound;
+      EXPECT_EQ(j["params"]["bound_tree"], bound);
+      EXPECT_GT(j["tasks"].get<std::size_t>(), 13u);  // finer than the 13 answer classes of 1123
+      if (histogram.is_null()) histogram = j["histogram"];
+      EXPECT_EQ(j["histogram"], histogram);
+    }
+  }
+  // Its own tree re-evaluates to 5625 with the same histogram.
+  const std::string out = temp_path("bound-out.json");
+  ASSERT_EQ(run_count({"--mastermind", "--strategy", "optimal", "--bound-tree", worst, "--strategy-out", out}).status, 0);
+  const auto back = run_count({"--mastermind", "--strategy-file", out, "--json"});
+  ASSERT_EQ(back.status, 0) << back.err;
+  EXPECT_EQ(nlohmann::json::parse(back.out)["counts"]["guesses"], "5625");
+  EXPECT_EQ(nlohmann::json::parse(back.out)["histogram"], histogram);
+  // Three shards merged: merge replays no file, so --shard asks for the
+  // tree's bounds as numbers, which it names; the worst-case tree's total
+  // over the 13 classes is 5626 - 1296.
+  const auto asked = run_count({"--mastermind", "--strategy", "optimal", "--bound-tree", worst, "--shard", "0/3",
+                                "--out", temp_path("unused.json")});
+  EXPECT_EQ(asked.status, 2);
+  const std::string key = "--class-bounds ";
+  ASSERT_NE(asked.err.find(key), std::string::npos) << asked.err;
+  const std::string bounds = asked.err.substr(asked.err.find(key) + key.size(), asked.err.find('\n') - asked.err.find(key) - key.size());
+  {
+    std::uint64_t sum = 0;
+    std::istringstream in(bounds);
+    std::string item;
+    while (std::getline(in, item, ',')) sum += std::stoull(item);
+    EXPECT_EQ(sum, 5626u - 1296u) << bounds;
+  }
+  std::vector<std::string> merge{"merge", "--json"};
+  for (int i = 0; i < 3; ++i) {
+    merge.push_back(temp_path("bound-shard" + std::to_string(i) + ".json"));
+    const auto r = run_count({"--mastermind", "--strategy", "optimal", "--class-bounds", bounds, "--shard",
+                              std::to_string(i) + "/3", "--out", merge.back()});
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+  const auto m = run_count(merge);
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_EQ(nlohmann::json::parse(m.out)["counts"]["guesses"], "5625");
+  EXPECT_EQ(nlohmann::json::parse(m.out)["histogram"], histogram);
+  EXPECT_EQ(nlohmann::json::parse(m.out)["params"]["class_bounds"], bounds);
+  // Bounds one below the optimum in every class: caught after the run.
+  {
+    std::string low;
+    std::istringstream in(bounds);
+    std::string item;
+    while (std::getline(in, item, ',')) low += (low.empty() ? "" : ",") + std::to_string(std::stoull(item) / 2);
+    const auto r = run_count({"--mastermind", "--strategy", "optimal", "--class-bounds", low});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("the bound is below the optimum"), std::string::npos) << r.err;
+  }
+  // A checkpoint with only its first third of records, then resumed.
+  const std::string ck = temp_path("bound.ck");
+  std::remove(ck.c_str());
+  const std::vector<std::string> job{"--mastermind", "--strategy", "optimal", "--bound-tree", worst, "--threads", "2",
+                                     "--checkpoint", ck, "--json"};
+  ASSERT_EQ(run_count(job).status, 0);
+  std::string header;
+  const std::vector<std::string> records = checkpoint_lines(test::slurp(ck), header);
+  ASSERT_GT(records.size(), 13u);
+  const std::size_t kept = records.size() / 3;
+  {
+    std::ofstream cut(ck, std::ios::binary | std::ios::trunc);
+    cut << header;
+    for (std::size_t i = 0; i < kept; ++i) cut << records[i] << "\n";
+  }
+  const auto resumed = run_count(job);
+  ASSERT_EQ(resumed.status, 0) << resumed.err;
+  const auto j = nlohmann::json::parse(resumed.out);
+  EXPECT_EQ(j["counts"]["guesses"], "5625");
+  EXPECT_EQ(j["histogram"], histogram);
+  EXPECT_EQ(j["tasks_resumed"].get<std::size_t>(), kept);
+  EXPECT_EQ(j["tasks_run"].get<std::size_t>() + kept, j["tasks"].get<std::size_t>());
+  // The class job's checkpoint is another job: refused.
+  const auto other = run_count({"--mastermind", "--strategy", "optimal", "--checkpoint", ck});
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.err.find("--checkpoint"), std::string::npos) << other.err;
+  // A tree starting with another guess than the search's (Knuth's 1122) is refused.
+  const std::string knuth = temp_path("bound-knuth.json");
+  ASSERT_EQ(run_count({"--mastermind", "--strategy", "knuth", "--strategy-out", knuth}).status, 0);
+  const auto refused = run_count({"--mastermind", "--strategy", "optimal", "--bound-tree", knuth});
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_TRUE(test::is_one_line(refused.err)) << refused.err;
+  EXPECT_NE(refused.err.find("count: --bound-tree: " + knuth + ": starts with 1122; the optimal search starts with 1123"),
+            std::string::npos)
+      << refused.err;
+  for (const std::string& f : {optimal, worst, out, ck, knuth}) std::remove(f.c_str());
+  for (std::size_t i = 2; i < merge.size(); ++i) std::remove(merge[i].c_str());
+}
+
 TEST(CodesCli, JsonHoldsTheHistogram) {
   using test::run_count;
   const auto r = run_count({"--bulls-and-cows", "--json", "--threads", "2"});
@@ -721,6 +976,7 @@ TEST(CodesCli, MergeRefusesShardFilesWithOtherCounters) {
 
 TEST(CodesCli, BadInput) {
   using test::run_count;
+  const std::string kShipped = PCOUNT_DATA_DIR "/games/bulls-and-cows-optimal.json";
   const std::vector<test::BadInputCase> cases = {
       {{"--bulls-and-cows", "--strategy", "random"}, "--strategy"},
       {{"--mastermind", "--strategy", "Knuth"}, "--strategy"},
@@ -755,6 +1011,39 @@ TEST(CodesCli, BadInput) {
       {{"--mastermind", "--objective", "worst-case", "--strategy-out", "/tmp/x.json", "--shard", "1/2"},
        "--strategy-out"},
       {{"--mastermind", "--objective", "worst-case", "--strategy-out", "/nonexistent/dir/x.json"}, "--strategy-out"},
+      {{"--mastermind", "--strategy", "optimal", "--bound-tree", "/nonexistent/tree.json"}, "--bound-tree"},
+      {{"--mastermind", "--strategy", "optimal", "--bound-tree", "/tmp"}, "--bound-tree"},
+      {{"--mastermind", "--strategy", "optimal", "--bound-tree", kShipped},
+       "--bound-tree: " + kShipped + ": \"game\" must be \"mastermind\""},
+      {{"--bulls-and-cows", "--bound-tree", kShipped}, "--bound-tree: applies to"},
+      {{"--bulls-and-cows", "--strategy", "knuth", "--bound-tree", kShipped},
+       "--bound-tree: applies to"},
+      {{"--bulls-and-cows", "--objective", "worst-case", "--bound-tree", kShipped},
+       "--bound-tree"},
+      {{"--bulls-and-cows", "--strategy-file", kShipped, "--bound-tree",
+        kShipped},
+       "--bound-tree"},
+      {{"--bulls-and-cows", "--strategy", "optimal", "--bound-tree", kShipped,
+        "--split-depth", "1"},
+       "--split-depth"},
+      {{"--bulls-and-cows", "--strategy", "optimal", "--bound-tree", kShipped,
+        "--secret", "1234"},
+       "--secret"},
+      {{"--bulls-and-cows", "--strategy", "optimal", "--bound-tree", kShipped,
+        "--strategy-out", "/tmp/x.json", "--checkpoint", "/tmp/c.ckpt"},
+       "--strategy-out"},
+      {{"--mastermind", "--strategy", "optimal", "--class-bounds", "1,2,3"}, "--class-bounds: expected 13 numbers"},
+      {{"--mastermind", "--strategy", "optimal", "--class-bounds", "1,,3"}, "--class-bounds"},
+      {{"--mastermind", "--strategy", "optimal", "--class-bounds", "-1"}, "--class-bounds"},
+      {{"--mastermind", "--strategy", "optimal", "--class-bounds", "99999999999999999999"}, "--class-bounds"},
+      {{"--mastermind", "--strategy", "optimal", "--class-bounds", ""}, "--class-bounds"},
+      {{"--mastermind", "--class-bounds", "1,2,3,4,5,6,7,8,9,10,11,12,13"}, "--class-bounds: applies to"},
+      {{"--mastermind", "--strategy", "optimal", "--class-bounds", "1,2,3,4,5,6,7,8,9,10,11,12,13", "--bound-tree",
+        kShipped},
+       "--class-bounds"},
+      {{"--bulls-and-cows", "--strategy", "optimal", "--bound-tree", kShipped,
+        "--shard", "0/2", "--out", "/tmp/pcount-unused-shard.json"},
+       "--bound-tree: merge cannot read the tree again: with --shard give its bounds as --class-bounds "},
   };
   test::expect_bad_input(cases);
 }
