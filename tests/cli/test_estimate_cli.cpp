@@ -79,7 +79,11 @@ TEST(EstimateCli, AShardEstimatesItsOwnTasksAndTextSaysHowSure) {
   EXPECT_EQ(text.out.find("\nall "), std::string::npos) << "no count is printed: nothing ran\n" << text.out;
 }
 
-TEST(EstimateCli, ASmallJobsMeasuredTaskSumLiesInTheWideInterval) {
+// Whether the predicted times contain the measured ones depends on the
+// machine's load, so it is checked by scripts/check-estimate and recorded
+// in results/estimate.md, not asserted here. This test checks what does not
+// depend on time: the estimate describes the task list the run executes.
+TEST(EstimateCli, TheEstimateDescribesTheTasksTheRunExecutes) {
   const nlohmann::json e = estimate_json({"--queens", "14", "--method", "constellations"});
   expect_consistent(e, "Q(14)");
   const std::string profile = ::testing::TempDir() + "pcount-estimate-q14.csv";
@@ -90,17 +94,11 @@ TEST(EstimateCli, ASmallJobsMeasuredTaskSumLiesInTheWideInterval) {
   std::ifstream in(profile);
   std::string line;
   std::getline(in, line);  // header: id,seconds,...
-  double task_sum = 0.0;
   std::size_t rows = 0;
-  while (std::getline(in, line)) {
-    const auto a = line.find(','), b = line.find(',', a + 1);
-    task_sum += std::stod(line.substr(a + 1, b - a - 1));
-    ++rows;
-  }
+  while (std::getline(in, line)) ++rows;
   EXPECT_EQ(rows, e["tasks"].get<std::size_t>());
-  // A factor four either side: timings on a shared machine, not a contract.
-  EXPECT_GT(task_sum, e["task_seconds_low"].get<double>() / 4) << e.dump();
-  EXPECT_LT(task_sum, e["task_seconds_high"].get<double>() * 4) << e.dump();
+  EXPECT_LE(e["task_seconds_low"].get<double>(), e["task_seconds"].get<double>()) << e.dump();
+  EXPECT_LE(e["task_seconds"].get<double>(), e["task_seconds_high"].get<double>()) << e.dump();
   std::filesystem::remove(profile);
 }
 
