@@ -101,6 +101,24 @@ Plan plan_list(const Invocation& inv, BoxShape shape) {
   return plan;
 }
 
+/// The job and report of a band-class method (`bands`, `subbands`): one
+/// task per class, the grid total from the summed tallies (complete totals
+/// only), the class count and the setup and counting times.
+Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<const BandCount> bands,
+                     double setup) {
+  Plan plan;
+  plan.job = bands->job(fingerprint_prefix() + "sudoku box=" + shape.name() + " method=" + method);
+  plan.report = [shape, method, bands, setup](const engine::RunResult& result) {
+    Report report = base_report(shape, method);
+    add_counts(report, shape, bands->total(result.totals));
+    report.extra["classes"] = bands->class_count();
+    report.extra["setup_seconds"] = setup;
+    report.extra["count_seconds"] = result.wall_seconds;
+    return report;
+  };
+  return plan;
+}
+
 Plan plan_bands(const Invocation& inv, BoxShape shape) {
   const bool square_boxes = shape.rows == 3 && shape.cols == 3;
   if (inv.common.split_depth && (square_boxes || *inv.common.split_depth > 1))
@@ -115,18 +133,7 @@ Plan plan_bands(const Invocation& inv, BoxShape shape) {
   else
     bands = make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads,
                                   inv.common.split_depth.value_or(0) == 1);
-  const double setup = seconds_since(t0);
-  Plan plan;
-  plan.job = bands->job(fingerprint_prefix() + "sudoku box=" + shape.name() + " method=bands");
-  plan.report = [shape, bands, setup](const engine::RunResult& result) {
-    Report report = base_report(shape, "bands");  // complete totals only
-    add_counts(report, shape, bands->total(result.totals));
-    report.extra["classes"] = bands->class_count();
-    report.extra["setup_seconds"] = setup;
-    report.extra["count_seconds"] = result.wall_seconds;
-    return report;
-  };
-  return plan;
+  return band_class_plan(shape, "bands", std::move(bands), seconds_since(t0));
 }
 
 Plan plan_subbands(const Invocation& inv, BoxShape shape) {
@@ -134,18 +141,7 @@ Plan plan_subbands(const Invocation& inv, BoxShape shape) {
     throw InvalidArgument("--split-depth", "does not apply to --method subbands (its tasks are the band classes)");
   const auto t0 = Clock::now();
   const auto bands = make_bands_sub_band(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
-  const double setup = seconds_since(t0);
-  Plan plan;
-  plan.job = bands->job(fingerprint_prefix() + "sudoku box=" + shape.name() + " method=subbands");
-  plan.report = [shape, bands, setup](const engine::RunResult& result) {
-    Report report = base_report(shape, "subbands");
-    add_counts(report, shape, bands->total(result.totals));
-    report.extra["classes"] = bands->class_count();
-    report.extra["setup_seconds"] = setup;
-    report.extra["count_seconds"] = result.wall_seconds;
-    return report;
-  };
-  return plan;
+  return band_class_plan(shape, "subbands", bands, seconds_since(t0));
 }
 
 Plan plan_sudoku(const Invocation& inv) {
