@@ -56,7 +56,6 @@ struct Geometry {
   }
   /// Column set of the bottom half that fits a top half with columns `top` (and middle queen m).
   [[nodiscard]] u32 complement(u32 top, int m) const { return full & ~top & ~bit(m); }
-  [[nodiscard]] u32 group_of(u32 top_columns) const { return (top_columns >> group_shift) & group_mask; }
 };
 
 /// The images of (middle, top columns) under the mirror and the top–bottom
@@ -80,6 +79,9 @@ struct LeafCode {
   int lam_shift = 0;
   u32 left_columns = 0;
 
+  /// The key of a placement: `dl`/`dr` the diagonal masks of its last row
+  /// (its queen included). A top key is the attacks on row a (and a + 1
+  /// past the middle row for odd n), a bottom key its own last row's masks.
   template <bool Top>
   [[nodiscard]] u64 key(u32 dl, u32 dr) const {
     if constexpr (Top)
@@ -87,6 +89,9 @@ struct LeafCode {
     else
       return u64{dr} | (u64{dl} << n);
   }
+  /// The word stored per placement: its group (the inner columns of the
+  /// top half's column set) and below it (lam_shift = a when the diagonal
+  /// reflection is used) its left rows λ.
   template <bool Top>
   [[nodiscard]] u32 word(u32 cols, u32 lam) const {
     const u32 top_cols = Top ? cols : keep & ~cols;
@@ -141,30 +146,6 @@ struct Half {
                     lam_shift, left_columns};
   }
 
-  /// The key of a placement: `dl`/`dr` the diagonal masks of its last row
-  /// (its queen included). A top key is the attacks on row a (and a + 1
-  /// past the middle row for odd n), a bottom key its own last row's masks.
-  template <bool Top>
-  [[nodiscard]] u64 key_of(u32 dl, u32 dr) const {
-    if constexpr (Top) {
-      const int shift = g->odd ? 2 : 1;
-      return u64{(dl << shift) & g->full} | (u64{dr >> shift} << g->n);
-    } else {
-      return u64{dr} | (u64{dl} << g->n);
-    }
-  }
-  /// The group of a placement using columns `cols`: the inner columns of
-  /// the top half's column set.
-  template <bool Top>
-  [[nodiscard]] u32 group_for(u32 cols) const {
-    return Top ? g->group_of(cols) : g->group_of(g->complement(cols, m));
-  }
-  /// The word stored per placement: its group, and below it (when the
-  /// diagonal reflection is used, lam_shift = a) its left rows λ.
-  template <bool Top>
-  [[nodiscard]] u32 word_for(u32 cols, u32 lam) const {
-    return (group_for<Top>(cols) << lam_shift) | lam;
-  }
   /// λ's bit for a queen `q` in row r: set when q stands in a left column.
   [[nodiscard]] u32 left_bit(u32 q, int r) const { return static_cast<u32>(q <= left_columns) << (g->rows - 1 - r); }
   /// Makes room for `more` placements after the `count` written.
@@ -237,8 +218,8 @@ struct Half {
       while (free) {
         const u32 q = free & (0u - free);
         free ^= q;
-        (*keys)[count] = key_of<Top>(dl | q, dr | q);
-        (*groups)[count++] = word_for<Top>(cols | q, lam | left_bit(q, r));
+        (*keys)[count] = leaf.key<Top>(dl | q, dr | q);
+        (*groups)[count++] = leaf.word<Top>(cols | q, lam | left_bit(q, r));
       }
       return;
     }
