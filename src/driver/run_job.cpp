@@ -237,6 +237,12 @@ std::size_t auto_split_min_tasks(const Invocation& inv) {
   return std::max<std::size_t>(1024, 16 * static_cast<std::size_t>(std::max(1, inv.common.threads)));
 }
 
+std::size_t run_workers(const Invocation& inv) {
+  const Distributed* const dist = inv.session.distributed;
+  return static_cast<std::size_t>(std::max(1, inv.common.threads)) *
+         static_cast<std::size_t>(dist != nullptr ? std::max(1, dist->size()) : 1);
+}
+
 engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const Output& output) {
   Distributed* const dist = inv.session.distributed;
   const bool prints = static_cast<bool>(job.run_task_output);  // tasks print, in id order

@@ -119,6 +119,15 @@ Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<
   return plan;
 }
 
+/// The split depth of `bands` for 2xC when --split-depth is not given: 0
+/// (one task per class) up to 16 workers, 1 (each class cut into C(C−1)/2
+/// tasks) beyond. The largest 2x5 class is about 1/107 of the work and its
+/// largest part about 1/747 (results/sudoku-grids.md), so the largest task
+/// stays at most 1/(4 × workers) of the work up to 26 and 186 workers; runs
+/// of up to 16 workers keep one task per class (and the fingerprint, so
+/// their checkpoints resume on any such worker count).
+int default_band_split(const Invocation& inv) { return driver::run_workers(inv) > 16 ? 1 : 0; }
+
 Plan plan_bands(const Invocation& inv, BoxShape shape) {
   const bool square_boxes = shape.rows == 3 && shape.cols == 3;
   if (inv.common.split_depth && (square_boxes || *inv.common.split_depth > 1))
@@ -132,7 +141,7 @@ Plan plan_bands(const Invocation& inv, BoxShape shape) {
     bands = make_bands_3x3(inv.common.threads);
   else
     bands = make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads,
-                                  inv.common.split_depth.value_or(0) == 1);
+                                  inv.common.split_depth.value_or(default_band_split(inv)) == 1);
   return band_class_plan(shape, "bands", std::move(bands), seconds_since(t0));
 }
 

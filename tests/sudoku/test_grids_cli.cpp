@@ -148,6 +148,22 @@ TEST(SudokuGridsCli, SplitBandClassesGiveTheSameCountsAlsoInShards) {
   EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"], whole["counts"]);
 }
 
+// Without --split-depth, the band classes are split for more than 16
+// workers (a task at most 1/(4 × workers) of the work, issue 17) and not
+// for 16 or fewer; the counts are the same either way.
+TEST(SudokuGridsCli, BandClassesAreSplitForMoreThanSixteenWorkers) {
+  const auto sixteen = run_json({"--sudoku", "2x4", "--threads", "16"});
+  const auto seventeen = run_json({"--sudoku", "2x4", "--threads", "17"});
+  EXPECT_EQ(sixteen["tasks"], 26);
+  EXPECT_TRUE(sixteen["split_depth"].is_null());
+  EXPECT_EQ(seventeen["tasks"], 26 * 6);
+  EXPECT_EQ(seventeen["split_depth"], 1);
+  EXPECT_EQ(seventeen["counts"]["grids"], known_grid_count(2, 4));
+  EXPECT_EQ(seventeen["counts"], sixteen["counts"]);
+  // --split-depth 0 still means one task per class, whatever the workers
+  EXPECT_EQ(run_json({"--sudoku", "2x4", "--threads", "17", "--split-depth", "0"})["tasks"], 26);
+}
+
 TEST(SudokuGridsCli, SubBandClassesInShardsAndCheckpointsGiveTheTotal) {
   const auto whole = run_json({"--sudoku", "4x2", "--method", "subbands", "--threads", "2"});
   EXPECT_EQ(whole["counts"]["grids"], known_grid_count(4, 2));

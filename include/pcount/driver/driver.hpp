@@ -269,6 +269,13 @@ void check_feasible(const Invocation& inv, const engine::Job& job);
 /// run) with another --threads still has the same split and fingerprint.
 [[nodiscard]] std::size_t auto_split_min_tasks(const Invocation& inv);
 
+/// The workers of the run: --threads times the MPI ranks under count-mpi
+/// (1 without). For a problem whose task decomposition depends on it
+/// (a task should be at most 1/(4 × workers) of the work), so that its
+/// fingerprint, and what a checkpoint resumes, stays the same for every
+/// worker count on the same side of the problem's threshold.
+[[nodiscard]] std::size_t run_workers(const Invocation& inv);
+
 /// `NAME merge [--json] [--raw] FILE...` (argv[0] = "merge"): checks and
 /// adds shard result files, rebuilds the job from the files' command with
 /// the problem's plan() (nothing runs) and prints its report as a single run
