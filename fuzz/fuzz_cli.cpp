@@ -9,7 +9,9 @@
 // task. Inputs that could still cost much before the run starts are
 // skipped: a path with '/', more than 16 threads, and the 2×5 and 2×6
 // sudoku shapes and their transposes (whose band and sub-band tables take
-// seconds to build without sanitizers, over a minute with them).
+// seconds to build without sanitizers, over a minute with them), and
+// N-Queens from N = 19 (the join's task list and estimates, or the size
+// estimate's probes, take 10–20 s under the sanitizers from there on).
 // Properties: the exit status is 0, 1, 2 or 143; no input causes an
 // internal error; exit 2 prints exactly one line on stderr, starting
 // "count: ", and nothing on stdout.
@@ -32,25 +34,29 @@ namespace {
 
 using pcount::fuzz::broken;
 
-/// The number in a --threads / -t value ("16", "=16", "16" after "-t").
-bool too_many_threads(std::string_view value) {
+/// Whether `value` ("=N" or "N") is a whole number of at least `least`.
+bool at_least(std::string_view value, unsigned long least) {
   if (!value.empty() && value.front() == '=') value.remove_prefix(1);
   if (value.empty() || value.size() > 6) return value.size() > 6;
   for (char c : value)
     if (c < '0' || c > '9') return false;  // refused by the parser anyway
-  return std::stoul(std::string(value)) > 16;
+  return std::stoul(std::string(value)) >= least;
 }
 
 bool costly(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (const std::size_t q = a.find("queens"); q != std::string::npos) {
+      const std::string_view rest = std::string_view(a).substr(q + 6);
+      if (!rest.empty() ? at_least(rest, 19) : (i + 1 < args.size() && at_least(args[i + 1], 19))) return true;
+    }
     if (a.find('/') != std::string::npos) return true;
     const bool shape_like = a.find('x') != std::string::npos || a.find('X') != std::string::npos;
     if (shape_like && (a.find('5') != std::string::npos || a.find('6') != std::string::npos)) return true;
     for (std::string_view flag : {"--threads", "-t"})
       if (a.rfind(flag, 0) == 0) {
         const std::string_view rest = std::string_view(a).substr(flag.size());
-        if (!rest.empty() ? too_many_threads(rest) : (i + 1 < args.size() && too_many_threads(args[i + 1])))
+        if (!rest.empty() ? at_least(rest, 17) : (i + 1 < args.size() && at_least(args[i + 1], 17)))
           return true;
       }
   }
