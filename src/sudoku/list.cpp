@@ -96,6 +96,10 @@ private:
 
 engine::Job make_grid_list_job(const BoxShape& shape, const std::vector<std::uint8_t>& cells,
                                const ListJobOptions& options) {
+  check_shape(shape);  // FillTree holds at most 16×16 cells
+  if (cells.size() != static_cast<std::size_t>(shape.cells()))
+    throw InvalidArgument("cells", "expected " + std::to_string(shape.cells()) + " cells, got " +
+                                       std::to_string(cells.size()));
   auto tree = std::make_shared<const FillTree>(shape, cells);
   const int depth = options.split_depth >= 0 ? options.split_depth : engine::auto_split_depth(*tree, options.min_tasks);
   engine::Job job = engine::make_tree_job(tree, depth, options.fingerprint, {"grids"});

@@ -207,6 +207,8 @@ TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
       {{"--sudoku", "3x3", "--method", "subbands"}, "--method"},
       {{"--sudoku", "2x4", "--method", "subbands", "--split-depth", "0"}, "--split-depth"},
       {{"--sudoku", "2x3", "--method", "subbands", "--list"}, "--list"},
+      {{"--sudoku", "8x3", "--list"}, "--sudoku"},  // side 24: the listing holds at most 16×16 (found by fuzz_cli)
+      {{"--sudoku", "4x5", "--list", "3"}, "--sudoku"},
       {{"--sudoku", "3x3", "--method", "search"}, "--method"},
       {{"--sudoku", "2x4", "--method", "search"}, "--method"},
       {{"--sudoku", "3x3", "--method", "magic"}, "--method"},

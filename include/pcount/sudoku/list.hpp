@@ -31,7 +31,9 @@ struct ListJobOptions {
 /// Tally::nodes = nodes visited. A line is parse_puzzle's alphabet
 /// (to_line: 1–9 then A–G for sides above 9). Without a limit the job has
 /// a Knuth probe (engine/tree.hpp), so endless listings are refused like
-/// endless counts. Throws InvalidArgument("split_depth") for a split too deep.
+/// endless counts. Throws InvalidArgument("split_depth") for a split too
+/// deep, InvalidArgument("box_shape") for a side R·C above 16 (check_shape)
+/// and InvalidArgument("cells") when `cells` does not hold N² values.
 [[nodiscard]] engine::Job make_grid_list_job(const BoxShape& shape, const std::vector<std::uint8_t>& cells,
                                              const ListJobOptions& options);
 
