@@ -12,6 +12,10 @@
 #include <random>
 #include <span>
 
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 #include "pcount/engine/errors.hpp"
 #include "pcount/queens/search.hpp"
 
@@ -599,6 +603,33 @@ inline void count_block(const T* top, u32 t0, u32 t1, const T* bottom, u32 b0, u
   acc += acc2;
 }
 
+#if defined(__AVX512F__)
+/// The same for 32-bit keys with AVX-512: the top key broadcast from memory
+/// into the test (vptestnmd … {1to16}) and the fits subtracted under the
+/// mask, two instructions per 16 pairs where the generic loop needs four
+/// (and, test, mask to vector, add).
+template <>
+inline void count_block<u32>(const u32* top, u32 t0, u32 t1, const u32* bottom, u32 b0, u32 b1, Lanes<u32>& acc) {
+  const __m512i one = _mm512_set1_epi32(1);
+  __m512i a1 = reinterpret_cast<__m512i>(acc), a2 = _mm512_setzero_si512();
+  u32 y = b0;
+  for (; y + 32 <= b1; y += 32) {
+    const __m512i v = _mm512_loadu_si512(bottom + y), v2 = _mm512_loadu_si512(bottom + y + 16);
+    for (u32 x = t0; x < t1; ++x) {
+      const __m512i k = _mm512_set1_epi32(static_cast<int>(top[x]));
+      a1 = _mm512_mask_sub_epi32(a1, _mm512_testn_epi32_mask(k, v), a1, one);  // −1 where the pair fits
+      a2 = _mm512_mask_sub_epi32(a2, _mm512_testn_epi32_mask(k, v2), a2, one);
+    }
+  }
+  for (; y < b1; y += 16) {
+    const __m512i v = _mm512_loadu_si512(bottom + y);
+    for (u32 x = t0; x < t1; ++x)
+      a1 = _mm512_mask_sub_epi32(a1, _mm512_testn_epi32_mask(_mm512_set1_epi32(static_cast<int>(top[x])), v), a1, one);
+  }
+  acc = reinterpret_cast<Lanes<u32>>(_mm512_add_epi32(a1, a2));
+}
+#endif
+
 /// Σ (2 − f) over the fitting pairs of one bucket pair that involve a tie
 /// (DiagonalOrder): the tie tops of [t0, t1) with the bottoms of [b0, b1),
 /// the tie bottoms with the other tops. Ties stand last in each bucket
@@ -639,40 +670,65 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
   // A 32-bit lane must not count 2^32 fits: acc is flushed into `total`
   // before the fits it may hold reach 2^31.
   constexpr u64 lane_limit = sizeof(T) == 4 ? u64{1} << 31 : ~u64{0};
+  // Every bottom vector of the group: a lane of acc gains at most one fit
+  // per (top key, bottom vector), so a top bucket whose keys times this
+  // stay below the limit needs no flush inside its loop (almost always).
+  const u64 bottom_vectors = s.bottom_offsets[all + 1] / lanes;
   for (u32 i = 0; i <= all; ++i) {
     const u32 t0 = s.top_offsets[i], t1 = s.top_offsets[i + 1];
     if (t0 == t1) continue;
     const u32 free = all & ~i;
     Lanes<T> acc{};  // summed over the top bucket's compatible bottom buckets
-    u64 load = 0;    // most fits any lane of acc may hold
     auto flush = [&] {
       for (u32 lane = 0; lane < lanes; ++lane) total += static_cast<T>(T{0} - static_cast<T>(acc[lane]));  // each fit added −1
       acc = Lanes<T>{};
-      load = 0;
     };
-    for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
-      const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
-      if (b0 != b1) {
-        // a lane gains at most one fit per (top key, bottom vector): cut
-        // the top keys into pieces that stay below the limit
-        const u64 vectors = (b1 - b0) / lanes;
-        const u32 piece = static_cast<u32>(std::min<u64>(t1 - t0, std::max<u64>(1, (lane_limit - 1) / vectors)));
-        for (u32 x0 = t0; x0 < t1; x0 += piece) {
-          const u32 x1 = x0 + std::min(piece, t1 - x0);
-          if (load + u64{x1 - x0} * vectors >= lane_limit) flush();
-          load += u64{x1 - x0} * vectors;
-          count_block<T>(t, x0, x1, b, b0, b1, acc);
+    const bool ties = w != nullptr && s.top_ties[i] != 0;
+    u64 padding = 0;  // bottom padding keys met by this top bucket
+    u64 width = 0;    // bottom keys (padding included) met by this top bucket
+    if (u64{t1 - t0} * bottom_vectors < lane_limit) {
+      for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
+        const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
+        if (b0 != b1) {
+          count_block<T>(t, t0, t1, b, b0, b1, acc);
+          width += b1 - b0;
+          padding += b1 - b0 - s.bottom_counts[j];
+          if (w != nullptr && (ties || s.bottom_ties[j] != 0))
+            shortfall += tie_shortfall<T>(t, t0, t1, s.top_ties[i], b, b0, b0 + s.bottom_counts[j], s.bottom_ties[j],
+                                          s.top_bucket_lams.data(), s.bottom_bucket_lams.data(), *w);
         }
-        tests += u64{t1 - t0} * (b1 - b0);
-        // the top bucket's zero keys fit the padding keys too: take those back
-        total -= u64{s.top_zeros[i]} * (b1 - b0 - s.bottom_counts[j]);
-        if (w != nullptr && (s.top_ties[i] | s.bottom_ties[j]) != 0)
-          shortfall += tie_shortfall<T>(t, t0, t1, s.top_ties[i], b, b0, b0 + s.bottom_counts[j], s.bottom_ties[j],
-                                        s.top_bucket_lams.data(), s.bottom_bucket_lams.data(), *w);
+        if (j == 0) break;
       }
-      if (j == 0) break;
+    } else {
+      u64 load = 0;  // most fits any lane of acc may hold
+      for (u32 j = free;; j = (j - 1) & free) {
+        const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
+        if (b0 != b1) {
+          // cut the top keys into pieces that stay below the limit
+          const u64 vectors = (b1 - b0) / lanes;
+          const u32 piece = static_cast<u32>(std::min<u64>(t1 - t0, std::max<u64>(1, (lane_limit - 1) / vectors)));
+          for (u32 x0 = t0; x0 < t1; x0 += piece) {
+            const u32 x1 = x0 + std::min(piece, t1 - x0);
+            if (load + u64{x1 - x0} * vectors >= lane_limit) {
+              flush();
+              load = 0;
+            }
+            load += u64{x1 - x0} * vectors;
+            count_block<T>(t, x0, x1, b, b0, b1, acc);
+          }
+          width += b1 - b0;
+          padding += b1 - b0 - s.bottom_counts[j];
+          if (w != nullptr && (ties || s.bottom_ties[j] != 0))
+            shortfall += tie_shortfall<T>(t, t0, t1, s.top_ties[i], b, b0, b0 + s.bottom_counts[j], s.bottom_ties[j],
+                                          s.top_bucket_lams.data(), s.bottom_bucket_lams.data(), *w);
+        }
+        if (j == 0) break;
+      }
     }
     flush();
+    tests += u64{t1 - t0} * width;
+    // the top bucket's zero keys fit the padding keys too: take those back
+    total -= u64{s.top_zeros[i]} * padding;
   }
   return total;
 }
@@ -685,13 +741,17 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
                    Scratch& s, u64& tests, bool wide = false, const Weighting* w = nullptr, u64* shortfall = nullptr) {
   u64 unused = 0;
   u64& short_sum = shortfall != nullptr ? *shortfall : unused;
-  // Bucket by `bits` bits: 3^bits bucket pairs survive of 4^bits; about
-  // 1024 key pairs per surviving bucket pair keeps the bookkeeping small
-  // next to the ANDs (measured on N = 16 and 17: 512 to 4096 are within
-  // noise of each other, 65536 is 20 % slower).
+  // Bucket by `bits` bits: 3^bits bucket pairs survive of 4^bits. The
+  // bound asks for about 16384 key pairs per surviving bucket pair; the
+  // bucket pairs actually met hold far fewer (keys crowd into the buckets
+  // with few contested bits set: at 1024 the N = 18 join met 118 M bucket
+  // pairs of 8.4 top keys × 1.9 bottom vectors each), and each costs
+  // mispredicted loop exits. Measured at N = 18, one thread, CPU seconds,
+  // medians of 3 (results/queens.md, 2026-11-25): 256: 8.1, 1024: 6.8,
+  // 4096: 5.7, 16384: 5.4, 32768: 5.4, 65536: 6.1, 2^18: 8.6.
   const double pairs = static_cast<double>(nt) * static_cast<double>(nb);
   int bits = 0;
-  while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * 1024.0 < pairs) ++bits;
+  while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * 16384.0 < pairs) ++bits;
   if (!wide && order.width - bits <= 32)
     return count_disjoint_as<u32>(top, nt, bottom, nb, bits, order, s, s.top_sorted32, s.bottom_sorted32, tests, w,
                                   short_sum);
