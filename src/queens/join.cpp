@@ -742,16 +742,20 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
   u64 unused = 0;
   u64& short_sum = shortfall != nullptr ? *shortfall : unused;
   // Bucket by `bits` bits: 3^bits bucket pairs survive of 4^bits. The
-  // bound asks for about 16384 key pairs per surviving bucket pair; the
-  // bucket pairs actually met hold far fewer (keys crowd into the buckets
-  // with few contested bits set: at 1024 the N = 18 join met 118 M bucket
-  // pairs of 8.4 top keys × 1.9 bottom vectors each), and each costs
-  // mispredicted loop exits. Measured at N = 18, one thread, CPU seconds,
-  // medians of 3 (results/queens.md, 2026-11-25): 256: 8.1, 1024: 6.8,
-  // 4096: 5.7, 16384: 5.4, 32768: 5.4, 65536: 6.1, 2^18: 8.6.
+  // bound asks for about 16384 key pairs per surviving bucket pair (4096
+  // for odd n, whose keys have two more bits); the bucket pairs actually
+  // met hold far fewer (keys crowd into the buckets with few contested
+  // bits set: at 1024 the N = 18 join met 118 M bucket pairs of 8.4 top
+  // keys × 1.9 bottom vectors each), and each costs mispredicted loop
+  // exits. Measured with one thread, CPU seconds, medians of 3–5
+  // (results/queens.md, 2026-11-25): N = 18: 256: 8.1, 1024: 6.8, 4096:
+  // 5.7, 16384: 5.4, 32768: 5.4, 65536: 6.1, 2^18: 8.6; a fortieth of
+  // N = 20: 4096: 5.2, 16384: 4.7, 65536: 5.4; a twentieth of N = 19:
+  // 1024: 3.5, 4096: 3.1, 16384: 4.1; N = 17 alike from 1024 to 16384.
+  const double per_pair = (order.width / 2) % 2 == 0 ? 16384.0 : 4096.0;
   const double pairs = static_cast<double>(nt) * static_cast<double>(nb);
   int bits = 0;
-  while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * 16384.0 < pairs) ++bits;
+  while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * per_pair < pairs) ++bits;
   if (!wide && order.width - bits <= 32)
     return count_disjoint_as<u32>(top, nt, bottom, nb, bits, order, s, s.top_sorted32, s.bottom_sorted32, tests, w,
                                   short_sum);
