@@ -62,13 +62,13 @@ double normal_quantile(double p) {
 
 namespace {
 constexpr std::size_t own_sample_min = 5;        // fewer samples: the stratum draws from the pool
-constexpr std::size_t bootstrap_replicates = 2000;
 double total_of(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 }  // namespace
 
 TotalEstimate stratified_total(const std::vector<StratumSample>& strata, const TotalOptions& o) {
   if (!(o.level > 0 && o.level < 1)) throw std::invalid_argument("stratified_total: level must lie in (0, 1)");
   if (!(o.noise >= 0)) throw std::invalid_argument("stratified_total: noise must be at least 0");
+  if (o.replicates == 1) throw std::invalid_argument("stratified_total: replicates must be 0 or at least 2");
   double sampled_v = 0.0, sampled_a = 0.0;
   for (const StratumSample& st : strata) {
     if (st.aux.size() != st.value.size() || st.aux.size() > st.size)
@@ -159,10 +159,14 @@ TotalEstimate stratified_total(const std::vector<StratumSample>& strata, const T
     }
   }
   const double unsampled_sigma = std::max(0.5, out.spread);
+  if (o.replicates == 0) {
+    out.low = out.high = out.value;
+    return out;
+  }
   // A stratum's total is at least what its sampled tasks measured.
   std::vector<double> sampled_of;
   for (const StratumSample& st : strata) sampled_of.push_back(total_of(st.value));
-  std::vector<double> replicates(bootstrap_replicates);
+  std::vector<double> replicates(o.replicates);
   for (double& rep : replicates) {
     double total = 0.0;
     for (std::size_t h = 0; h < strata.size(); ++h) {
@@ -460,13 +464,14 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
     double largest = 0.0, largest_low = 0.0, largest_high = 0.0;
   };
   const double z = normal_quantile(0.5 + o.level / 2);
-  const auto ratio_total = [&](std::vector<double> Stratum::*field, double noise) {
+  const auto ratio_total = [&](std::vector<double> Stratum::*field, double noise, std::size_t replicates = 2000) {
     std::vector<StratumSample> samples;
     for (const Stratum& st : strata) samples.push_back({st.members.size(), st.aux, st.a, st.*field});
     TotalOptions to;
     to.level = o.level;
     to.noise = noise;
     to.seed = o.seed;
+    to.replicates = replicates;
     Total out;
     out.e = stratified_total(samples, to);
     for (std::size_t h = 0; h < strata.size(); ++h) {
@@ -507,7 +512,7 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
   r.wall_seconds_high = r.task_seconds_high / r.workers + wall.largest_high;
   bool counted_nodes = false;
   for (const Stratum& st : strata) counted_nodes = counted_nodes || sum(st.nodes) > 0;
-  r.nodes = counted_nodes ? ratio_total(&Stratum::nodes, 0.0).e.value : 0.0;
+  r.nodes = counted_nodes ? ratio_total(&Stratum::nodes, 0.0, 0).e.value : 0.0;
   r.sample_seconds = elapsed();
   return r;
 }

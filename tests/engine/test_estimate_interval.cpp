@@ -14,6 +14,7 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "pcount/engine/estimate.hpp"
@@ -150,6 +151,11 @@ TEST(EstimateInterval, TheSameSeedGivesTheSameInterval) {
   EXPECT_EQ(a.high, b.high);
   EXPECT_LT(a.low, a.value);
   EXPECT_GT(a.high, a.value);
+  o.replicates = 0;  // the point estimate alone: the same value
+  const engine::TotalEstimate point = engine::stratified_total(sample, o);
+  EXPECT_EQ(point.value, a.value);
+  EXPECT_EQ(point.low, a.value);
+  EXPECT_EQ(point.high, a.value);
 }
 
 TEST(EstimateInterval, BadSamplesAreRefused) {
@@ -164,10 +170,14 @@ TEST(EstimateInterval, BadSamplesAreRefused) {
       {"nothing sampled", {{4, 4.0, {}, {}}}, 0.95},
       {"level 1", {{4, 4.0, {1.0}, {1.0}}}, 1.0},
       {"level 0", {{4, 4.0, {1.0}, {1.0}}}, 0.0},
+      {"negative noise", {{4, 4.0, {1.0}, {1.0}}}, 0.95},
+      {"one replicate", {{4, 4.0, {1.0}, {1.0}}}, 0.95},
   };
   for (const Case& c : cases) {
     engine::TotalOptions o;
     o.level = c.level;
+    if (std::string(c.what) == "negative noise") o.noise = -0.1;
+    if (std::string(c.what) == "one replicate") o.replicates = 1;
     EXPECT_THROW((void)engine::stratified_total(c.strata, o), std::invalid_argument) << c.what;
   }
 }
