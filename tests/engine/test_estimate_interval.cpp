@@ -139,6 +139,26 @@ TEST(EstimateInterval, AStratumSampledWholeIsExactAndTheNoiseTermWidensTheInterv
   EXPECT_NEAR(e.standard_error / 14.0, 0.1, 0.01);
 }
 
+TEST(EstimateInterval, AnUnsampledStratumTakesTheNearestSampledStratumsRate) {
+  // Strata by increasing size: rate 2 (smallest), rate 1, then one with no
+  // task sampled (too big for the budget): it is extrapolated at rate 1,
+  // not at the overall rate 1.2, with a wide interval.
+  const std::vector<engine::StratumSample> strata = {
+      {10, 10.0, {1.0, 1.0, 1.0, 1.0}, {2.0, 2.0, 2.0, 2.0}},
+      {5, 10.0, {2.0}, {2.0}},
+      {2, 10.0, {}, {}},
+  };
+  engine::TotalOptions o;
+  o.noise = 0.0;
+  const engine::TotalEstimate e = engine::stratified_total(strata, o);
+  EXPECT_DOUBLE_EQ(e.value, 20.0 + 10.0 + 10.0);
+  ASSERT_EQ(e.rate.size(), 3u);
+  EXPECT_DOUBLE_EQ(e.rate[2], 1.0);
+  EXPECT_EQ(e.extrapolated, 2u);
+  EXPECT_LT(e.low, 35.0);   // the unsampled third: at least ±50 % (lognormal)
+  EXPECT_GT(e.high, 45.0);
+}
+
 TEST(EstimateInterval, TheSameSeedGivesTheSameInterval) {
   std::mt19937_64 rng(7);
   const Population p = heavy_tailed(500, rng);

@@ -84,7 +84,7 @@ struct TotalEstimate {
   /// Pooled coefficient of variation of value / (rate × aux) over the
   /// strata with at least two sampled tasks; 1 when there are none.
   double spread = 1.0;
-  std::vector<double> rate;     ///< per stratum: value per unit of aux (the overall rate for an unsampled one)
+  std::vector<double> rate;     ///< per stratum: value per unit of aux (the nearest sampled stratum's for an unsampled one)
   std::size_t extrapolated = 0; ///< tasks in strata with no task sampled
 };
 
@@ -104,8 +104,9 @@ struct TotalEstimate {
 ///    relative residuals (value − rate·aux) / (rate·mean aux) of all strata
 ///    with at least 2 (its own few say little about the tail); with no such
 ///    stratum, a relative spread of 1 is assumed. A stratum with none
-///    sampled takes the overall rate times a lognormal factor of
-///    σ = max(0.5, pooled spread). A stratum sampled whole is exact.
+///    sampled takes the rate of the nearest sampled stratum (the next
+///    smaller first) times a lognormal factor of σ = max(0.5, pooled
+///    spread). A stratum sampled whole is exact.
 ///  - deviations are rescaled by √(n/(n−1)) and the finite-population
 ///    correction √(1 − n/N) (the rescaling bootstrap of J. N. K. Rao and
 ///    C. F. J. Wu, J. Amer. Statist. Assoc. 83 (1988) 231–241), and by
@@ -205,10 +206,14 @@ struct RunEstimate {
 ///
 /// Method: each task gets an auxiliary size — Job::estimate, else the mean
 /// of a few Knuth probes (Job::probe), else 1. The tasks, sorted by it, are
-/// cut into strata of about equal total size; tasks are drawn at random from
-/// every stratum in turn (smallest first, skipping a stratum whose next task
-/// is predicted to overrun the budget) and run in full on the engine, timed
-/// one by one. The totals of wall seconds, CPU seconds and nodes and their
+/// cut into strata of about equal total size. A first round of 2 of the
+/// smallest tasks per worker calibrates the seconds per unit of size and
+/// is not part of the sample (a cold process ran those tasks 2.4–4.4 times
+/// slower than the run did: Q(19) join, results/estimate.md); its tasks go
+/// back to their strata, and count only if no later task finishes. Then
+/// tasks are drawn at random from every stratum in turn (smallest first,
+/// skipping a stratum whose next task is predicted to overrun the budget)
+/// and run in full on the engine, timed one by one. The totals of wall seconds, CPU seconds and nodes and their
 /// intervals are stratified_total's (separate ratio estimator, bootstrap
 /// with pooled spread for strata of few samples, small-sample allowance,
 /// run-to-run speed noise; the seed is `seed`). The wall interval is the list-scheduling bound
