@@ -32,10 +32,11 @@ std::string number_text(double v) {
   return buf;
 }
 
-/// How sure the estimate is, in one word.
-std::string confidence(const engine::RunEstimate& e, double z) {
+/// How sure the estimate is, in one word: from the CPU interval's half
+/// width relative to the estimate.
+std::string confidence(const engine::RunEstimate& e) {
   if (e.sampled == e.tasks) return "measured";
-  const double half = z * e.relative_error;
+  const double half = e.cpu_seconds > 0 ? (e.cpu_seconds_high - e.cpu_seconds_low) / (2 * e.cpu_seconds) : 1.0;
   if (e.extrapolated == 0 && half <= 0.15) return "good";
   if (half <= 0.4) return "fair";
   return "rough";
@@ -54,23 +55,29 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   o.budget_seconds = c.estimate_budget;
   const engine::Shard shard{c.shard_index, c.shard_count};
   if (shard.count > 1) o.include = [shard](std::size_t id) { return shard.includes(id); };
-  // The sample is timed on this machine as it is now. On a busy one (load
-  // average above the cores) the run will meet other load than the sample
-  // did: the timing noise allowed for grows from 5 % by 10 % per unit of
-  // load per core above 0.9, up to 50 % (measured on a shared 2-core VM at
-  // load 6: repeated runs of one job differ by 20–40 %; results/estimate.md).
+  // The sample is timed on this machine as it is now; the run comes later.
+  // Run-to-run speed variation (the σ of a lognormal factor, one for the
+  // whole run) is taken as 7 % for CPU and wall time on a machine that is
+  // not busy. On a busy one (load average above 0.9 per core) the run will
+  // meet other load than the sample did: the wall noise grows by 20 % per
+  // unit of load per core above 0.9, up to 50 %, CPU half of that (at
+  // least 7 %). Measured with scripts/speed-noise, 10 back-to-back runs on
+  // the shared 2-core VM at load 3.5–4.5 (results/estimate.md): root mean
+  // square log ratio of consecutive runs 0.067 CPU and 0.18 wall for
+  // Q(17) join, 0.21 CPU and 0.35 wall for R(9) classes; the rule gives
+  // 0.15 and 0.30 at load 4.
   double load = -1.0;
   if (getloadavg(&load, 1) != 1) load = -1.0;
   const int cores = engine::hardware_threads();
   const bool busy = load > 0.9 * cores;
-  // CPU time varies about half as much (repeated runs differed by up to
-  // 30 % at load 4.5 per core).
+  o.noise = 0.07;
+  o.cpu_noise = 0.07;
   if (busy) {
-    o.noise = std::min(0.5, 0.05 + 0.1 * (load / cores - 0.9));
-    o.cpu_noise = std::max(0.05, o.noise / 2);
+    o.noise = std::min(0.5, 0.07 + 0.2 * (load / cores - 0.9));
+    o.cpu_noise = std::max(0.07, o.noise / 2);
   }
   const engine::RunEstimate e = engine::estimate_run(job, o);
-  const std::string sure = confidence(e, o.z);
+  const std::string sure = confidence(e);
   const std::string by = e.task_estimates ? (job.estimate ? "the tasks' own estimates" : "Knuth probes of each task")
                                           : "task id (the job has no task estimates)";
   if (inv.common.json) {
@@ -108,7 +115,7 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     j["load_average"] = load >= 0 ? nlohmann::ordered_json(load) : nullptr;
     j["cores"] = cores;
     j["busy"] = busy;
-    j["interval"] = "95% (1.96 standard errors, timing noise included)";
+    j["interval"] = "95% (bootstrap percentiles over the sampled tasks, run-to-run timing noise included)";
     j["timing_noise"] = o.noise;
     j["cpu_timing_noise"] = o.cpu_noise;
     j["nodes"] = e.nodes > 0 ? nlohmann::ordered_json(e.nodes) : nullptr;
@@ -171,7 +178,7 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   }
   line("setup", seconds_text(setup) + " before the tasks (a run repeats what is not cached)");
   char sure_text[96];
-  std::snprintf(sure_text, sizeof sure_text, "%s (standard error ±%.0f%% CPU, ±%.0f%% wall)", sure.c_str(),
+  std::snprintf(sure_text, sizeof sure_text, "%s (standard deviation ±%.0f%% CPU, ±%.0f%% wall)", sure.c_str(),
                 100.0 * e.relative_error, 100.0 * e.wall_relative_error);
   line("confidence", sure_text);
   if (busy) {

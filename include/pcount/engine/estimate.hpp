@@ -2,7 +2,9 @@
 /// @file
 /// How big is a job before it runs? Knuth's random-probe estimator
 /// (D. E. Knuth, "Estimating the efficiency of backtrack programs",
-/// Mathematics of Computation 29 (1975) 121–136).
+/// Mathematics of Computation 29 (1975) 121–136) for the tree size, and
+/// estimate_run: the run's CPU and wall seconds from a stratified sample of
+/// tasks run in full, with a bootstrap interval (stratified_total).
 ///
 /// One probe walks a single random path from a node down to a leaf, choosing
 /// each child uniformly, and returns 1 + d₁ + d₁d₂ + d₁d₂d₃ + …, where dᵢ is
@@ -17,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <vector>
 
 #include "pcount/engine/task.hpp"
 
@@ -41,6 +44,88 @@ struct SizeEstimate {
 [[nodiscard]] SizeEstimate estimate_job_nodes(const Job& job, std::size_t probes = 4000, std::uint64_t seed = 1975,
                                               std::chrono::duration<double> budget = std::chrono::milliseconds(500));
 
+/// The p-quantile of the standard normal distribution, p in (0, 1)
+/// (normal_quantile(0.975) ≈ 1.96); throws std::invalid_argument otherwise.
+[[nodiscard]] double normal_quantile(double p);
+
+/// One stratum of a sample of tasks (stratified_total): the tasks of the
+/// stratum and the sampled ones, each with its auxiliary size (an estimate
+/// of its cost in any unit) and its measured value (seconds, nodes).
+struct StratumSample {
+  std::size_t size = 0;       ///< tasks in the stratum (≥ 1)
+  double aux_total = 0.0;     ///< auxiliary sizes of all its tasks summed (> 0)
+  std::vector<double> aux;    ///< auxiliary size of each sampled task (> 0)
+  std::vector<double> value;  ///< measured value of each sampled task (≥ 0); as long as `aux`
+};
+
+/// How stratified_total draws its interval.
+struct TotalOptions {
+  /// Coverage of the interval, in (0, 1): 0.95 puts 2.5 % of the
+  /// bootstrap replicates beyond each end.
+  double level = 0.95;
+  /// Run-to-run speed variation: the σ of a lognormal factor, one for the
+  /// whole total, by which the run's value may differ from the sample's
+  /// (the machine's speed changing between them, for every task alike);
+  /// 0 for a quantity that does not depend on it (nodes). ≥ 0.
+  double noise = 0.07;
+  std::uint64_t seed = 1975;  ///< the random draws of the interval: same seed, same interval
+  /// Bootstrap replicates (≥ 2); 0: the point estimate only (low = high =
+  /// value, standard_error 0). 2000 take about 70 ms for 900 sampled tasks.
+  std::size_t replicates = 2000;
+};
+
+/// A stratified estimate of a total (stratified_total).
+struct TotalEstimate {
+  double value = 0.0;           ///< estimated total over all tasks of all strata
+  double low = 0.0;             ///< interval of `value` at TotalOptions::level
+  double high = 0.0;
+  double standard_error = 0.0;  ///< of `value`, noise included
+  double sampled = 0.0;         ///< the sampled tasks' values summed
+  /// Pooled coefficient of variation of value / (rate × aux) over the
+  /// strata with at least two sampled tasks; 1 when there are none.
+  double spread = 1.0;
+  std::vector<double> rate;     ///< per stratum: value per unit of aux (the nearest sampled stratum's for an unsampled one)
+  std::size_t extrapolated = 0; ///< tasks in strata with no task sampled
+};
+
+/// Estimates the total of a measured value over every task of `strata`
+/// from the sampled tasks, by the separate ratio estimator (each stratum's
+/// total is its sample's value per unit of aux × its aux total; W. G.
+/// Cochran, Sampling Techniques, 3rd ed., 1977, §6.10), and an interval
+/// for it at options.level.
+///
+/// The interval is a bootstrap (B. Efron, "Bootstrap methods: another look
+/// at the jackknife", Annals of Statistics 7 (1979) 1–26; B. Efron and
+/// R. J. Tibshirani, An Introduction to the Bootstrap, 1993, ch. 13):
+/// TotalOptions::replicates replicates, each redrawing every stratum's sample with replacement and
+/// recomputing the total; the interval is their percentiles. Three
+/// allowances make it honest for heavy-tailed task times:
+///  - a stratum with fewer than 5 sampled tasks draws from the pool of the
+///    relative residuals (value − rate·aux) / (rate·mean aux) of all strata
+///    with at least 2 (its own few say little about the tail); with no such
+///    stratum, a relative spread of 1 is assumed. A stratum with none
+///    sampled takes the rate of the nearest sampled stratum (the next
+///    smaller first) times a lognormal factor of σ = max(0.5, pooled
+///    spread). A stratum sampled whole is exact.
+///  - deviations are rescaled by √(n/(n−1)) and the finite-population
+///    correction √(1 − n/N) (the rescaling bootstrap of J. N. K. Rao and
+///    C. F. J. Wu, J. Amer. Statist. Assoc. 83 (1988) 231–241), and by
+///    √(k / χ²_k((1 − level)/2)), k = Σ(n − 1): the upper confidence bound
+///    of a spread estimated with k degrees of freedom (χ² by Wilson and
+///    Hilferty 1931), since a small sample of a heavy-tailed quantity
+///    usually understates its spread; a stratum's total is never below
+///    what its sampled tasks measured.
+///  - each replicate is multiplied by exp(noise · Z), Z standard normal:
+///    the run-to-run speed variation of the machine.
+/// Tested on synthetic heavy-tailed task lists: a 90 % interval holds the
+/// true total for ≥ 85 of 100 seeds (tests/engine/test_estimate_interval.cpp).
+/// Deterministic for a given seed. Costs about replicates × (sampled
+/// tasks) random draws. Throws std::invalid_argument when a stratum has aux and
+/// value of different lengths or more samples than tasks, when no task at
+/// all is sampled, when level is outside (0, 1), noise is negative or
+/// replicates is 1.
+[[nodiscard]] TotalEstimate stratified_total(const std::vector<StratumSample>& strata, const TotalOptions& options = {});
+
 /// How estimate_run samples a job and which run it predicts.
 struct RunEstimateOptions {
   /// Worker threads of the predicted run, per process (≥ 1). The sample runs
@@ -64,16 +149,20 @@ struct RunEstimateOptions {
   /// are fewer tasks).
   std::size_t strata = 8;
   std::uint64_t seed = 1975;  ///< chooses the tasks sampled and the probes
-  /// Width of the interval in standard errors (1.96: about 95 % for a
-  /// normal estimator; the estimator is only roughly normal for few samples).
-  double z = 1.96;
-  /// Relative error added for timing noise between the sample and the run
-  /// (other processes, frequency scaling), combined in quadrature.
-  double noise = 0.05;
+  /// Coverage of the intervals, in (0, 1) (TotalOptions::level).
+  double level = 0.95;
+  /// Run-to-run speed variation of wall time between the sample and the
+  /// run (other processes, frequency scaling): TotalOptions::noise. 0.07:
+  /// CPU time of 10 back-to-back Q(17) runs on the shared 2-core VM varied
+  /// by 0.067 (root mean square of the log ratio of consecutive runs), at
+  /// load 3.5–4.5 (scripts/speed-noise, results/estimate.md); wall time and
+  /// shorter jobs vary more there (0.18–0.35), so the driver raises both
+  /// with the load average.
+  double noise = 0.07;
   /// The same for CPU time (thread CPU clocks: other processes change it
   /// less than wall time, but on a loaded machine caches and clocks still
   /// make repeated runs differ).
-  double cpu_noise = 0.05;
+  double cpu_noise = 0.07;
   /// Stops the sample early (SIGINT); what was timed is still used.
   const std::atomic<bool>* cancel = nullptr;
 };
@@ -90,15 +179,15 @@ struct RunEstimate {
   /// Predicted CPU seconds of the run's tasks (each sampled task's thread
   /// CPU time, CLOCK_THREAD_CPUTIME_ID: barely changed by other load).
   double cpu_seconds = 0.0;
-  double cpu_seconds_low = 0.0;  ///< interval of cpu_seconds (z standard errors, 5 % noise included)
+  double cpu_seconds_low = 0.0;  ///< interval of cpu_seconds at `level` (bootstrap, cpu_noise included)
   double cpu_seconds_high = 0.0;
-  double relative_error = 0.0;   ///< standard error of cpu_seconds / cpu_seconds (noise included)
+  double relative_error = 0.0;   ///< standard deviation of the bootstrap replicates / cpu_seconds (noise included)
   /// Predicted task seconds: the tasks' wall seconds summed (what a
   /// --profile of the run adds up to; more than cpu_seconds on a busy machine).
   double task_seconds = 0.0;
-  double task_seconds_low = 0.0;   ///< interval of task_seconds (z standard errors, `noise` included)
+  double task_seconds_low = 0.0;   ///< interval of task_seconds at `level` (bootstrap, `noise` included)
   double task_seconds_high = 0.0;
-  double wall_relative_error = 0.0;  ///< standard error of task_seconds / task_seconds
+  double wall_relative_error = 0.0;  ///< standard deviation of the replicates / task_seconds (noise included)
   double largest_task_seconds = 0.0;  ///< the largest task's predicted wall seconds (measured when sampled)
   int workers = 1;               ///< effective workers of the predicted run
   double wall_seconds_low = 0.0;   ///< task phase: max(task_low / workers, largest task)
@@ -117,15 +206,17 @@ struct RunEstimate {
 ///
 /// Method: each task gets an auxiliary size — Job::estimate, else the mean
 /// of a few Knuth probes (Job::probe), else 1. The tasks, sorted by it, are
-/// cut into strata of about equal total size; tasks are drawn at random from
-/// every stratum in turn (smallest first, skipping a stratum whose next task
-/// is predicted to overrun the budget) and run in full on the engine, timed
-/// one by one. Each stratum's total is the separate ratio estimator (measured
-/// seconds / auxiliary size of its sample × the stratum's auxiliary size),
-/// with its finite-population variance (W. G. Cochran, Sampling Techniques,
-/// 3rd ed., 1977, §6.10); a stratum with one sample borrows the pooled
-/// relative spread, an unsampled stratum is extrapolated at the overall rate
-/// with at least 50 % error. The wall interval is the list-scheduling bound
+/// cut into strata of about equal total size. A first round of 2 of the
+/// smallest tasks per worker calibrates the seconds per unit of size and
+/// is not part of the sample (a cold process ran those tasks 2.4–4.4 times
+/// slower than the run did: Q(19) join, results/estimate.md); its tasks go
+/// back to their strata, and count only if no later task finishes. Then
+/// tasks are drawn at random from every stratum in turn (smallest first,
+/// skipping a stratum whose next task is predicted to overrun the budget)
+/// and run in full on the engine, timed one by one. The totals of wall seconds, CPU seconds and nodes and their
+/// intervals are stratified_total's (separate ratio estimator, bootstrap
+/// with pooled spread for strata of few samples, small-sample allowance,
+/// run-to-run speed noise; the seed is `seed`). The wall interval is the list-scheduling bound
 /// (R. L. Graham 1969): max(C/W, t_max) ≤ wall ≤ C/W + t_max for W workers.
 /// When every task was sampled the numbers are measurements (noise only).
 /// Counts of the sampled tasks are discarded. Throws what a task throws;
