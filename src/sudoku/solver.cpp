@@ -31,6 +31,21 @@ namespace {
 #endif
 constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
 
+/// Most open cells handed to the endgame counter while the first solution
+/// is still to be found and written (the counter then keeps the values of
+/// its first completion; 0 = never). 32 measured best (callgrind, simd9
+/// AVX2, limit 2, results/sudoku-puzzles.md 2026-11-25): 21 % fewer
+/// instructions on the serg set (easy puzzles with several solutions, most
+/// of which reach 32 open cells after a few branches), the hard sets within
+/// 1 %; 28 saves only 14 % on serg; 40 (with kEndgameCells 40) saves 36 %
+/// there but costs 12-14 % on the hardest sets. Overridable at compile time
+/// for experiments.
+#ifndef PCOUNT_FIRST_ENDGAME_CELLS
+#define PCOUNT_FIRST_ENDGAME_CELLS 32
+#endif
+constexpr int kFirstEndgameCells = PCOUNT_FIRST_ENDGAME_CELLS;
+static_assert(kFirstEndgameCells <= kEndgameCells);
+
 /// Counts stopped at fewer solutions than this (uniqueness checks) do not
 /// use the band cache: they rarely reach a one-band endgame twice.
 constexpr std::uint64_t kBandCacheLimit = 1024;
@@ -93,6 +108,9 @@ struct Endgame {
   std::uint64_t generation = 0;  ///< entries this search may read
   std::array<std::uint64_t, kMaxSide> band_cells{};
   std::array<std::uint8_t, kEndgameCells> band_of{}, pos_in_band{};
+  /// Where to keep the values (1-based) of the open cells in the first
+  /// completion found, or null; set to null once they are kept.
+  std::uint8_t* first = nullptr;
 
   /// Builds the peer sets of open cells `cells` (row-major indices).
   void setup(const BoxShape& shape, const std::uint16_t* cells, int count) {
@@ -125,8 +143,11 @@ struct Endgame {
 
   /// Completions (at most `limit`) of the open cells `rem` with candidates `m`.
   std::uint64_t count(const Masks& m, std::uint64_t rem, std::uint64_t limit) {
-    if (!rem) return 1;
-    if (cache && std::popcount(rem) >= 3 &&
+    if (!rem) {
+      if (first) keep_first(m);
+      return 1;
+    }
+    if (cache && !first && std::popcount(rem) >= 3 &&
         (rem & ~band_cells[band_of[static_cast<std::size_t>(std::countr_zero(rem))]]) == 0) {
       // Only one band is open: its count is a function of its masks.
       std::array<std::uint16_t, BandCache::kCells> key{};
@@ -165,7 +186,14 @@ struct Endgame {
     }
     if (fewest == 0) return 0;
     const std::uint64_t next = rem & ~(std::uint64_t{1} << best);
-    if (!next) return std::min<std::uint64_t>(static_cast<std::uint64_t>(fewest), limit);
+    if (!next) {
+      if (first) {
+        Masks last = m;
+        last[static_cast<std::size_t>(best)] = static_cast<std::uint16_t>(m[static_cast<std::size_t>(best)] & -m[static_cast<std::size_t>(best)]);
+        keep_first(last);
+      }
+      return std::min<std::uint64_t>(static_cast<std::uint64_t>(fewest), limit);
+    }
     const std::uint64_t peers = adj[static_cast<std::size_t>(best)] & next;
     unsigned cand = m[static_cast<std::size_t>(best)];
     std::uint64_t total = 0;
@@ -174,6 +202,7 @@ struct Endgame {
       cand ^= v;
       ++nodes;
       Masks copy = m;  // fixed size: a few vector moves, no call
+      copy[static_cast<std::size_t>(best)] = static_cast<std::uint16_t>(v);  // (its value, for keep_first)
       bool ok = true;
       for (std::uint64_t q = peers; q; q &= q - 1) {
         std::uint16_t& x = copy[static_cast<std::size_t>(std::countr_zero(q))];
@@ -188,6 +217,13 @@ struct Endgame {
       if (total >= limit) return total;
     }
     return total;
+  }
+
+  /// Keeps the values of a completion whose every open cell has one candidate.
+  void keep_first(const Masks& m) {
+    for (int k = 0; k < t; ++k)
+      first[k] = static_cast<std::uint8_t>(std::countr_zero(static_cast<unsigned>(m[static_cast<std::size_t>(k)])) + 1);
+    first = nullptr;
   }
 };
 
@@ -214,20 +250,30 @@ struct Search {
       ++count;
       return;
     }
-    if (count > 0 || !first) {
-      // Few open cells and no solution to write: count the endgame directly.
+    {
+      // Few open cells: count the endgame directly (keeping the first
+      // completion's values when the first solution is still to be written).
+      const bool write_first = count == 0 && first;
+      const int most = write_first ? kFirstEndgameCells : kEndgameCells;
       std::array<std::uint16_t, kEndgameCells> cells;
       Endgame::Masks masks{};
-      const int t = kernel.open_cells(s, cells.data(), masks.data(), kEndgameCells);
-      if (t <= kEndgameCells) {
+      const int t = most > 0 ? kernel.open_cells(s, cells.data(), masks.data(), most) : most + 1;
+      if (t <= most) {
         Endgame e;
+        std::array<std::uint8_t, kEndgameCells> values{};
+        if (write_first) e.first = values.data();
         if (limit >= kBandCacheLimit) {
           e.cache = &BandCache::local();
           if (cache_generation == 0) cache_generation = ++e.cache->generation;
           e.generation = cache_generation;
         }
         e.setup(kernel.shape(), cells.data(), t);
-        count += e.count(masks, t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
+        const std::uint64_t found = e.count(masks, t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
+        if (write_first && found > 0) {
+          kernel.write(s, first);  // the placed cells (open cells get their values next)
+          for (int k = 0; k < t; ++k) first[cells[static_cast<std::size_t>(k)]] = values[static_cast<std::size_t>(k)];
+        }
+        count += found;
         nodes += e.nodes;
         return;
       }
