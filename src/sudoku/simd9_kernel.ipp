@@ -26,6 +26,8 @@
 //     one cell is a contradiction; two placements of one digit in a unit are
 //     caught when that digit's other rows run out (step 1), so a state with
 //     every cell single that passed step 1 is a valid grid.
+// At a fixpoint of these steps with more than kTriadOpen cells open, the
+// triads (below) run, and the sweep goes on if they removed anything.
 #if defined(__x86_64__) && defined(__SSE4_1__)
 #include <immintrin.h>
 #endif
@@ -315,6 +317,18 @@ PCOUNT_SIMD9_INLINE V triads(V* a) {
 long simd9_sweeps = 0, simd9_calls = 0;
 #endif
 
+/// The triads run at a fixpoint of the cheap steps only when more than
+/// this many cells are open. Measured (callgrind, AVX2 path, limit 2,
+/// results/sudoku-puzzles.md 2026-11-25): 45 takes 7 % of the instructions
+/// off the serg set (easy puzzles with several solutions) and changes the
+/// hard sets by under 0.5 %; 35 saves 3.5 % on serg; 50 saves 8 % there but
+/// costs 1-2 % on the hardest sets, 56 costs 4-6 %; never running them
+/// saves 9 % on serg. Overridable at compile time for experiments.
+#ifndef PCOUNT_SIMD9_TRIAD_OPEN
+#define PCOUNT_SIMD9_TRIAD_OPEN 45
+#endif
+constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
+
 bool propagate(Simd9State& s) {
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
@@ -386,8 +400,12 @@ bool propagate(Simd9State& s) {
       return true;
     }
 #ifndef PCOUNT_SIMD9_NO_TRIADS
-    if (any(triads(a))) return false;
-    if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+    // Triads only while many cells are open: below that they rarely remove
+    // anything the search would not find as fast (see kTriadOpen).
+    if (__builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]) > kTriadOpen) {
+      if (any(triads(a))) return false;
+      if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+    }
 #endif
     store(s, a);
     s.solved = 0;
