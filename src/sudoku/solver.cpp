@@ -112,21 +112,44 @@ struct Endgame {
   /// completion found, or null; set to null once they are kept.
   std::uint8_t* first = nullptr;
 
+  /// Row, column and box units (numbered 0…3N-1) of each cell of a 9×9
+  /// grid, and its band: a table, since setup runs once per endgame and
+  /// the divisions by a run-time side would cost more than its loops.
+  struct Cell9 {
+    std::uint8_t unit[3], band;
+  };
+  static constexpr std::array<Cell9, 81> kCells9 = [] {
+    std::array<Cell9, 81> a{};
+    for (int i = 0; i < 81; ++i) {
+      const int r = i / 9, c = i % 9;
+      a[static_cast<std::size_t>(i)] = Cell9{{static_cast<std::uint8_t>(r), static_cast<std::uint8_t>(9 + c),
+                                              static_cast<std::uint8_t>(18 + 3 * (r / 3) + c / 3)},
+                                             static_cast<std::uint8_t>(r / 3)};
+    }
+    return a;
+  }();
+
   /// Builds the peer sets of open cells `cells` (row-major indices).
   void setup(const BoxShape& shape, const std::uint16_t* cells, int count) {
     t = count;
     const int n = shape.side();
     std::array<std::uint64_t, 3 * kMaxSide> unit{};
     std::array<std::array<int, 3>, kEndgameCells> of{};
+    const bool nine = shape == BoxShape{3, 3};
     for (int k = 0; k < t; ++k) {
-      const int r = cells[k] / n, c = cells[k] % n;
-      of[static_cast<std::size_t>(k)] = {r, n + c, 2 * n + shape.box_of(r, c)};
+      if (nine) {
+        const Cell9& c9 = kCells9[cells[k]];
+        of[static_cast<std::size_t>(k)] = {c9.unit[0], c9.unit[1], c9.unit[2]};
+      } else {
+        const int r = cells[k] / n, c = cells[k] % n;
+        of[static_cast<std::size_t>(k)] = {r, n + c, 2 * n + shape.box_of(r, c)};
+      }
       for (int u : of[static_cast<std::size_t>(k)]) unit[static_cast<std::size_t>(u)] |= std::uint64_t{1} << k;
     }
     const int band_size = shape.rows * n;
     if (band_size > BandCache::kCells) cache = nullptr;
     for (int k = 0; k < t; ++k) {
-      const int b = cells[k] / band_size;
+      const int b = nine ? kCells9[cells[k]].band : cells[k] / band_size;
       band_of[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(b);
       pos_in_band[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(cells[k] - b * band_size);
       band_cells[static_cast<std::size_t>(b)] |= std::uint64_t{1} << k;
