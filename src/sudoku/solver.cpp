@@ -38,13 +38,17 @@ constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
 /// instructions on the serg set (easy puzzles with several solutions, most
 /// of which reach 32 open cells after a few branches), the hard sets within
 /// 1 %; 28 saves only 14 % on serg; 40 (with kEndgameCells 40) saves 36 %
-/// there but costs 12-14 % on the hardest sets. Overridable at compile time
-/// for experiments.
+/// there but costs 12-14 % on the hardest sets. With the triad threshold
+/// of simd9 in place, 34 (36, 40) would take another 3 % (7 %, 18 %) off
+/// serg for 0.5 % (1.7 %, 6 %) more on the hardest sets; 32 keeps an
+/// endgame's masks in 64 bytes. Overridable at compile time for experiments.
 #ifndef PCOUNT_FIRST_ENDGAME_CELLS
 #define PCOUNT_FIRST_ENDGAME_CELLS 32
 #endif
 constexpr int kFirstEndgameCells = PCOUNT_FIRST_ENDGAME_CELLS;
-static_assert(kFirstEndgameCells <= kEndgameCells);
+/// Open cells an endgame holds.
+constexpr int kEndgameMax = kEndgameCells > kFirstEndgameCells ? kEndgameCells : kFirstEndgameCells;
+static_assert(kEndgameMax <= 64);
 
 /// Counts stopped at fewer solutions than this (uniqueness checks) do not
 /// use the band cache: they rarely reach a one-band endgame twice.
@@ -100,14 +104,14 @@ struct BandCache {
 /// the kernel's propagation.
 struct Endgame {
   int t = 0;                                  ///< open cells
-  std::array<std::uint64_t, kEndgameCells> adj{};  ///< peers among the open cells (bit j = cell j)
+  std::array<std::uint64_t, kEndgameMax> adj{};  ///< peers among the open cells (bit j = cell j)
   std::uint64_t nodes = 0;
   /// Band cache (null: not used): open cells of each band (bit j = cell j)
   /// and each open cell's position within its band.
   BandCache* cache = nullptr;
   std::uint64_t generation = 0;  ///< entries this search may read
   std::array<std::uint64_t, kMaxSide> band_cells{};
-  std::array<std::uint8_t, kEndgameCells> band_of{}, pos_in_band{};
+  std::array<std::uint8_t, kEndgameMax> band_of{}, pos_in_band{};
   /// Where to keep the values (1-based) of the open cells in the first
   /// completion found, or null; set to null once they are kept.
   std::uint8_t* first = nullptr;
@@ -134,7 +138,7 @@ struct Endgame {
     t = count;
     const int n = shape.side();
     std::array<std::uint64_t, 3 * kMaxSide> unit{};
-    std::array<std::array<int, 3>, kEndgameCells> of{};
+    std::array<std::array<int, 3>, kEndgameMax> of{};
     const bool nine = shape == BoxShape{3, 3};
     for (int k = 0; k < t; ++k) {
       if (nine) {
@@ -162,7 +166,7 @@ struct Endgame {
     }
   }
 
-  using Masks = std::array<std::uint16_t, kEndgameCells>;
+  using Masks = std::array<std::uint16_t, kEndgameMax>;
 
   /// Completions (at most `limit`) of the open cells `rem` with candidates `m`.
   std::uint64_t count(const Masks& m, std::uint64_t rem, std::uint64_t limit) {
@@ -278,12 +282,12 @@ struct Search {
       // completion's values when the first solution is still to be written).
       const bool write_first = count == 0 && first;
       const int most = write_first ? kFirstEndgameCells : kEndgameCells;
-      std::array<std::uint16_t, kEndgameCells> cells;
+      std::array<std::uint16_t, kEndgameMax> cells;
       Endgame::Masks masks{};
       const int t = most > 0 ? kernel.open_cells(s, cells.data(), masks.data(), most) : most + 1;
       if (t <= most) {
         Endgame e;
-        std::array<std::uint8_t, kEndgameCells> values{};
+        std::array<std::uint8_t, kEndgameMax> values{};
         if (write_first) e.first = values.data();
         if (limit >= kBandCacheLimit) {
           e.cache = &BandCache::local();
