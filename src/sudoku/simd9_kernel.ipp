@@ -319,13 +319,14 @@ long simd9_sweeps = 0, simd9_calls = 0;
 
 /// The triads run at a fixpoint of the cheap steps only when more than
 /// this many cells are open. Measured (callgrind, AVX2 path, limit 2,
-/// results/sudoku-puzzles.md 2026-11-25): 45 takes 7 % of the instructions
-/// off the serg set (easy puzzles with several solutions) and changes the
-/// hard sets by under 0.5 %; 35 saves 3.5 % on serg; 50 saves 8 % there but
-/// costs 1-2 % on the hardest sets, 56 costs 4-6 %; never running them
-/// saves 9 % on serg. Overridable at compile time for experiments.
+/// results/sudoku-puzzles.md 2026-11-25): 40 takes 7 % of the instructions
+/// off the serg set (easy puzzles with several solutions) and 0.2-1 % off
+/// the hard sets; 45 takes 9 % off serg but adds 1.5 % on magictour top1465.
+/// With solver.cpp's first-solution endgame at 32 cells: 35 saved 3.5 % on
+/// serg, 45 7 %, 50 8 % but cost 1-2 % on the hardest sets, 56 4-6 %;
+/// never running them saved 9 % on serg. Overridable at compile time.
 #ifndef PCOUNT_SIMD9_TRIAD_OPEN
-#define PCOUNT_SIMD9_TRIAD_OPEN 45
+#define PCOUNT_SIMD9_TRIAD_OPEN 40
 #endif
 constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
 

@@ -33,17 +33,17 @@ constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
 
 /// Most open cells handed to the endgame counter while the first solution
 /// is still to be found and written (the counter then keeps the values of
-/// its first completion; 0 = never). 32 measured best (callgrind, simd9
-/// AVX2, limit 2, results/sudoku-puzzles.md 2026-11-25): 21 % fewer
-/// instructions on the serg set (easy puzzles with several solutions, most
-/// of which reach 32 open cells after a few branches), the hard sets within
-/// 1 %; 28 saves only 14 % on serg; 40 (with kEndgameCells 40) saves 36 %
-/// there but costs 12-14 % on the hardest sets. With the triad threshold
-/// of simd9 in place, 34 (36, 40) would take another 3 % (7 %, 18 %) off
-/// serg for 0.5 % (1.7 %, 6 %) more on the hardest sets; 32 keeps an
-/// endgame's masks in 64 bytes. Overridable at compile time for experiments.
+/// its first completion; 0 = never, the default). Measured on simd9, limit
+/// 2 (results/sudoku-puzzles.md, 2026-11-25): 32 takes 21 % of the
+/// instructions off the serg set (callgrind, AVX2 path; 14 % of its CPU
+/// time), the hard sets within 1 %, but on the AVX-512 path, where a
+/// propagation costs half as much, it gains nothing on serg and costs
+/// 10 % of the CPU time on the 17-clue set (the plain backtracker's
+/// branches); a limit per path would break the rule that every path visits
+/// the same nodes. 28, 34, 36 and 40 measured too (see the results).
+/// Overridable at compile time for experiments.
 #ifndef PCOUNT_FIRST_ENDGAME_CELLS
-#define PCOUNT_FIRST_ENDGAME_CELLS 32
+#define PCOUNT_FIRST_ENDGAME_CELLS 0
 #endif
 constexpr int kFirstEndgameCells = PCOUNT_FIRST_ENDGAME_CELLS;
 /// Open cells an endgame holds.
