@@ -26,6 +26,8 @@
 //     one cell is a contradiction; two placements of one digit in a unit are
 //     caught when that digit's other rows run out (step 1), so a state with
 //     every cell single that passed step 1 is a valid grid.
+// At a fixpoint of these steps with more than kTriadOpen cells open, the
+// triads (below) run, and the sweep goes on if they removed anything.
 #if defined(__x86_64__) && defined(__SSE4_1__)
 #include <immintrin.h>
 #endif
@@ -315,6 +317,19 @@ PCOUNT_SIMD9_INLINE V triads(V* a) {
 long simd9_sweeps = 0, simd9_calls = 0;
 #endif
 
+/// The triads run at a fixpoint of the cheap steps only when more than
+/// this many cells are open. Measured (callgrind, AVX2 path, limit 2,
+/// results/sudoku-puzzles.md 2026-11-25): 40 takes 7 % of the instructions
+/// off the serg set (easy puzzles with several solutions) and 0.2-1 % off
+/// the hard sets; 45 takes 9 % off serg but adds 1.5 % on magictour top1465.
+/// With solver.cpp's first-solution endgame at 32 cells: 35 saved 3.5 % on
+/// serg, 45 7 %, 50 8 % but cost 1-2 % on the hardest sets, 56 4-6 %;
+/// never running them saved 9 % on serg. Overridable at compile time.
+#ifndef PCOUNT_SIMD9_TRIAD_OPEN
+#define PCOUNT_SIMD9_TRIAD_OPEN 40
+#endif
+constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
+
 bool propagate(Simd9State& s) {
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
@@ -386,8 +401,12 @@ bool propagate(Simd9State& s) {
       return true;
     }
 #ifndef PCOUNT_SIMD9_NO_TRIADS
-    if (any(triads(a))) return false;
-    if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+    // Triads only while many cells are open: below that they rarely remove
+    // anything the search would not find as fast (see kTriadOpen).
+    if (__builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]) > kTriadOpen) {
+      if (any(triads(a))) return false;
+      if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+    }
 #endif
     store(s, a);
     s.solved = 0;

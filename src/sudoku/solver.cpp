@@ -31,6 +31,25 @@ namespace {
 #endif
 constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
 
+/// Most open cells handed to the endgame counter while the first solution
+/// is still to be found and written (the counter then keeps the values of
+/// its first completion; 0 = never, the default). Measured on simd9, limit
+/// 2 (results/sudoku-puzzles.md, 2026-11-25): 32 takes 21 % of the
+/// instructions off the serg set (callgrind, AVX2 path; 14 % of its CPU
+/// time), the hard sets within 1 %, but on the AVX-512 path, where a
+/// propagation costs half as much, it gains nothing on serg and costs
+/// 10 % of the CPU time on the 17-clue set (the plain backtracker's
+/// branches); a limit per path would break the rule that every path visits
+/// the same nodes. 28, 34, 36 and 40 measured too (see the results).
+/// Overridable at compile time for experiments.
+#ifndef PCOUNT_FIRST_ENDGAME_CELLS
+#define PCOUNT_FIRST_ENDGAME_CELLS 0
+#endif
+constexpr int kFirstEndgameCells = PCOUNT_FIRST_ENDGAME_CELLS;
+/// Open cells an endgame holds.
+constexpr int kEndgameMax = kEndgameCells > kFirstEndgameCells ? kEndgameCells : kFirstEndgameCells;
+static_assert(kEndgameMax <= 64);
+
 /// Counts stopped at fewer solutions than this (uniqueness checks) do not
 /// use the band cache: they rarely reach a one-band endgame twice.
 constexpr std::uint64_t kBandCacheLimit = 1024;
@@ -85,30 +104,56 @@ struct BandCache {
 /// the kernel's propagation.
 struct Endgame {
   int t = 0;                                  ///< open cells
-  std::array<std::uint64_t, kEndgameCells> adj{};  ///< peers among the open cells (bit j = cell j)
+  std::array<std::uint64_t, kEndgameMax> adj{};  ///< peers among the open cells (bit j = cell j)
   std::uint64_t nodes = 0;
   /// Band cache (null: not used): open cells of each band (bit j = cell j)
   /// and each open cell's position within its band.
   BandCache* cache = nullptr;
   std::uint64_t generation = 0;  ///< entries this search may read
   std::array<std::uint64_t, kMaxSide> band_cells{};
-  std::array<std::uint8_t, kEndgameCells> band_of{}, pos_in_band{};
+  std::array<std::uint8_t, kEndgameMax> band_of{}, pos_in_band{};
+  /// Where to keep the values (1-based) of the open cells in the first
+  /// completion found, or null; set to null once they are kept.
+  std::uint8_t* first = nullptr;
+
+  /// Row, column and box units (numbered 0…3N-1) of each cell of a 9×9
+  /// grid, and its band: a table instead of divisions by the run-time side
+  /// (setup runs once per endgame; 18 % fewer instructions in it).
+  struct Cell9 {
+    std::uint8_t unit[3], band;
+  };
+  static constexpr std::array<Cell9, 81> kCells9 = [] {
+    std::array<Cell9, 81> a{};
+    for (int i = 0; i < 81; ++i) {
+      const int r = i / 9, c = i % 9;
+      a[static_cast<std::size_t>(i)] = Cell9{{static_cast<std::uint8_t>(r), static_cast<std::uint8_t>(9 + c),
+                                              static_cast<std::uint8_t>(18 + 3 * (r / 3) + c / 3)},
+                                             static_cast<std::uint8_t>(r / 3)};
+    }
+    return a;
+  }();
 
   /// Builds the peer sets of open cells `cells` (row-major indices).
   void setup(const BoxShape& shape, const std::uint16_t* cells, int count) {
     t = count;
     const int n = shape.side();
     std::array<std::uint64_t, 3 * kMaxSide> unit{};
-    std::array<std::array<int, 3>, kEndgameCells> of{};
+    std::array<std::array<int, 3>, kEndgameMax> of{};
+    const bool nine = shape == BoxShape{3, 3};
     for (int k = 0; k < t; ++k) {
-      const int r = cells[k] / n, c = cells[k] % n;
-      of[static_cast<std::size_t>(k)] = {r, n + c, 2 * n + shape.box_of(r, c)};
+      if (nine) {
+        const Cell9& c9 = kCells9[cells[k]];
+        of[static_cast<std::size_t>(k)] = {c9.unit[0], c9.unit[1], c9.unit[2]};
+      } else {
+        const int r = cells[k] / n, c = cells[k] % n;
+        of[static_cast<std::size_t>(k)] = {r, n + c, 2 * n + shape.box_of(r, c)};
+      }
       for (int u : of[static_cast<std::size_t>(k)]) unit[static_cast<std::size_t>(u)] |= std::uint64_t{1} << k;
     }
     const int band_size = shape.rows * n;
     if (band_size > BandCache::kCells) cache = nullptr;
     for (int k = 0; k < t; ++k) {
-      const int b = cells[k] / band_size;
+      const int b = nine ? kCells9[cells[k]].band : cells[k] / band_size;
       band_of[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(b);
       pos_in_band[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(cells[k] - b * band_size);
       band_cells[static_cast<std::size_t>(b)] |= std::uint64_t{1} << k;
@@ -121,12 +166,15 @@ struct Endgame {
     }
   }
 
-  using Masks = std::array<std::uint16_t, kEndgameCells>;
+  using Masks = std::array<std::uint16_t, kEndgameMax>;
 
   /// Completions (at most `limit`) of the open cells `rem` with candidates `m`.
   std::uint64_t count(const Masks& m, std::uint64_t rem, std::uint64_t limit) {
-    if (!rem) return 1;
-    if (cache && std::popcount(rem) >= 3 &&
+    if (!rem) {
+      if (first) keep_first(m);
+      return 1;
+    }
+    if (cache && !first && std::popcount(rem) >= 3 &&
         (rem & ~band_cells[band_of[static_cast<std::size_t>(std::countr_zero(rem))]]) == 0) {
       // Only one band is open: its count is a function of its masks.
       std::array<std::uint16_t, BandCache::kCells> key{};
@@ -165,7 +213,14 @@ struct Endgame {
     }
     if (fewest == 0) return 0;
     const std::uint64_t next = rem & ~(std::uint64_t{1} << best);
-    if (!next) return std::min<std::uint64_t>(static_cast<std::uint64_t>(fewest), limit);
+    if (!next) {
+      if (first) {
+        Masks last = m;
+        last[static_cast<std::size_t>(best)] = static_cast<std::uint16_t>(m[static_cast<std::size_t>(best)] & -m[static_cast<std::size_t>(best)]);
+        keep_first(last);
+      }
+      return std::min<std::uint64_t>(static_cast<std::uint64_t>(fewest), limit);
+    }
     const std::uint64_t peers = adj[static_cast<std::size_t>(best)] & next;
     unsigned cand = m[static_cast<std::size_t>(best)];
     std::uint64_t total = 0;
@@ -174,6 +229,7 @@ struct Endgame {
       cand ^= v;
       ++nodes;
       Masks copy = m;  // fixed size: a few vector moves, no call
+      copy[static_cast<std::size_t>(best)] = static_cast<std::uint16_t>(v);  // (its value, for keep_first)
       bool ok = true;
       for (std::uint64_t q = peers; q; q &= q - 1) {
         std::uint16_t& x = copy[static_cast<std::size_t>(std::countr_zero(q))];
@@ -188,6 +244,13 @@ struct Endgame {
       if (total >= limit) return total;
     }
     return total;
+  }
+
+  /// Keeps the values of a completion whose every open cell has one candidate.
+  void keep_first(const Masks& m) {
+    for (int k = 0; k < t; ++k)
+      first[k] = static_cast<std::uint8_t>(std::countr_zero(static_cast<unsigned>(m[static_cast<std::size_t>(k)])) + 1);
+    first = nullptr;
   }
 };
 
@@ -214,20 +277,30 @@ struct Search {
       ++count;
       return;
     }
-    if (count > 0 || !first) {
-      // Few open cells and no solution to write: count the endgame directly.
-      std::array<std::uint16_t, kEndgameCells> cells;
+    {
+      // Few open cells: count the endgame directly (keeping the first
+      // completion's values when the first solution is still to be written).
+      const bool write_first = count == 0 && first;
+      const int most = write_first ? kFirstEndgameCells : kEndgameCells;
+      std::array<std::uint16_t, kEndgameMax> cells;
       Endgame::Masks masks{};
-      const int t = kernel.open_cells(s, cells.data(), masks.data(), kEndgameCells);
-      if (t <= kEndgameCells) {
+      const int t = most > 0 ? kernel.open_cells(s, cells.data(), masks.data(), most) : most + 1;
+      if (t <= most) {
         Endgame e;
+        std::array<std::uint8_t, kEndgameMax> values{};
+        if (write_first) e.first = values.data();
         if (limit >= kBandCacheLimit) {
           e.cache = &BandCache::local();
           if (cache_generation == 0) cache_generation = ++e.cache->generation;
           e.generation = cache_generation;
         }
         e.setup(kernel.shape(), cells.data(), t);
-        count += e.count(masks, t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
+        const std::uint64_t found = e.count(masks, t == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t) - 1u, limit - count);
+        if (write_first && found > 0) {
+          kernel.write(s, first);  // the placed cells (open cells get their values next)
+          for (int k = 0; k < t; ++k) first[cells[static_cast<std::size_t>(k)]] = values[static_cast<std::size_t>(k)];
+        }
+        count += found;
         nodes += e.nodes;
         return;
       }
