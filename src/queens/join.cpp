@@ -570,9 +570,22 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
   }
 }
 
-/// One vector of keys: 64 bytes, 16 keys of 32 bits or 8 of 64.
-using Lanes32 = u32 __attribute__((vector_size(64)));
-using Lanes64 = u64 __attribute__((vector_size(64)));
+/// One vector of keys: kVectorBytes (64 with AVX-512: 16 keys of 32 bits
+/// or 8 of 64; 32 with AVX2; 16 otherwise).
+/// The widest vector the target has: GCC lowers a vector type wider than
+/// the hardware's lane by lane (scalar compares), which made the join of a
+/// portable x86-64-v3 build about six times slower than its AVX-512 build
+/// when the keys always went 64 bytes at a time (results/queens.md,
+/// 2026-11-25).
+#if defined(__AVX512F__)
+constexpr std::size_t kVectorBytes = 64;
+#elif defined(__AVX2__)
+constexpr std::size_t kVectorBytes = 32;
+#else
+constexpr std::size_t kVectorBytes = 16;
+#endif
+using Lanes32 = u32 __attribute__((vector_size(kVectorBytes)));
+using Lanes64 = u64 __attribute__((vector_size(kVectorBytes)));
 template <class T> struct VectorOf;
 template <> struct VectorOf<u32> { using type = Lanes32; };
 template <> struct VectorOf<u64> { using type = Lanes64; };
@@ -583,7 +596,7 @@ using Lanes = typename VectorOf<T>::type;
 /// y in bottom[b0, b1)) with x & y == 0; b1 − b0 is a multiple of the lanes.
 template <class T>
 inline void count_block(const T* top, u32 t0, u32 t1, const T* bottom, u32 b0, u32 b1, Lanes<T>& acc) {
-  constexpr u32 lanes = 64 / sizeof(T);
+  constexpr u32 lanes = kVectorBytes / sizeof(T);
   Lanes<T> acc2{};
   u32 y = b0;
   for (; y + 2 * lanes <= b1; y += 2 * lanes) {  // two vectors per top key: one broadcast for both
@@ -658,7 +671,7 @@ template <class T>
 u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits,
                       const KeyOrder& order, Scratch& s, std::vector<T>& top_sorted, std::vector<T>& bottom_sorted,
                       u64& tests, const Weighting* w, u64& shortfall) {
-  constexpr u32 lanes = 64 / sizeof(T);
+  constexpr u32 lanes = kVectorBytes / sizeof(T);
   bucket<T>(top, nt, order.width, bits, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros,
             w ? w->top_lams : nullptr, &s.top_bucket_lams, &s.top_ties);
   bucket<T>(bottom, nb, order.width, bits, s, bottom_sorted, s.bottom_offsets, lanes, s.bottom_counts, s.bottom_zeros,
