@@ -699,25 +699,15 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
     const bool ties = w != nullptr && s.top_ties[i] != 0;
     u64 padding = 0;  // bottom padding keys met by this top bucket
     u64 width = 0;    // bottom keys (padding included) met by this top bucket
-    if (u64{t1 - t0} * bottom_vectors < lane_limit) {
-      for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
-        const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
-        if (b0 != b1) {
+    // past the limit (never below N = 23), cut the top keys into pieces
+    const bool safe = u64{t1 - t0} * bottom_vectors < lane_limit;
+    u64 load = 0;  // most fits any lane of acc may hold (only when not safe)
+    for (u32 j = free;; j = (j - 1) & free) {  // the buckets whose index bits avoid i's
+      const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
+      if (b0 != b1) {
+        if (safe) {
           count_block<T>(t, t0, t1, b, b0, b1, acc);
-          width += b1 - b0;
-          padding += b1 - b0 - s.bottom_counts[j];
-          if (w != nullptr && (ties || s.bottom_ties[j] != 0))
-            shortfall += tie_shortfall<T>(t, t0, t1, s.top_ties[i], b, b0, b0 + s.bottom_counts[j], s.bottom_ties[j],
-                                          s.top_bucket_lams.data(), s.bottom_bucket_lams.data(), *w);
-        }
-        if (j == 0) break;
-      }
-    } else {
-      u64 load = 0;  // most fits any lane of acc may hold
-      for (u32 j = free;; j = (j - 1) & free) {
-        const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
-        if (b0 != b1) {
-          // cut the top keys into pieces that stay below the limit
+        } else {
           const u64 vectors = (b1 - b0) / lanes;
           const u32 piece = static_cast<u32>(std::min<u64>(t1 - t0, std::max<u64>(1, (lane_limit - 1) / vectors)));
           for (u32 x0 = t0; x0 < t1; x0 += piece) {
@@ -729,14 +719,14 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
             load += u64{x1 - x0} * vectors;
             count_block<T>(t, x0, x1, b, b0, b1, acc);
           }
-          width += b1 - b0;
-          padding += b1 - b0 - s.bottom_counts[j];
-          if (w != nullptr && (ties || s.bottom_ties[j] != 0))
-            shortfall += tie_shortfall<T>(t, t0, t1, s.top_ties[i], b, b0, b0 + s.bottom_counts[j], s.bottom_ties[j],
-                                          s.top_bucket_lams.data(), s.bottom_bucket_lams.data(), *w);
         }
-        if (j == 0) break;
+        width += b1 - b0;
+        padding += b1 - b0 - s.bottom_counts[j];
+        if (w != nullptr && (ties || s.bottom_ties[j] != 0))
+          shortfall += tie_shortfall<T>(t, t0, t1, s.top_ties[i], b, b0, b0 + s.bottom_counts[j], s.bottom_ties[j],
+                                        s.top_bucket_lams.data(), s.bottom_bucket_lams.data(), *w);
       }
+      if (j == 0) break;
     }
     flush();
     tests += u64{t1 - t0} * width;

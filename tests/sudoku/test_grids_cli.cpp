@@ -149,7 +149,7 @@ TEST(SudokuGridsCli, SplitBandClassesGiveTheSameCountsAlsoInShards) {
 }
 
 // Without --split-depth, the band classes are split for more than 16
-// workers (a task at most 1/(4 × workers) of the work, issue 17) and not
+// workers (a task at most 1/(4 × workers) of the work, docs/sudoku-grids.md) and not
 // for 16 or fewer; the counts are the same either way.
 TEST(SudokuGridsCli, BandClassesAreSplitForMoreThanSixteenWorkers) {
   const auto sixteen = run_json({"--sudoku", "2x4", "--threads", "16"});
