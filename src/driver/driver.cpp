@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "pcount/engine/files.hpp"
+#include "pcount/engine/runner.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
 
@@ -511,6 +512,9 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
         throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
                                             (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));
     }
+    // The input is read and the tasks planned below; the run's workers wake
+    // meanwhile (engine::start_workers), so that it starts at full width.
+    if (!session.replay) engine::start_workers(inv.common.threads);
     if (problem.run && !(session.replay && problem.plan)) {
       if (session.replay) throw std::runtime_error("merge: --" + std::string(problem.option) + " has no shards to merge");
       const int status = problem.run(inv);

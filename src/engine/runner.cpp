@@ -5,10 +5,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -64,6 +66,25 @@ class TaskScope {
   const std::atomic<bool>* saved_;
 };
 
+/// Workers woken by start_workers: the arena they wait in, for the next run
+/// of the same width; `warm_stop` ends their wait when any run starts.
+std::mutex warm_mutex;
+std::unique_ptr<tbb::task_arena> warm_arena;
+int warm_threads = 0;
+std::atomic<bool> warm_stop{true};
+
+/// The arena start_workers prepared, if it has `threads` slots, else null;
+/// ends the workers' wait and forgets the arena either way (the first run
+/// after start_workers is the one it was for).
+std::unique_ptr<tbb::task_arena> adopt_warm_arena(int threads) {
+  warm_stop.store(true, std::memory_order_relaxed);
+  std::lock_guard lock(warm_mutex);
+  std::unique_ptr<tbb::task_arena> arena = std::move(warm_arena);
+  const bool fits = warm_threads == threads;
+  warm_threads = 0;
+  return fits ? std::move(arena) : nullptr;
+}
+
 /// A finished task of a job with ordered output, waiting until every lower
 /// included id has been delivered.
 struct Pending {
@@ -86,6 +107,22 @@ void throw_if_stopped() {
 
 int hardware_threads() { return std::max(1, tbb::info::default_concurrency()); }
 
+void start_workers(int threads) {
+  // More threads than cores need the run's own limit (global_control) first.
+  if (threads <= 0 || threads > hardware_threads()) return;
+  std::lock_guard lock(warm_mutex);
+  if (warm_arena) return;  // one set of waiting workers at a time
+  warm_arena = std::make_unique<tbb::task_arena>(threads);
+  warm_threads = threads;
+  warm_arena->initialize();  // the scheduler's one-time set-up happens here, not in the run
+  warm_stop.store(false, std::memory_order_relaxed);
+  for (int w = 1; w < threads; ++w)
+    warm_arena->enqueue([] {
+      const auto until = Clock::now() + std::chrono::milliseconds(50);
+      while (!warm_stop.load(std::memory_order_relaxed) && Clock::now() < until) std::this_thread::yield();
+    });
+}
+
 RunResult run(const Job& job, const RunOptions& options) {
   if (options.threads < 0) throw InvalidArgument("threads", "must be ≥ 1");
   const bool ordered = static_cast<bool>(job.run_task_output);
@@ -104,7 +141,9 @@ RunResult run(const Job& job, const RunOptions& options) {
 
   // Allow more workers than cores when asked for; the arena sets the limit.
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  tbb::task_arena arena(threads);
+  std::unique_ptr<tbb::task_arena> arena_owner = adopt_warm_arena(threads);
+  if (!arena_owner) arena_owner = std::make_unique<tbb::task_arena>(threads);
+  tbb::task_arena& arena = *arena_owner;
   tbb::enumerable_thread_specific<Tally> partial(Tally{counters});
   std::vector<char> finished(options.record_tasks ? order.size() : 0, 0);
   std::atomic<bool> failed{false};

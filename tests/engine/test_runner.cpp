@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <thread>
 #include <stdexcept>
 
 #include "pcount/engine/errors.hpp"
@@ -51,6 +54,44 @@ TEST(Runner, SameCountsForEveryThreadCountAndDepth) {
       EXPECT_EQ(r.totals.counts, reference.counts);
     }
   }
+}
+
+// start_workers only wakes workers early: the first run after it (same or
+// another width), nested runs and later runs count the same, and the run
+// that adopts the woken arena really has its width (two tasks meet while
+// both run; a one-slot arena would never let the second start).
+TEST(Runner, WorkersStartedEarlyChangeNothingButTheStart) {
+  auto p = std::make_shared<const NoRepeatWords>(NoRepeatWords{4, 6});
+  const Job tree = make_tree_job(p, 2, "toy", {"leaves", "ending in 0"});
+  const u128 expected = 4 * 243;  // 4·3^5
+  for (int warm : {1, 2, 3}) {
+    for (int threads : {1, 2, 3}) {
+      start_workers(warm);
+      RunOptions o;
+      o.threads = threads;
+      const RunResult r = run(tree, o);
+      EXPECT_EQ(r.totals.counts[0], expected) << "warm " << warm << " threads " << threads;
+      EXPECT_EQ(r.tasks_run, tree.task_count);
+    }
+  }
+  start_workers(0);  // nothing
+  start_workers(-1);
+
+  std::atomic<int> arrived{0};
+  Job meet;
+  meet.fingerprint = "meet";
+  meet.counter_names = {"met"};
+  meet.task_count = 2;
+  meet.run_task = [&arrived](std::size_t, Tally& t) {
+    arrived.fetch_add(1);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);  // a deadlock guard only
+    while (arrived.load() < 2 && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+    if (arrived.load() >= 2) t.add(0, 1);
+  };
+  start_workers(2);
+  RunOptions two;
+  two.threads = 2;
+  EXPECT_EQ(run(meet, two).totals.counts[0], 2u);
 }
 
 TEST(Runner, IncludeFilterAndRecordsAndEstimates) {
