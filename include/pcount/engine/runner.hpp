@@ -116,11 +116,12 @@ struct RunResult {
 /// wait for the run's own limit). Throws only std::bad_alloc.
 void start_workers(int threads);
 
-/// Runs the job: tasks under tbb::parallel_for (one task per item, largest
-/// estimate first when Job::estimate is set) inside a task_arena of
-/// `options.threads` workers; per-thread 128-bit tallies are reduced at the
-/// end. With `options.claim`, positions in that order are claimed one at a
-/// time instead. With `options.cancel`, stops early (RunResult::interrupted).
+/// Runs the job inside a task_arena of `options.threads` workers: each
+/// worker claims the next position of the schedule (largest estimate first
+/// when Job::estimate is set, else id order) until none is left, so the
+/// tasks start in that order across all workers (greedy list scheduling);
+/// per-thread 128-bit tallies are reduced at the end. With `options.claim`,
+/// positions are claimed through it instead (across processes). With `options.cancel`, stops early (RunResult::interrupted).
 /// Every task gets a zero Tally of Job::counter_names.size() counters. Jobs
 /// with Job::run_task_output run in id order with ordered output (above).
 /// Throws InvalidArgument("threads") for threads < 0, std::invalid_argument
