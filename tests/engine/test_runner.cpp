@@ -3,8 +3,9 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <thread>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
@@ -57,7 +58,7 @@ TEST(Runner, SameCountsForEveryThreadCountAndDepth) {
 }
 
 // start_workers only wakes workers early: the first run after it (same or
-// another width), nested runs and later runs count the same, and the run
+// another width) and later runs count the same, and the run
 // that adopts the woken arena really has its width (two tasks meet while
 // both run; a one-slot arena would never let the second start).
 TEST(Runner, WorkersStartedEarlyChangeNothingButTheStart) {
@@ -92,6 +93,39 @@ TEST(Runner, WorkersStartedEarlyChangeNothingButTheStart) {
   RunOptions two;
   two.threads = 2;
   EXPECT_EQ(run(meet, two).totals.counts[0], 2u);
+}
+
+// Largest estimate first holds across all workers, not per worker: a task
+// starts near its place in the schedule (within `threads` places, plus
+// slack for a thread descheduled between claiming a task and starting it:
+// a 2 ms task each, a quarter of the schedule means a stall of ~15 ms).
+// (Handing the positions out by a parallel_for split them in halves, one per
+// thread: the task at position 30 of 60 then started second on 2 threads.)
+TEST(Runner, TasksStartInEstimateOrderAcrossWorkers) {
+  constexpr std::size_t kTasks = 60;
+  for (int threads : {2, 3}) {
+    std::atomic<std::size_t> started{0};
+    std::vector<std::size_t> start_index(kTasks, kTasks);
+    Job job;
+    job.fingerprint = "order";
+    job.counter_names = {"tasks"};
+    job.task_count = kTasks;
+    job.estimate = [](std::size_t id) { return static_cast<double>(id); };  // schedule: 59, 58, ..., 0
+    job.run_task = [&](std::size_t id, Tally& t) {
+      start_index[id] = started.fetch_add(1);
+      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+      while (std::chrono::steady_clock::now() < until) std::this_thread::yield();
+      t.add(0, 1);
+    };
+    RunOptions o;
+    o.threads = threads;
+    ASSERT_EQ(run(job, o).totals.counts[0], kTasks);
+    for (std::size_t id = 0; id < kTasks; ++id) {
+      const std::size_t position = kTasks - 1 - id;
+      const std::size_t gap = start_index[id] > position ? start_index[id] - position : position - start_index[id];
+      EXPECT_LT(gap, kTasks / 4) << "task " << id << " threads " << threads;
+    }
+  }
 }
 
 TEST(Runner, IncludeFilterAndRecordsAndEstimates) {

@@ -121,7 +121,8 @@ void start_workers(int threads);
 /// when Job::estimate is set, else id order) until none is left, so the
 /// tasks start in that order across all workers (greedy list scheduling);
 /// per-thread 128-bit tallies are reduced at the end. With `options.claim`,
-/// positions are claimed through it instead (across processes). With `options.cancel`, stops early (RunResult::interrupted).
+/// positions are claimed through it instead (across processes). With
+/// `options.cancel`, stops early (RunResult::interrupted).
 /// Every task gets a zero Tally of Job::counter_names.size() counters. Jobs
 /// with Job::run_task_output run in id order with ordered output (above).
 /// Throws InvalidArgument("threads") for threads < 0, std::invalid_argument
