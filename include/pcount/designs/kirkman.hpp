@@ -52,10 +52,13 @@ struct SecondDayOrbit {
   std::uint64_t size;  ///< number of second days in the orbit
 };
 
-/// The orbits of second_days() under S3 wr S5 (order 933,120), found by
-/// union–find over its four generators, ordered by representative. Throws
-/// InternalError if the sizes do not add up to second_days().size() or an
-/// orbit size does not divide the group order.
+/// The orbits of second_days() under S3 wr S5 (order 933,120), ordered by
+/// representative: the days are classified by which rows of day 1 their rows
+/// meet (a 5-cycle pattern: 93,312 days; a triangle and a double edge:
+/// 38,880), each pattern being one orbit (proof in kirkman.cpp and
+/// docs/games.md). Computed once per process. Throws InternalError if the
+/// sizes are not these, do not add up to second_days().size() or do not
+/// divide the group order.
 [[nodiscard]] std::vector<SecondDayOrbit> second_day_orbits();
 
 /// Counters of make_count_job.
