@@ -179,13 +179,15 @@ void write_profile(const std::string& path, const engine::Job& job, const std::v
   std::ostringstream f;
   f << "id,seconds,nodes";
   for (const auto& name : job.counter_names) f << ',' << name;
-  f << ",resumed\n";
+  f << ",resumed,position\n";
   char secs[32];
   for (const auto& t : tasks) {
     std::snprintf(secs, sizeof secs, "%.9f", t.seconds);
     f << t.id << ',' << secs << ',' << to_string(t.counts.nodes);
     for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.get(i));
-    f << ',' << (resumed[t.id] ? 1 : 0) << '\n';
+    f << ',' << (resumed[t.id] ? 1 : 0) << ',';
+    if (t.position != engine::TaskRecord::kNotScheduled) f << t.position;  // empty: not run here
+    f << '\n';
   }
   try {
     engine::write_atomically(path, f.str());

@@ -180,7 +180,7 @@ RunResult run(const Job& job, const RunOptions& options) {
                                std::to_string(counters) + " counters");
       partial.local().merge(tally);
       if (options.record_tasks) {
-        result.tasks[slot] = TaskRecord{id, tally, secs};
+        result.tasks[slot] = TaskRecord{id, tally, secs, slot};
         finished[slot] = 1;
       }
       done.fetch_add(1, std::memory_order_relaxed);
@@ -243,7 +243,7 @@ RunResult run(const Job& job, const RunOptions& options) {
       try {
         partial.local().merge(out.counts);
         if (options.record_tasks) {
-          result.tasks[position] = TaskRecord{out.id, out.counts, out.seconds};
+          result.tasks[position] = TaskRecord{out.id, out.counts, out.seconds, position};
           finished[position] = 1;
         }
         done.fetch_add(1, std::memory_order_relaxed);

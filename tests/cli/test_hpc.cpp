@@ -327,6 +327,8 @@ TEST_F(Hpc, ProfileHasOneRowPerTask) {
   const auto j = run_json({"--queens", "9", "--method", "search", "--split-depth", "2", "--profile", csv});
   const std::string text = slurp(csv);
   EXPECT_EQ(text.rfind("id,seconds,nodes,all,", 0), 0u) << text;
+  EXPECT_NE(text.find(",resumed,position\n"), std::string::npos) << text;
+  std::vector<std::size_t> positions;
   EXPECT_EQ(count_lines(text), j["tasks"].get<std::size_t>() + 1);
   // The per-task counts add up to Q(9) = 352.
   std::istringstream in(text);
@@ -341,8 +343,13 @@ TEST_F(Hpc, ProfileHasOneRowPerTask) {
     while (std::getline(ls, cell, ',')) f.push_back(cell);
     ASSERT_EQ(f.size(), columns) << line;
     sum += std::stoull(f[3]);
+    positions.push_back(std::stoull(f.back()));
   }
   EXPECT_EQ(sum, 352u);
+  // The last column is each task's hand-out position: a permutation of
+  // 0 .. tasks-1 (scripts/simulate-scaling replays the tasks in that order).
+  std::sort(positions.begin(), positions.end());
+  for (std::size_t i = 0; i < positions.size(); ++i) ASSERT_EQ(positions[i], i);
 }
 
 TEST_F(Hpc, BadBatchOptionsAreOneLineExit2) {

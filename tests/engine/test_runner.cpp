@@ -144,6 +144,14 @@ TEST(Runner, IncludeFilterAndRecordsAndEstimates) {
   EXPECT_EQ(a.tasks_run + b.tasks_run, job.task_count);
   ASSERT_EQ(a.tasks.size(), a.tasks_run);
   for (std::size_t i = 0; i < a.tasks.size(); ++i) EXPECT_EQ(a.tasks[i].id, 2 * i);
+  // Records carry the hand-out position: largest estimate (= id) first among
+  // the included tasks, so even id 2i of n even ids was handed out n-1-i-th.
+  const std::size_t n = a.tasks.size();
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(a.tasks[i].position, n - 1 - i) << "id " << a.tasks[i].id;
+  // Without estimates the hand-out order is id order.
+  Job plain = make_tree_job(p, 2, "toy", {"leaves", "ending in 0"});
+  const RunResult c = run(plain, odd);
+  for (std::size_t i = 0; i < c.tasks.size(); ++i) EXPECT_EQ(c.tasks[i].position, i) << "id " << c.tasks[i].id;
 }
 
 TEST(Runner, TaskExceptionIsRethrownAndOverflowDetected) {

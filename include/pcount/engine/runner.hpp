@@ -76,9 +76,17 @@ struct RunOptions {
 
 /// One finished task (kept when RunOptions::record_tasks is set).
 struct TaskRecord {
+  /// position when the task did not run in this call (read from a
+  /// checkpoint, shard or result file).
+  static constexpr std::size_t kNotScheduled = static_cast<std::size_t>(-1);
   std::size_t id = 0;      ///< the task's id
   Tally counts;            ///< its counts: Job::counter_names.size() counters when from run or a file
   double seconds = 0.0;    ///< its wall time
+  /// Its place in the run's hand-out order (0 = handed out first: largest
+  /// estimate first, else id order; the same order on every MPI rank), or
+  /// kNotScheduled. What `--profile` records so that a replay
+  /// (scripts/simulate-scaling) schedules the tasks as the engine did.
+  std::size_t position = kNotScheduled;
 };
 
 /// What a run produced.

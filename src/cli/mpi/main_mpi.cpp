@@ -133,14 +133,16 @@ public:
   }
 
   void gather(std::vector<engine::TaskRecord>& tasks, std::size_t counters) override {
-    // Each record as words: id, seconds (bits), nodes low/high, counts low/high.
-    const std::size_t words = 4 + 2 * counters;
+    // Each record as words: id, seconds (bits), nodes low/high, schedule
+    // position, counts low/high.
+    const std::size_t words = 5 + 2 * counters;
     std::vector<std::uint64_t> mine;
     mine.reserve(tasks.size() * words);
     for (const auto& t : tasks) {
       std::uint64_t secs = 0;
       std::memcpy(&secs, &t.seconds, sizeof secs);
-      mine.insert(mine.end(), {t.id, secs, low64(t.counts.nodes), high64(t.counts.nodes)});
+      mine.insert(mine.end(), {t.id, secs, low64(t.counts.nodes), high64(t.counts.nodes),
+                               static_cast<std::uint64_t>(t.position)});
       for (std::size_t i = 0; i < counters; ++i)
         mine.insert(mine.end(), {low64(t.counts.get(i)), high64(t.counts.get(i))});
     }
@@ -164,7 +166,8 @@ public:
       std::memcpy(&t.seconds, &all[at + 1], sizeof t.seconds);
       t.counts = engine::Tally(counters);
       t.counts.nodes = join64(all[at + 2], all[at + 3]);
-      for (std::size_t i = 0; i < counters; ++i) t.counts.counts[i] = join64(all[at + 4 + 2 * i], all[at + 5 + 2 * i]);
+      t.position = static_cast<std::size_t>(all[at + 4]);
+      for (std::size_t i = 0; i < counters; ++i) t.counts.counts[i] = join64(all[at + 5 + 2 * i], all[at + 6 + 2 * i]);
       tasks.push_back(t);
     }
   }
