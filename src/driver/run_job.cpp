@@ -174,11 +174,21 @@ private:
   std::thread thread_;
 };
 
+/// A CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+/// comma, quote or line break (counter names such as "weighted B squared,
+/// bits 0-63" do).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + '"';
+}
+
 void write_profile(const std::string& path, const engine::Job& job, const std::vector<engine::TaskRecord>& tasks,
                    const std::vector<char>& resumed) {
   std::ostringstream f;
   f << "id,seconds,nodes";
-  for (const auto& name : job.counter_names) f << ',' << name;
+  for (const auto& name : job.counter_names) f << ',' << csv_field(name);
   f << ",resumed,position\n";
   char secs[32];
   for (const auto& t : tasks) {

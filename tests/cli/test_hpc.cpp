@@ -352,6 +352,46 @@ TEST_F(Hpc, ProfileHasOneRowPerTask) {
   for (std::size_t i = 0; i < positions.size(); ++i) ASSERT_EQ(positions[i], i);
 }
 
+/// The fields of one CSV line (RFC 4180 quoting: "a, b" and "" inside quotes).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      out.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+TEST_F(Hpc, ProfileHeaderQuotesCounterNamesWithCommas) {
+  // The sub-band method's counters are "weighted B squared, bits 0-63", ...:
+  // unquoted, the header had three more fields than the rows.
+  const std::string csv = file("profile-commas");
+  const auto j = run_json({"--sudoku", "2x3", "--method", "subbands", "--profile", csv});
+  std::istringstream in(slurp(csv));
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = csv_fields(line);
+  ASSERT_GE(header.size(), 6u) << line;
+  EXPECT_EQ(header[3], "weighted B squared, bits 0-63") << line;
+  EXPECT_EQ(header.back(), "position") << line;
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    EXPECT_EQ(csv_fields(line).size(), header.size()) << line;
+  }
+  EXPECT_EQ(rows, j["tasks"].get<std::size_t>());
+}
+
 TEST_F(Hpc, BadBatchOptionsAreOneLineExit2) {
   expect_bad_input({
       {{"--queens", "8", "--shard", "3/3"}, "--shard"},
