@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <set>
 #include <string>
 
 #include "pcount/engine/errors.hpp"
+#include "pcount/engine/parallel.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 
@@ -237,25 +239,53 @@ unsigned day_one_rows(std::uint16_t t) {
 /// by pattern needs no lookup of permuted days (the union–find over G's
 /// generators this replaced spent 80 ms on them); the test checks each
 /// orbit by orbit–stabiliser against G counted element by element.
-std::vector<SecondDayOrbit> compute_orbits() {
+std::vector<SecondDayOrbit> compute_orbits(int threads) {
+  // The listing is split by the second day's first row (A's row: 54 of
+  // them), one engine loop index each; each part keeps its first day and
+  // count per pattern, merged below in listing order, so the result is the
+  // same for every thread count.
+  struct Part {
+    std::array<std::uint64_t, 2> size{};
+    std::array<Day, 2> first{};                ///< each pattern's first day in the part
+    std::array<std::uint64_t, 2> first_at{};   ///< and its place in the part's listing
+    std::uint64_t listed = 0;
+  };
+  const State start = after_first_day();
+  std::vector<State> firsts;
+  for_each_row(start, false, [&](int g, int a, int b) { firsts.push_back(place(start, g, a, b)); });
+  std::vector<Part> parts(firsts.size());
+  engine::for_each_index(firsts.size(), threads, [&](std::size_t i) {
+    Part& part = parts[i];
+    days_from(firsts[i], [&](const Day& d) {
+      std::array<unsigned, kRows> rows{};
+      for (std::size_t r = 0; r < kRows; ++r) rows[r] = day_one_rows(d[r]);
+      std::sort(rows.begin(), rows.end());
+      if (!std::all_of(rows.begin(), rows.end(), [](unsigned m) { return __builtin_popcount(m) == 3; }))
+        throw InternalError("kirkman: a second day has a row inside one row of day 1");
+      const std::size_t pattern = std::adjacent_find(rows.begin(), rows.end()) != rows.end() ? 1 : 0;
+      if (part.size[pattern]++ == 0) {
+        part.first[pattern] = d;
+        part.first_at[pattern] = part.listed;
+      }
+      ++part.listed;
+    });
+  });
   std::vector<SecondDayOrbit> orbits;  // [0] the first pattern met, [1] the other
   std::array<int, 2> slot{-1, -1};     // pattern (0 = 5-cycle, 1 = double edge) → orbits index
-  std::uint64_t days = 0;              // the second days, streamed in second_days() order
-  days_from(after_first_day(), [&](const Day& d) {
-    ++days;
-    std::array<unsigned, kRows> rows{};
-    for (std::size_t r = 0; r < kRows; ++r) rows[r] = day_one_rows(d[r]);
-    std::sort(rows.begin(), rows.end());
-    const bool ok = std::all_of(rows.begin(), rows.end(), [](unsigned m) { return __builtin_popcount(m) == 3; });
-    if (!ok) throw InternalError("kirkman: a second day has a row inside one row of day 1");
-    const int pattern = std::adjacent_find(rows.begin(), rows.end()) != rows.end() ? 1 : 0;
-    int& k = slot[static_cast<std::size_t>(pattern)];
-    if (k < 0) {
-      k = static_cast<int>(orbits.size());
-      orbits.push_back({d, 0});
+  std::uint64_t days = 0;              // the second days listed
+  for (const Part& part : parts) {     // listing order: part by part, inside a part by first_at
+    const bool swapped = part.size[0] && part.size[1] && part.first_at[1] < part.first_at[0];
+    for (std::size_t pattern : {swapped ? 1u : 0u, swapped ? 0u : 1u}) {
+      if (part.size[pattern] == 0) continue;
+      days += part.size[pattern];
+      int& k = slot[pattern];
+      if (k < 0) {
+        k = static_cast<int>(orbits.size());
+        orbits.push_back({part.first[pattern], 0});
+      }
+      orbits[static_cast<std::size_t>(k)].size += part.size[pattern];
     }
-    ++orbits[static_cast<std::size_t>(k)].size;
-  });
+  }
   constexpr std::array<std::uint64_t, 2> kPatternSize{93312, 38880};
   for (std::size_t p = 0; p < 2; ++p)
     if (slot[p] < 0 || orbits[static_cast<std::size_t>(slot[p])].size != kPatternSize[p])
@@ -272,17 +302,19 @@ std::vector<SecondDayOrbit> compute_orbits() {
 }
 }  // namespace
 
-std::vector<SecondDayOrbit> second_day_orbits() {
-  static const std::vector<SecondDayOrbit> orbits = compute_orbits();  // computed once, thread-safe
+std::vector<SecondDayOrbit> second_day_orbits(int threads) {
+  static std::once_flag once;  // computed once per process (thread-safe); a throw leaves it to the next call
+  static std::vector<SecondDayOrbit> orbits;
+  std::call_once(once, [threads] { orbits = compute_orbits(threads); });
   return orbits;
 }
 
-engine::Job make_count_job(int split_depth) {
+engine::Job make_count_job(int split_depth, int threads) {
   if (split_depth < 0 || split_depth > 10)
     throw InvalidArgument("split_depth", "Kirkman searches split after 0 to 10 further rows, got " +
                                                std::to_string(split_depth));
   auto tasks = std::make_shared<std::vector<Task>>();
-  for (const auto& o : second_day_orbits()) {
+  for (const auto& o : second_day_orbits(threads)) {
     const CompletionTree tree{with_second_day(o.representative)};
     for (const State& s : engine::expand(tree, split_depth)) tasks->push_back({s, o.size});
   }

@@ -111,15 +111,17 @@ Plan plan_kirkman(const Invocation& inv) {
     return plan;
   }
   const std::string method = choose_method(inv, {"orbits"}, "orbits");
-  int depth = 0;
+  Plan plan;
+  const int threads = inv.common.threads;
   if (inv.common.split_depth) {
-    depth = *inv.common.split_depth;
+    plan.job = kirkman::make_count_job(*inv.common.split_depth, threads);
   } else {  // the shallowest split giving enough tasks, the same for any --threads ≤ 64
     const std::size_t want = auto_split_min_tasks(inv);
-    while (depth < 10 && kirkman::make_count_job(depth).task_count < want) ++depth;
+    for (int depth = 0;; ++depth) {
+      plan.job = kirkman::make_count_job(depth, threads);
+      if (depth == 10 || plan.job.task_count >= want) break;
+    }
   }
-  Plan plan;
-  plan.job = kirkman::make_count_job(depth);
   plan.job.fingerprint = fingerprint_prefix() + plan.job.fingerprint;
   plan.report = [method](const engine::RunResult& result) {
     Report report;

@@ -135,6 +135,16 @@ TEST(KirkmanCli, CountFindAndBadInput) {
   EXPECT_EQ(j["method"], "orbits");
   EXPECT_EQ(j["second_days"], test::plain_second_day_count());
   EXPECT_EQ(j["orbits"], 2);
+  // The second days are listed in parallel at start-up: the same count and
+  // orbits on 1 and 3 threads as on 2.
+  for (const std::string threads : {"1", "3"}) {
+    const auto t = run_count({"--kirkman", "--json", "--threads", threads});
+    ASSERT_EQ(t.status, 0) << t.err;
+    const auto jt = nlohmann::json::parse(t.out);
+    EXPECT_EQ(jt["counts"]["solutions"], "2021760") << threads;
+    EXPECT_EQ(jt["second_days"], test::plain_second_day_count()) << threads;
+    EXPECT_EQ(jt["orbits"], 2) << threads;
+  }
 
   const auto f = run_count({"--kirkman", "--find", "--json"});
   ASSERT_EQ(f.status, 0) << f.err;

@@ -56,10 +56,13 @@ struct SecondDayOrbit {
 /// representative: the days are classified by which rows of day 1 their rows
 /// meet (a 5-cycle pattern: 93,312 days; a triangle and a double edge:
 /// 38,880), each pattern being one orbit (proof in kirkman.cpp and
-/// docs/games.md). Computed once per process. Throws InternalError if the
-/// sizes are not these, do not add up to second_days().size() or do not
-/// divide the group order.
-[[nodiscard]] std::vector<SecondDayOrbit> second_day_orbits();
+/// docs/games.md). Computed once per process, the listing split by the
+/// second day's first row over `threads` engine workers (0 = all; the first
+/// call's value counts; the result is the same for any). Throws
+/// InternalError if the sizes are not these, do not add up to the 132,192
+/// second days or do not divide the group order; InvalidArgument("threads")
+/// for threads < 0.
+[[nodiscard]] std::vector<SecondDayOrbit> second_day_orbits(int threads = 1);
 
 /// Counters of make_count_job.
 enum Counter : std::size_t {
@@ -73,8 +76,9 @@ enum Counter : std::size_t {
 /// more). Each representative's completion search is split after
 /// `split_depth` further rows (0 ≤ split_depth ≤ 10); every frontier node is
 /// one task. Nodes = search nodes below the split. Throws
-/// InvalidArgument("split_depth") for another depth.
-[[nodiscard]] engine::Job make_count_job(int split_depth);
+/// InvalidArgument("split_depth") for another depth. `threads` is passed to
+/// second_day_orbits (its first call in the process lists the second days).
+[[nodiscard]] engine::Job make_count_job(int split_depth, int threads = 1);
 
 /// Every solution written out (--list), as an engine job with ordered
 /// output: the plain search from day 1 (no orbits; some 10,000 times the
