@@ -204,12 +204,16 @@ std::vector<u128> table_values(const std::vector<GraphClass>& classes, const Fac
 
 constexpr const char* kTableMagic = "pcount latin table v1";
 
-std::string table_header(int n, int d, const std::vector<GraphClass>& classes) {
+std::string cache_header(const char* magic, int n, int d, const std::vector<GraphClass>& classes) {
   LineHash keys;
   for (const GraphClass& c : classes) keys.add(hex128(c.key));
-  return std::string(kTableMagic) + " version=" + PCOUNT_VERSION + " n=" + std::to_string(n) +
+  return std::string(magic) + " version=" + PCOUNT_VERSION + " n=" + std::to_string(n) +
          " d=" + std::to_string(d) + " classes=" + std::to_string(classes.size()) +
          " list=" + hex128(keys.h).substr(16);
+}
+
+std::string table_header(int n, int d, const std::vector<GraphClass>& classes) {
+  return cache_header(kTableMagic, n, d, classes);
 }
 
 std::filesystem::path table_file(const std::filesystem::path& dir, int n, int d) {
@@ -265,6 +269,98 @@ void write_table(const std::filesystem::path& file, const std::string& header, c
   } catch (const std::runtime_error& e) {
     throw InvalidArgument(option, std::string("cannot write the lookup table cache file ") + e.what());
   }
+}
+
+
+// ---- The complement pairing's disk cache --------------------------------
+//
+// For even n the square sum runs over pairs {G, complement of G} of
+// (n/2)-regular classes; finding each class's complement takes one nauty
+// labelling per class (601,055 for n = 10, about 6 CPU-s). The pairing is
+// cached as "latin-complements-n<n>-d<d>.txt": the class list's header (as
+// for the table, magic "pcount latin complements v1"), then per class the
+// list index of its complement's class, then "end <count> <FNV-1a 64 of the
+// index lines>". A file that is not valid in every line, or whose pairing
+// is not an involution, is rebuilt and rewritten atomically.
+
+constexpr const char* kComplementMagic = "pcount latin complements v1";
+
+std::filesystem::path complement_file(const std::filesystem::path& dir, int n, int d) {
+  return dir / ("latin-complements-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
+}
+
+std::optional<std::vector<std::size_t>> read_complements(const std::filesystem::path& file, const std::string& header,
+                                                         std::size_t count) {
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  std::string line;
+  if (!std::getline(in, line) || line != header) return std::nullopt;
+  std::vector<std::size_t> comp;
+  comp.reserve(count);
+  LineHash hash;
+  while (std::getline(in, line)) {
+    if (line.rfind("end ", 0) == 0) {
+      if (comp.size() != count) return std::nullopt;
+      if (line != "end " + std::to_string(count) + " " + hex128(hash.h).substr(16)) return std::nullopt;
+      if (std::getline(in, line)) return std::nullopt;  // nothing may follow
+      for (std::size_t i = 0; i < count; ++i)
+        if (comp[comp[i]] != i) return std::nullopt;  // complementing twice gives the class back
+      return comp;
+    }
+    if (comp.size() == count || line.empty() || line.size() > 19 ||
+        line.find_first_not_of("0123456789") != std::string::npos || (line.size() > 1 && line[0] == '0'))
+      return std::nullopt;
+    const std::size_t v = std::stoull(line);
+    if (v >= count) return std::nullopt;
+    comp.push_back(v);
+    hash.add(line);
+  }
+  return std::nullopt;  // no end line: cut
+}
+
+void write_complements(const std::filesystem::path& file, const std::string& header,
+                       const std::vector<std::size_t>& comp, const std::string& option) {
+  std::string out = header + '\n';
+  LineHash hash;
+  for (std::size_t v : comp) {
+    const std::string line = std::to_string(v);
+    hash.add(line);
+    out += line;
+    out += '\n';
+  }
+  out += "end " + std::to_string(comp.size()) + " " + hex128(hash.h).substr(16) + "\n";
+  try {
+    engine::write_atomically(file.string(), out);
+  } catch (const std::runtime_error& e) {
+    throw InvalidArgument(option, std::string("cannot write the complement cache file ") + e.what());
+  }
+}
+
+/// For each class of `all` (sorted by key), the index of its complement's
+/// class: from the cache when valid (`from_cache` set), else by nauty on
+/// `threads` workers (and cached).
+std::vector<std::size_t> complement_indices(int n, int d, const std::vector<GraphClass>& all,
+                                            const CacheOptions& cache, int threads, bool& from_cache) {
+  const std::string header = cache_header(kComplementMagic, n, d, all);
+  if (cache.dir)
+    if (auto comp = read_complements(complement_file(*cache.dir, n, d), header, all.size())) {
+      from_cache = true;
+      return std::move(*comp);
+    }
+  from_cache = false;
+  std::vector<std::size_t> comp(all.size());
+  engine::for_each_index(
+      all.size(), threads,
+      [&](std::size_t i) {
+        const u128 key = canonical(all[i].graph.complement()).key;
+        const auto it = std::lower_bound(all.begin(), all.end(), key,
+                                         [](const GraphClass& c, u128 k) { return c.key < k; });
+        if (it == all.end() || it->key != key) throw InternalError("the complement of a class is not in the list");
+        comp[i] = static_cast<std::size_t>(it - all.begin());
+      },
+      64);
+  if (cache.dir) write_complements(complement_file(*cache.dir, n, d), header, comp, cache.option);
+  return comp;
 }
 
 }  // namespace
@@ -390,6 +486,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   // (d-1)-regular table above (itself cached the same way), as engine jobs.
   // `known` = the d-regular classes if loaded.
   bool table_from_cache = false;
+  bool complements_from_cache = false;
   std::function<FactorTable(int, const std::vector<GraphClass>*)> lower_table =
       [&](int d, const std::vector<GraphClass>* known) {
         const std::vector<GraphClass> loaded = known ? std::vector<GraphClass>{} : regular_classes(n, d, cache, threads);
@@ -431,14 +528,12 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
       plan->mode = Mode::SquareEven;
       degree = h;
       plan->lower = lower_table(h - 1, nullptr);
-      const std::vector<GraphClass> all = regular_classes(n, h, cache, threads);
-      std::vector<u128> comp_key(all.size());
-      engine::for_each_index(
-          all.size(), threads, [&](std::size_t i) { comp_key[i] = canonical(all[i].graph.complement()).key; }, 64);
+      const std::vector<GraphClass> all = regular_classes(n, h, cache, threads);  // sorted by key
+      const std::vector<std::size_t> comp = complement_indices(n, h, all, cache, threads, complements_from_cache);
       for (std::size_t i = 0; i < all.size(); ++i) {
-        if (all[i].key > comp_key[i]) continue;  // counted with its complement's class
+        if (i > comp[i]) continue;  // counted with its complement's class
         plan->classes.push_back(all[i]);
-        plan->times.push_back(all[i].key == comp_key[i] ? 1 : 2);
+        plan->times.push_back(i == comp[i] ? 1 : 2);
       }
     }
   }
@@ -501,6 +596,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   out.table_ambiguous = plan->lower.ambiguous();
   out.table_seconds = seconds_since(t0);
   out.table_from_cache = table_from_cache;
+  out.complements_from_cache = complements_from_cache;
   return out;
 }
 

@@ -63,6 +63,7 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
     report.extra["class_degree"] = cj->class_degree;
     report.extra["table_seconds"] = cj->table_seconds;
     if (cj->table_classes) report.extra["table_from_cache"] = cj->table_from_cache;
+    if (k >= n - 1 && n % 2 == 0) report.extra["complements_from_cache"] = cj->complements_from_cache;
     if (cj->table_classes)
       report.extra["lookup_table"] = std::to_string(cj->table_classes) + " classes of degree " +
                                      std::to_string(cj->table_degree) + ", " +

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -126,6 +127,53 @@ TEST(LatinCli, TheLookupTableIsCachedAndADamagedCacheIsRebuilt) {
     }
     const auto again = run();
     EXPECT_EQ(again["table_from_cache"], false) << what;
+    EXPECT_EQ(again["counts"], cold["counts"]) << what;
+    EXPECT_EQ(slurp(file), built) << what;
+  }
+}
+
+TEST(LatinCli, TheComplementPairingIsCachedAndADamagedCacheIsRebuilt) {
+  // Even-order squares pair each (n/2)-regular class with its complement's;
+  // the pairing is cached beside the class lists and checked when read.
+  const std::string dir = cache_dir() + "/complement-cache";
+  fs::remove_all(dir);
+  const auto run = [&dir] {
+    const CommandResult r = run_count({"--latin", "8", "--method", "classes", "--json", "--cache-dir", dir});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    return nlohmann::json::parse(r.out);
+  };
+  const auto cold = run();
+  EXPECT_EQ(cold["counts"]["reduced"], "535281401856");  // R(8), OEIS A000315
+  EXPECT_EQ(cold["complements_from_cache"], false);
+  const std::string file = dir + "/latin-complements-n8-d4.txt";
+  const std::string built = slurp(file);
+  ASSERT_EQ(built.rfind("pcount latin complements v1 version=", 0), 0u) << built.substr(0, 200);
+  const auto warm = run();
+  EXPECT_EQ(warm["complements_from_cache"], true);
+  EXPECT_EQ(warm["counts"], cold["counts"]);
+
+  // Swapping two index lines keeps every line well formed (the checksum
+  // line catches it): rebuilt like a cut or foreign file.
+  std::istringstream lines(built);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(lines, line);) rows.push_back(line);
+  ASSERT_GE(rows.size(), 4u);
+  std::string swapped;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    swapped += (i == 1 ? rows[2] : i == 2 ? rows[1] : rows[i]) + "\n";
+  const std::vector<std::pair<std::string, std::string>> damages = {
+      {"two indices swapped", swapped},
+      {"cut in the middle", built.substr(0, built.size() / 2)},
+      {"something else", "not a pairing\n"},
+  };
+  for (const auto& [what, content] : damages) {
+    {
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      out << content;
+    }
+    const auto again = run();
+    EXPECT_EQ(again["complements_from_cache"], false) << what;
     EXPECT_EQ(again["counts"], cold["counts"]) << what;
     EXPECT_EQ(slurp(file), built) << what;
   }

@@ -112,6 +112,12 @@ struct ClassJob {
   /// in its header, one N per class, a checksum line; an invalid file is
   /// rebuilt and rewritten atomically) instead of being built.
   bool table_from_cache = false;
+  /// Even-order squares: whether each (n/2)-regular class's complement class
+  /// was read from the cache directory ("latin-complements-n<n>-d<n/2>.txt",
+  /// headed like the table, one list index per class, a checksum line;
+  /// invalid or not an involution: recomputed by nauty and rewritten)
+  /// instead of being found by one canonical labelling per class.
+  bool complements_from_cache = false;
   std::size_t table_classes = 0;    ///< classes in the lookup table (0: no lookups)
   int table_degree = 0;             ///< their degree
   std::size_t table_ambiguous = 0;  ///< of those, looked up by canonical form (shared invariant)
