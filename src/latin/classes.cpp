@@ -222,13 +222,18 @@ std::filesystem::path table_file(const std::filesystem::path& dir, int n, int d)
 
 /// The cached values of a table of `count` classes whose header must be
 /// `header`; nullopt when the file is missing or not valid in every line.
-std::optional<std::vector<u128>> read_table(const std::filesystem::path& file, const std::string& header,
-                                            std::size_t count) {
+/// The `count` value lines of a cache file whose first line must be
+/// `header` and whose last is "end <count> <FNV-1a 64 of the value lines>",
+/// each value parsed by `parse` (nullopt: not valid); nullopt when the file
+/// is missing, cut, or not valid in any line.
+template <class T, class Parse>
+std::optional<std::vector<T>> read_checked_lines(const std::filesystem::path& file, const std::string& header,
+                                                 std::size_t count, Parse parse) {
   std::ifstream in(file);
   if (!in) return std::nullopt;
   std::string line;
   if (!std::getline(in, line) || line != header) return std::nullopt;
-  std::vector<u128> values;
+  std::vector<T> values;
   values.reserve(count);
   LineHash hash;
   while (std::getline(in, line)) {
@@ -239,26 +244,24 @@ std::optional<std::vector<u128>> read_table(const std::filesystem::path& file, c
       return values;
     }
     if (values.size() == count) return std::nullopt;
-    try {
-      const u128 v = parse_u128(line);
-      // Every regular bipartite graph has a 1-factorisation (König), so N ≥ 1;
-      // the text must be the canonical decimal (no leading zeros).
-      if (v == 0 || to_string(v) != line) return std::nullopt;
-      values.push_back(v);
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
+    const std::optional<T> v = parse(line);
+    if (!v) return std::nullopt;
+    values.push_back(*v);
     hash.add(line);
   }
   return std::nullopt;  // no end line: cut
 }
 
-void write_table(const std::filesystem::path& file, const std::string& header, const std::vector<u128>& values,
-                 const std::string& option) {
+/// Writes `header`, one line per value (`format`), and the end line with
+/// the checksum, atomically; InvalidArgument(option) naming `what` when the
+/// file cannot be written.
+template <class T, class Format>
+void write_checked_lines(const std::filesystem::path& file, const std::string& header, const std::vector<T>& values,
+                         Format format, const std::string& what, const std::string& option) {
   std::string out = header + '\n';
   LineHash hash;
-  for (u128 v : values) {
-    const std::string line = to_string(v);
+  for (const T& v : values) {
+    const std::string line = format(v);
     hash.add(line);
     out += line;
     out += '\n';
@@ -267,10 +270,29 @@ void write_table(const std::filesystem::path& file, const std::string& header, c
   try {
     engine::write_atomically(file.string(), out);
   } catch (const std::runtime_error& e) {
-    throw InvalidArgument(option, std::string("cannot write the lookup table cache file ") + e.what());
+    throw InvalidArgument(option, "cannot write the " + what + " cache file " + e.what());
   }
 }
 
+std::optional<std::vector<u128>> read_table(const std::filesystem::path& file, const std::string& header,
+                                            std::size_t count) {
+  return read_checked_lines<u128>(file, header, count, [](const std::string& line) -> std::optional<u128> {
+    try {
+      const u128 v = parse_u128(line);
+      // Every regular bipartite graph has a 1-factorisation (König), so N ≥ 1;
+      // the text must be the canonical decimal (no leading zeros).
+      if (v == 0 || to_string(v) != line) return std::nullopt;
+      return v;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  });
+}
+
+void write_table(const std::filesystem::path& file, const std::string& header, const std::vector<u128>& values,
+                 const std::string& option) {
+  write_checked_lines(file, header, values, [](u128 v) { return to_string(v); }, "lookup table", option);
+}
 
 // ---- The complement pairing's disk cache --------------------------------
 //
@@ -291,49 +313,24 @@ std::filesystem::path complement_file(const std::filesystem::path& dir, int n, i
 
 std::optional<std::vector<std::size_t>> read_complements(const std::filesystem::path& file, const std::string& header,
                                                          std::size_t count) {
-  std::ifstream in(file);
-  if (!in) return std::nullopt;
-  std::string line;
-  if (!std::getline(in, line) || line != header) return std::nullopt;
-  std::vector<std::size_t> comp;
-  comp.reserve(count);
-  LineHash hash;
-  while (std::getline(in, line)) {
-    if (line.rfind("end ", 0) == 0) {
-      if (comp.size() != count) return std::nullopt;
-      if (line != "end " + std::to_string(count) + " " + hex128(hash.h).substr(16)) return std::nullopt;
-      if (std::getline(in, line)) return std::nullopt;  // nothing may follow
-      for (std::size_t i = 0; i < count; ++i)
-        if (comp[comp[i]] != i) return std::nullopt;  // complementing twice gives the class back
-      return comp;
-    }
-    if (comp.size() == count || line.empty() || line.size() > 19 ||
-        line.find_first_not_of("0123456789") != std::string::npos || (line.size() > 1 && line[0] == '0'))
-      return std::nullopt;
-    const std::size_t v = std::stoull(line);
-    if (v >= count) return std::nullopt;
-    comp.push_back(v);
-    hash.add(line);
-  }
-  return std::nullopt;  // no end line: cut
+  auto comp = read_checked_lines<std::size_t>(
+      file, header, count, [count](const std::string& line) -> std::optional<std::size_t> {
+        if (line.empty() || line.size() > 19 || line.find_first_not_of("0123456789") != std::string::npos ||
+            (line.size() > 1 && line[0] == '0'))
+          return std::nullopt;
+        const std::size_t v = std::stoull(line);
+        if (v >= count) return std::nullopt;
+        return v;
+      });
+  if (comp)
+    for (std::size_t i = 0; i < count; ++i)
+      if ((*comp)[(*comp)[i]] != i) return std::nullopt;  // complementing twice gives the class back
+  return comp;
 }
 
 void write_complements(const std::filesystem::path& file, const std::string& header,
                        const std::vector<std::size_t>& comp, const std::string& option) {
-  std::string out = header + '\n';
-  LineHash hash;
-  for (std::size_t v : comp) {
-    const std::string line = std::to_string(v);
-    hash.add(line);
-    out += line;
-    out += '\n';
-  }
-  out += "end " + std::to_string(comp.size()) + " " + hex128(hash.h).substr(16) + "\n";
-  try {
-    engine::write_atomically(file.string(), out);
-  } catch (const std::runtime_error& e) {
-    throw InvalidArgument(option, std::string("cannot write the complement cache file ") + e.what());
-  }
+  write_checked_lines(file, header, comp, [](std::size_t v) { return std::to_string(v); }, "complement", option);
 }
 
 /// For each class of `all` (sorted by key), the index of its complement's
