@@ -83,6 +83,25 @@ TEST(LatinCli, Rows) {
   EXPECT_EQ(t["counts"]["reduced"], "16942080");
 }
 
+/// Writes each damaged content over the cache `file` and runs again: the
+/// report's `from_cache` flag must be false, the counts those of `counts`,
+/// and the file rewritten to `built`.
+template <class Run>
+void expect_each_damage_rebuilt(const std::string& file, const std::string& built,
+                                const std::vector<std::pair<std::string, std::string>>& damages, Run run,
+                                const std::string& from_cache, const nlohmann::json& counts) {
+  for (const auto& [what, content] : damages) {
+    {
+      std::ofstream out(file, std::ios::binary | std::ios::trunc);
+      out << content;
+    }
+    const auto again = run();
+    EXPECT_EQ(again[from_cache], false) << what;
+    EXPECT_EQ(again["counts"], counts) << what;
+    EXPECT_EQ(slurp(file), built) << what;
+  }
+}
+
 TEST(LatinCli, TheLookupTableIsCachedAndADamagedCacheIsRebuilt) {
   // 5×8 rectangles peel into the 4-regular table, itself built from the
   // 3-regular one: both are cached beside the class lists.
@@ -120,16 +139,7 @@ TEST(LatinCli, TheLookupTableIsCachedAndADamagedCacheIsRebuilt) {
       {"something else", "not a table\n"},
       {"empty", ""},
   };
-  for (const auto& [what, content] : damages) {
-    {
-      std::ofstream out(file, std::ios::binary | std::ios::trunc);
-      out << content;
-    }
-    const auto again = run();
-    EXPECT_EQ(again["table_from_cache"], false) << what;
-    EXPECT_EQ(again["counts"], cold["counts"]) << what;
-    EXPECT_EQ(slurp(file), built) << what;
-  }
+  expect_each_damage_rebuilt(file, built, damages, run, "table_from_cache", cold["counts"]);
 }
 
 TEST(LatinCli, TheComplementPairingIsCachedAndADamagedCacheIsRebuilt) {
@@ -167,16 +177,7 @@ TEST(LatinCli, TheComplementPairingIsCachedAndADamagedCacheIsRebuilt) {
       {"cut in the middle", built.substr(0, built.size() / 2)},
       {"something else", "not a pairing\n"},
   };
-  for (const auto& [what, content] : damages) {
-    {
-      std::ofstream out(file, std::ios::binary | std::ios::trunc);
-      out << content;
-    }
-    const auto again = run();
-    EXPECT_EQ(again["complements_from_cache"], false) << what;
-    EXPECT_EQ(again["counts"], cold["counts"]) << what;
-    EXPECT_EQ(slurp(file), built) << what;
-  }
+  expect_each_damage_rebuilt(file, built, damages, run, "complements_from_cache", cold["counts"]);
 }
 
 TEST(LatinCli, ClassesResumeFromACheckpoint) {
