@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
-#include <numeric>
 #include <set>
 #include <string>
 
@@ -270,34 +269,29 @@ std::vector<SecondDayOrbit> compute_orbits(int threads) {
       ++part.listed;
     });
   });
-  std::vector<SecondDayOrbit> orbits;  // [0] the first pattern met, [1] the other
-  std::array<int, 2> slot{-1, -1};     // pattern (0 = 5-cycle, 1 = double edge) → orbits index
-  std::uint64_t days = 0;              // the second days listed
-  for (const Part& part : parts) {     // listing order: part by part, inside a part by first_at
-    const bool swapped = part.size[0] && part.size[1] && part.first_at[1] < part.first_at[0];
-    for (std::size_t pattern : {swapped ? 1u : 0u, swapped ? 0u : 1u}) {
-      if (part.size[pattern] == 0) continue;
-      days += part.size[pattern];
-      int& k = slot[pattern];
-      if (k < 0) {
-        k = static_cast<int>(orbits.size());
-        orbits.push_back({part.first[pattern], 0});
+  // Each pattern's size, and its first day in listing order: the first part
+  // that meets it, at that part's first_at.
+  constexpr std::array<std::uint64_t, 2> kPatternSize{93312, 38880};  // 5-cycle, double edge
+  static_assert(kGroupOrder % kPatternSize[0] == 0 && kGroupOrder % kPatternSize[1] == 0,
+                "an orbit's size divides the group order");
+  std::array<std::uint64_t, 2> size{};
+  std::array<std::pair<std::size_t, std::uint64_t>, 2> first_pos{};  // (part, place in it)
+  std::array<Day, 2> first{};
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (std::size_t p = 0; p < 2; ++p) {
+      if (parts[i].size[p] == 0) continue;
+      if (size[p] == 0) {
+        first[p] = parts[i].first[p];
+        first_pos[p] = {i, parts[i].first_at[p]};
       }
-      orbits[static_cast<std::size_t>(k)].size += part.size[pattern];
+      size[p] += parts[i].size[p];
     }
-  }
-  constexpr std::array<std::uint64_t, 2> kPatternSize{93312, 38880};
-  for (std::size_t p = 0; p < 2; ++p)
-    if (slot[p] < 0 || orbits[static_cast<std::size_t>(slot[p])].size != kPatternSize[p])
-      throw InternalError("kirkman: the second days do not split 93,312 + 38,880 by row pattern");
-  std::uint64_t total = 0;
-  for (const auto& o : orbits) {
-    if (kGroupOrder % o.size != 0) throw InternalError("kirkman: an orbit size does not divide 933120");
-    total += o.size;
-  }
-  if (total != days)
-    throw InternalError("kirkman: the second-day orbits do not add up to the " + std::to_string(days) +
-                        " second days");
+  // The listing holds 132,192 = 93,312 + 38,880 days exactly when both
+  // patterns have their proved sizes.
+  if (size != kPatternSize)
+    throw InternalError("kirkman: the second days do not split 93,312 + 38,880 by row pattern");
+  std::vector<SecondDayOrbit> orbits{{first[0], size[0]}, {first[1], size[1]}};
+  if (first_pos[1] < first_pos[0]) std::swap(orbits[0], orbits[1]);  // ordered by representative
   return orbits;
 }
 }  // namespace

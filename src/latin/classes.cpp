@@ -220,8 +220,6 @@ std::filesystem::path table_file(const std::filesystem::path& dir, int n, int d)
   return dir / ("latin-table-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
 }
 
-/// The cached values of a table of `count` classes whose header must be
-/// `header`; nullopt when the file is missing or not valid in every line.
 /// The `count` value lines of a cache file whose first line must be
 /// `header` and whose last is "end <count> <FNV-1a 64 of the value lines>",
 /// each value parsed by `parse` (nullopt: not valid); nullopt when the file
@@ -274,6 +272,8 @@ void write_checked_lines(const std::filesystem::path& file, const std::string& h
   }
 }
 
+/// The cached values of a table of `count` classes whose header must be
+/// `header`; nullopt when the file is missing or not valid in every line.
 std::optional<std::vector<u128>> read_table(const std::filesystem::path& file, const std::string& header,
                                             std::size_t count) {
   return read_checked_lines<u128>(file, header, count, [](const std::string& line) -> std::optional<u128> {

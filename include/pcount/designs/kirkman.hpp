@@ -59,9 +59,9 @@ struct SecondDayOrbit {
 /// docs/games.md). Computed once per process, the listing split by the
 /// second day's first row over `threads` engine workers (0 = all; the first
 /// call's value counts; the result is the same for any). Throws
-/// InternalError if the sizes are not these, do not add up to the 132,192
-/// second days or do not divide the group order; InvalidArgument("threads")
-/// for threads < 0.
+/// InternalError if the listed second days do not split into these two
+/// sizes (together the 132,192 second days); InvalidArgument("threads") for
+/// threads < 0.
 [[nodiscard]] std::vector<SecondDayOrbit> second_day_orbits(int threads = 1);
 
 /// Counters of make_count_job.
