@@ -35,7 +35,7 @@ po::options_description common_options(const Program& program) {
   po::options_description d("Common options");
   d.add_options()
       ("help,h", "print this help and exit")
-      ("version", "print the version and exit")
+      ("version", "print the version and the build (compiler, flags) and exit")
       ("threads,t", po::value<std::string>()->value_name("T"),
        "worker threads, T ≥ 1 (may exceed the core count); default: all hardware threads")
       ("split-depth", po::value<std::string>()->value_name("D"),
@@ -312,6 +312,11 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
 
 std::string_view version() { return PCOUNT_VERSION; }
 
+#ifndef PCOUNT_BUILD_INFO
+#define PCOUNT_BUILD_INFO "unknown"
+#endif
+std::string_view build_info() { return PCOUNT_BUILD_INFO; }
+
 bool list_json(const Invocation& inv) {
   if (inv.session.replay_files) {
     const std::string& f = inv.session.replay_files->fingerprint;
@@ -483,7 +488,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       return 0;
     }
     if (vm.count("version")) {
-      out << name << " (pcount) " << version() << '\n';
+      out << name << " (pcount) " << version() << '\n' << "built with " << build_info() << '\n';
       return 0;
     }
     const Problem& problem = choose_problem(program, vm);

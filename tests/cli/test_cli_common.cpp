@@ -69,6 +69,12 @@ TEST(Cli, HelpListsEveryProblemAndVersionPrints) {
   const CommandResult v = run_count({"--version"});
   EXPECT_EQ(v.status, 0);
   EXPECT_EQ(v.out.rfind("count (pcount) ", 0), 0u);
+  // The second line names the build (compiler, build type, flags), which
+  // CMake passes in; "unknown" would mean that wiring is lost.
+  const std::size_t second = v.out.find('\n') + 1;
+  EXPECT_EQ(v.out.compare(second, 11, "built with "), 0) << v.out;
+  EXPECT_EQ(v.out.find("built with unknown"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find(", "), std::string::npos) << v.out;
 }
 
 TEST(Cli, JsonIsOneObjectWithDecimalStringCounts) {

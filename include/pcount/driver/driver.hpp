@@ -239,6 +239,12 @@ struct Program {
 /// The program's version string.
 [[nodiscard]] std::string_view version();
 
+/// How this program was built, one line: compiler and its version, build
+/// type, and the C++ flags of that type with the -march used (from CMake
+/// at configure time; "unknown" for a build outside the project's CMake).
+/// `count --version` prints it after the version.
+[[nodiscard]] std::string_view build_info();
+
 /// Runs a job with the invocation's thread limit, checkpoint (resume),
 /// shard, progress display, profile, stop file, SIGINT/SIGTERM handling and,
 /// in count-mpi, across MPI ranks (docs/hpc.md). A job whose tasks print
