@@ -377,6 +377,7 @@ void write_report(std::ostream& out, const Invocation& inv, const engine::Job& j
     nlohmann::ordered_json j;
     j["program"] = "pcount";
     j["version"] = std::string(version());
+    j["build"] = std::string(build_info());
     j["problem"] = report.problem;
     j["title"] = report.title;
     j["params"] = report.params;

@@ -84,6 +84,7 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     nlohmann::ordered_json j;
     j["program"] = "pcount";
     j["version"] = std::string(version());
+    j["build"] = std::string(build_info());
     j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
     j["estimate"] = true;
     j["fingerprint"] = job.fingerprint;

@@ -498,6 +498,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
         nlohmann::ordered_json j;
         j["program"] = "pcount";
         j["version"] = std::string(version());
+        j["build"] = std::string(build_info());
         j["fingerprint"] = job.fingerprint;
         j["shard"] = {{"index", shard.index}, {"count", shard.count}};
         nlohmann::ordered_json partial = nlohmann::ordered_json::object();
