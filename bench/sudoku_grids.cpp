@@ -20,6 +20,16 @@
 //                               2 threads) and the sum over classes of the
 //                               Knuth estimates of their bottom 2-factors;
 //                               whole-run CPU ≈ leaves × us/leaf.
+//   BM_Band4x3Loop/what          the per-loop costs of the gangster method
+//                               for 3x4 (4x3) grids (results/
+//                               sudoku-grids-12.md): random 4x3 band
+//                               configurations (4 stacks, each 12 digits cut
+//                               into 3 columns of 4; fixed seed); what = 0:
+//                               B by ordered_one_factorisations (the
+//                               4-regular 12 + 12 column–digit graph), 1: a
+//                               nauty canonical form of that graph (the least
+//                               a lookup in a table of classes costs).
+//                               us/config is CPU time per configuration.
 //
 // The thread count is the benchmark argument; engine::run (and the class
 // discovery) use a task_arena of that size. Real (wall) time. Each benchmark
@@ -36,6 +46,7 @@
 
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
+#include "pcount/graph/canonical.hpp"
 #include "pcount/sudoku/bands.hpp"
 #include "pcount/sudoku/grids.hpp"
 #include "support/known_grids.hpp"
@@ -159,5 +170,46 @@ void BM_SubBand2x6Classes(benchmark::State& state) {
   state.counters["leaves"] = leaves;
 }
 BENCHMARK(BM_SubBand2x6Classes)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
+
+void BM_Band4x3Loop(benchmark::State& state) {
+  const bool canonical = state.range(0) != 0;
+  std::mt19937_64 rng(2005);
+  std::vector<std::vector<std::uint32_t>> configs(256);
+  for (auto& cols : configs) {
+    for (int stack = 0; stack < 4; ++stack) {
+      std::vector<int> digits{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+      std::shuffle(digits.begin(), digits.end(), rng);
+      for (int c = 0; c < 3; ++c) {
+        std::uint32_t set = 0;
+        for (int d = 0; d < 4; ++d) set |= 1u << digits[static_cast<std::size_t>(4 * c + d)];
+        cols.push_back(set);
+      }
+    }
+  }
+  const int cells[] = {12, 12};
+  pcount::graph::ColouredGraph g(cells);
+  pcount::graph::CanonicalForm form;
+  std::uint64_t done = 0;
+  double cpu = 0.0;
+  for (auto _ : state) {
+    const double t0 = cpu_seconds();
+    for (const auto& cols : configs) {
+      if (canonical) {
+        g.reset(cells);
+        for (int c = 0; c < 12; ++c)
+          for (int d = 0; d < 12; ++d)
+            if (cols[static_cast<std::size_t>(c)] >> d & 1u) g.add_edge(c, 12 + d);
+        pcount::graph::canonical_form(g, form);
+        benchmark::DoNotOptimize(form);
+      } else {
+        benchmark::DoNotOptimize(sudoku::ordered_one_factorisations(cols, 4));
+      }
+    }
+    cpu += cpu_seconds() - t0;
+    done += configs.size();
+  }
+  state.counters["us/config"] = 1e6 * cpu / static_cast<double>(done);
+}
+BENCHMARK(BM_Band4x3Loop)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
