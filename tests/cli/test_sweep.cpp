@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "support/run_command.hpp"
 
@@ -42,11 +43,24 @@ TEST(Sweep, MeasuresAGivenProgramAndNamesItsBuild) {
   const std::string table = slurp((dir / "out" / "t-reference.md").string());
   EXPECT_NE(table.find("(given;"), std::string::npos) << table;
   EXPECT_NE(table.find("tictactoe"), std::string::npos) << table;
-  // A path that is not a `count` program: refused before anything runs.
-  const CommandResult bad = run_command({"/usr/bin/env", "python3", std::string(PCOUNT_SOURCE_DIR) + "/scripts/sweep",
-                                         "--count", (dir / "nothing").string(), "--reference-only"});
-  EXPECT_EQ(bad.status, 2) << bad.err;
-  EXPECT_NE(bad.err.find("--count"), std::string::npos) << bad.err;
+  // A path that is not a `count` program, and a bad --reps (0 was once
+  // taken as "the default"): refused before anything runs, one line on
+  // stderr naming the option, nothing on stdout.
+  struct Bad {
+    std::vector<std::string> args;
+    std::string option;
+  };
+  const Bad cases[] = {{{"--count", (dir / "nothing").string(), "--reference-only"}, "--count"},
+                       {{"--count", (dir / "bin" / "count").string(), "--reps", "0"}, "--reps"}};
+  for (const Bad& c : cases) {
+    std::vector<std::string> argv{"/usr/bin/env", "python3", std::string(PCOUNT_SOURCE_DIR) + "/scripts/sweep"};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    const CommandResult bad = run_command(argv);
+    EXPECT_EQ(bad.status, 2) << c.option << ": " << bad.err;
+    EXPECT_NE(bad.err.find(c.option), std::string::npos) << bad.err;
+    EXPECT_EQ(bad.err.find('\n'), bad.err.size() - 1) << bad.err;  // exactly one line
+    EXPECT_TRUE(bad.out.empty()) << bad.out;
+  }
   fs::remove_all(dir);
 }
 
