@@ -22,7 +22,8 @@ std::string seconds_text(double s) {
   else if (s < 100) std::snprintf(buf, sizeof buf, "%.3g s", s);
   else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f s (%.1f min)", s, s / 60);
   else if (s < 3 * 86400) std::snprintf(buf, sizeof buf, "%.0f s (%.1f h)", s, s / 3600);
-  else std::snprintf(buf, sizeof buf, "%.3g s (%.1f days)", s, s / 86400);
+  else if (s < 2 * 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.3g s (%.1f days)", s, s / 86400);
+  else std::snprintf(buf, sizeof buf, "%.3g s (%.3g years)", s, s / (365.25 * 86400));
   return buf;
 }
 
@@ -35,7 +36,7 @@ std::string number_text(double v) {
 /// How sure the estimate is, in one word: from the CPU interval's half
 /// width relative to the estimate.
 std::string confidence(const engine::RunEstimate& e) {
-  if (e.sampled == e.tasks) return "measured";
+  if (e.sampled == e.tasks && !e.leaf_probes) return "measured";
   const double half = e.cpu_seconds > 0 ? (e.cpu_seconds_high - e.cpu_seconds_low) / (2 * e.cpu_seconds) : 1.0;
   if (e.extrapolated == 0 && half <= 0.15) return "good";
   if (half <= 0.4) return "fair";
@@ -94,6 +95,8 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     if (shard.count > 1) j["shard"] = std::to_string(shard.index) + "/" + std::to_string(shard.count);
     j["tasks"] = e.tasks;
     j["tasks_sampled"] = e.sampled;
+    j["sampled_by"] = e.leaf_probes ? "leaf_probes" : "full_runs";
+    if (e.leaf_probes) j["leaf_probes_per_task"] = e.leaf_probes_per_task;
     j["tasks_extrapolated"] = e.extrapolated;
     j["strata"] = e.strata;
     j["stratified_by"] = e.task_estimates ? (job.estimate ? "task_estimates" : "probes") : "task_id";
@@ -141,7 +144,10 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   line("tasks", std::to_string(e.tasks) + (shard.count > 1 ? " (shard " + std::to_string(shard.index) + "/" +
                                                                   std::to_string(shard.count) + ")"
                                                             : "") +
-                    "; " + std::to_string(e.sampled) + " run in full in " + seconds_text(e.sample_seconds) + ", " +
+                    "; " + std::to_string(e.sampled) +
+                    (e.leaf_probes ? " estimated by " + std::to_string(e.leaf_probes_per_task) + " timed leaf probes each"
+                                   : std::string(" run in full")) +
+                    " in " + seconds_text(e.sample_seconds) + ", " +
                     std::to_string(e.strata) + " strata by " + by +
                     (e.extrapolated ? "; " + std::to_string(e.extrapolated) + " in strata too big to sample, extrapolated"
                                     : ""));
@@ -182,6 +188,10 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   std::snprintf(sure_text, sizeof sure_text, "%s (standard deviation ±%.0f%% CPU, ±%.0f%% wall)", sure.c_str(),
                 100.0 * e.relative_error, 100.0 * e.wall_relative_error);
   line("confidence", sure_text);
+  if (e.leaf_probes)
+    line("note", "the tasks are too long to run in full here, so each sampled one was estimated by timed probes "
+                 "(Knuth 1975, a random path to a leaf whose work is done and timed); work that a run shares "
+                 "between tasks (a memo table) is counted at every leaf, so for such a job this is an upper bound");
   if (busy) {
     char busy_text[160];
     std::snprintf(busy_text, sizeof busy_text,

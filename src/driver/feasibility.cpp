@@ -28,7 +28,7 @@ std::string duration(double s) {
   else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f minutes", s / 60);
   else if (s < 2 * 86400) std::snprintf(buf, sizeof buf, "%.0f hours", s / 3600);
   else if (s < 2 * 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.0f days", s / 86400);
-  else std::snprintf(buf, sizeof buf, "%.2g years", s / (365.25 * 86400));
+  else std::snprintf(buf, sizeof buf, "%.3g years", s / (365.25 * 86400));
   return buf;
 }
 
@@ -43,7 +43,24 @@ std::string problem_option(const Invocation& inv) {
 }  // namespace
 
 void check_feasible(const Invocation& inv, const engine::Job& job) {
-  if (!inv.common.estimate_check || !job.probe || job.task_count == 0) return;
+  if (!inv.common.estimate_check || job.task_count == 0) return;
+  if (!job.probe && job.leaf_probe) {
+    // Tasks timed by leaf probes (about two seconds of them): a measured
+    // CPU estimate, but an upper bound where the run memoises, so it gives
+    // a note and never a refusal.
+    const engine::CpuEstimate e = engine::estimate_job_cpu(job);
+    if (!(e.seconds > kNoteSeconds)) return;
+    const int threads = std::max(1, inv.common.threads);
+    char head[200];
+    std::snprintf(head, sizeof head, "about %.2g CPU seconds by %zu timed leaf probes (±%.0f%%, Knuth's estimator)",
+                  e.seconds, e.probes, 100.0 * e.relative_error);
+    inv.err << inv.session.program << ": note: " << problem_option(inv) << ": " << head << ", roughly "
+            << duration(e.seconds) << " of CPU (" << duration(e.seconds / threads) << " on " << threads << " thread"
+            << (threads == 1 ? "" : "s") << "; less where the run reuses memoised work); --stop-file or SIGTERM stops it"
+            << (inv.common.checkpoint.empty() ? ", and --checkpoint keeps its work" : "") << '\n';
+    return;
+  }
+  if (!job.probe) return;
   // A first look with few probes lets the many small runs skip the rest:
   // well below the note threshold (a hundredth of it) nothing is said.
   const engine::SizeEstimate first = engine::estimate_job_nodes(job, 128);

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
 
 namespace pcount::engine {
@@ -37,6 +38,35 @@ SizeEstimate estimate_job_nodes(const Job& job, std::size_t probes, std::uint64_
   }
   SizeEstimate e;
   e.nodes = mean;
+  e.probes = k;
+  const double variance = k > 1 ? m2 / static_cast<double>(k - 1) : 0.0;
+  e.relative_error = mean > 0.0 ? std::sqrt(variance / static_cast<double>(k)) / mean : 0.0;
+  return e;
+}
+
+CpuEstimate estimate_job_cpu(const Job& job, std::size_t probes, std::uint64_t seed,
+                             std::chrono::duration<double> budget) {
+  if (!job.leaf_probe) throw std::logic_error("estimate_job_cpu: the job has no leaf probe");
+  if (job.task_count == 0) throw std::logic_error("estimate_job_cpu: the job has no tasks");
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, job.task_count - 1);
+  const auto start = std::chrono::steady_clock::now();
+  double mean = 0.0, m2 = 0.0;  // Welford, as above
+  std::size_t k = 0;
+  const double tasks = static_cast<double>(job.task_count);
+  while (k < probes) {
+    const std::size_t id = pick(rng);
+    const double cpu_start = thread_cpu_seconds();
+    const double weight = job.leaf_probe(id, rng);
+    const double x = tasks * weight * (thread_cpu_seconds() - cpu_start);
+    ++k;
+    const double delta = x - mean;
+    mean += delta / static_cast<double>(k);
+    m2 += delta * (x - mean);
+    if (k >= 16 && std::chrono::steady_clock::now() - start > budget) break;
+  }
+  CpuEstimate e;
+  e.seconds = mean;
   e.probes = k;
   const double variance = k > 1 ? m2 / static_cast<double>(k - 1) : 0.0;
   e.relative_error = mean > 0.0 ? std::sqrt(variance / static_cast<double>(k)) / mean : 0.0;
@@ -250,6 +280,12 @@ TotalEstimate stratified_total(const std::vector<StratumSample>& strata, const T
 
 namespace pcount::engine {
 
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -286,13 +322,6 @@ class Watchdog {
   bool done_ = false;
   std::thread thread_;
 };
-
-/// CPU seconds this thread has used (POSIX CLOCK_THREAD_CPUTIME_ID).
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
 
 Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
@@ -415,7 +444,44 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
     ++r.sampled;
   };
   const auto workers = static_cast<std::size_t>(effective);
-  while (!stop.load()) {
+  if (job.leaf_probe) {
+    // Tasks too long to run in full: each sampled task's CPU seconds are
+    // the mean of a few timed leaf probes. Rounds of 2 tasks per worker,
+    // taken from the strata in turn (at most half of each), until 80 % of
+    // the budget is spent; the first round always runs.
+    constexpr std::size_t kProbesPerTask = 4;
+    r.leaf_probes = true;
+    r.leaf_probes_per_task = kProbesPerTask;
+    std::size_t turn = 0;
+    do {
+      std::vector<std::size_t> list, list_stratum;
+      for (std::size_t idle = 0; list.size() < 2 * workers && idle < strata.size(); ++turn) {
+        Stratum& st = strata[turn % strata.size()];
+        if (st.next >= std::max<std::size_t>(1, st.members.size() / 2)) {
+          ++idle;
+          continue;
+        }
+        idle = 0;
+        list.push_back(st.members[st.next++]);
+        list_stratum.push_back(turn % strata.size());
+      }
+      if (list.empty()) break;
+      std::vector<double> cpu(list.size(), 0.0);
+      for_each_index(list.size(), effective, [&](std::size_t k) {
+        const std::size_t id = ids[list[k]];
+        std::mt19937_64 probe_rng(o.seed + 0x9E3779B97F4A7C15ULL * (id + 1));
+        double total = 0.0;
+        for (std::size_t p = 0; p < kProbesPerTask; ++p) {
+          const double cpu_start = thread_cpu_seconds();
+          const double weight = job.leaf_probe(id, probe_rng);
+          total += weight * (thread_cpu_seconds() - cpu_start);
+        }
+        cpu[k] = total / static_cast<double>(kProbesPerTask);
+      });
+      for (std::size_t k = 0; k < list.size(); ++k) record(Measured{list[k], list_stratum[k], cpu[k], cpu[k], 0.0});
+    } while (!stop.load() && elapsed() < 0.8 * budget);
+  }
+  while (!job.leaf_probe && !stop.load()) {
     const double left = budget - elapsed();
     if (left <= 0) break;
     std::vector<std::size_t> list, list_stratum;  // indices into ids; their strata

@@ -157,26 +157,24 @@ public:
     g_ = g;
     prepare();
     double sum = 0.0;
-    for (int p = 0; p < probes; ++p) {
-      double weight = 1.0;
-      std::uint32_t once = pair0_, twice = 0;
-      for (int col = 1; col < n_ && weight > 0.0; ++col) {
-        std::array<std::uint32_t, 64> options{};
-        int m = 0;
-        for_each_pair(col, once, twice, [&](std::uint32_t ab) { options[static_cast<std::size_t>(m++)] = ab; });
-        if (m == 0) {
-          weight = 0.0;
-          break;
-        }
-        weight *= m;
-        const std::uint32_t ab = options[static_cast<std::size_t>(rng() % static_cast<unsigned>(m))];
-        const std::uint32_t new_twice = twice | (once & ab);
-        once = (once ^ ab) & ~new_twice;
-        twice = new_twice;
-      }
-      sum += weight;
-    }
+    Graph chosen{};
+    for (int p = 0; p < probes; ++p) sum += random_path(chosen, rng);
     return sum / probes;
+  }
+
+  /// One leaf probe (engine::Job::leaf_probe): a random path down the
+  /// bottom 2-factor tree, then the leaf's work as count() does it (the
+  /// caller decides, by the cache it gave, whether the top part is a hit).
+  /// Returns the path's weight, 0 at a dead end.
+  double probe_leaf(const Graph& g, std::mt19937_64& rng) {
+    if (k_ <= 2) return 0.0;
+    g_ = g;
+    prepare();
+    total_ = 0;
+    Graph chosen{};
+    const double weight = random_path(chosen, rng);
+    if (weight > 0.0) leaf(chosen);
+    return weight;
   }
 
 private:
@@ -220,6 +218,29 @@ private:
         f(ab);
       }
     }
+  }
+
+  /// A random path of the bottom 2-factor tree, each child uniform: fills
+  /// `chosen` and returns the product of the branching met (0 at a dead
+  /// end). Needs prepare().
+  template <class Rng>
+  double random_path(Graph& chosen, Rng& rng) const {
+    chosen[0] = pair0_;
+    double weight = 1.0;
+    std::uint32_t once = pair0_, twice = 0;
+    for (int col = 1; col < n_; ++col) {
+      std::array<std::uint32_t, 64> options{};
+      int m = 0;
+      for_each_pair(col, once, twice, [&](std::uint32_t ab) { options[static_cast<std::size_t>(m++)] = ab; });
+      if (m == 0) return 0.0;
+      weight *= m;
+      const std::uint32_t ab = options[static_cast<std::size_t>(rng() % static_cast<unsigned>(m))];
+      chosen[static_cast<std::size_t>(col)] = ab;
+      const std::uint32_t new_twice = twice | (once & ab);
+      once = (once ^ ab) & ~new_twice;
+      twice = new_twice;
+    }
+    return weight;
   }
 
   void bottom(int col, std::uint32_t once, std::uint32_t twice, Graph& chosen) {
@@ -411,6 +432,17 @@ public:
     };
     auto estimates = estimates_;
     job.estimate = [estimates](std::size_t id) { return (*estimates)[id]; };
+    if (c >= 6) {
+      // A 2x6 class takes hours, so --estimate and the check before a run
+      // time leaf probes instead: each with a cache of its own, so every
+      // top part is a miss (labelled, counted, stored) as in a cold run.
+      job.leaf_probe = [classes, c](std::size_t id, std::mt19937_64& rng) {
+        TopCache cold(64);
+        Graph g{};
+        std::copy((*classes)[id].columns.begin(), (*classes)[id].columns.end(), g.begin());
+        return SubBandCounter(c, &cold).probe_leaf(g, rng);
+      };
+    }
     return job;
   }
 

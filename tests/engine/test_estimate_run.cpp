@@ -5,6 +5,8 @@
 // every figure of a job sampled whole) is checked exactly.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -149,6 +151,106 @@ TEST(EstimateRun, AJobWithoutEstimatesIsStratifiedByTaskId) {
   EXPECT_FALSE(e.task_estimates);
   EXPECT_EQ(e.workers % 3, 0);
   EXPECT_EQ(e.nodes, total_work(with));
+}
+
+/// A job whose task i is a tree of depth 3 whose node at path p has
+/// 1 + hash(i, p) % 4 children, and whose every leaf does `rounds` rounds of
+/// an xorshift loop; its leaf probe walks a random path and does one leaf.
+/// `runs` counts the tasks run in full.
+engine::Job leafy_job(std::size_t tasks, std::uint64_t rounds, std::shared_ptr<std::atomic<int>> runs) {
+  const auto children = [](std::size_t id, std::uint64_t path) {
+    std::uint64_t h = (id + 1) * 0x9E3779B97F4A7C15ULL ^ (path + 7) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    return 1 + static_cast<int>(h % 4);
+  };
+  const auto leaf = [rounds](std::uint64_t seed) {
+    std::uint64_t x = seed | 1;
+    for (std::uint64_t k = 0; k < rounds; ++k) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+    }
+    return x;
+  };
+  engine::Job job;
+  job.fingerprint = "leafy";
+  job.counter_names = {"leaves"};
+  job.task_count = tasks;
+  job.run_task = [children, leaf, runs](std::size_t id, engine::Tally& t) {
+    ++*runs;
+    std::uint64_t sink = 0, leaves = 0;
+    const auto walk = [&](auto&& self, int depth, std::uint64_t path) -> void {
+      if (depth == 3) {
+        sink ^= leaf(path + id);
+        ++leaves;
+        return;
+      }
+      for (int c = 0; c < children(id, path); ++c) self(self, depth + 1, path * 5 + static_cast<std::uint64_t>(c) + 1);
+    };
+    walk(walk, 0, 0);
+    t.add(0, sink == 0 ? leaves + 1 : leaves);  // sink is never 0 (xorshift); keeps the loop
+  };
+  job.leaf_probe = [children, leaf](std::size_t id, std::mt19937_64& rng) {
+    double weight = 1.0;
+    std::uint64_t path = 0;
+    for (int depth = 0; depth < 3; ++depth) {
+      const int m = children(id, path);
+      weight *= m;
+      path = path * 5 + static_cast<std::uint64_t>(rng() % static_cast<unsigned>(m)) + 1;
+    }
+    volatile std::uint64_t keep = leaf(path + id);
+    (void)keep;
+    return weight;
+  };
+  return job;
+}
+
+TEST(EstimateRun, LeafProbesEstimateTasksWithoutRunningThemAndBracketAFullRun) {
+  auto runs = std::make_shared<std::atomic<int>>(0);
+  const engine::Job job = leafy_job(400, 20000, runs);
+  engine::RunEstimateOptions o;
+  o.threads = 2;
+  o.budget_seconds = 0.3;
+  const engine::RunEstimate e = engine::estimate_run(job, o);
+  EXPECT_EQ(runs->load(), 0);  // no task was run
+  EXPECT_TRUE(e.leaf_probes);
+  EXPECT_EQ(e.leaf_probes_per_task, 4u);
+  EXPECT_GE(e.sampled, 1u);
+  EXPECT_LE(e.sampled, e.tasks / 2);  // at most half of every stratum
+  EXPECT_EQ(e.nodes, 0.0);
+  EXPECT_GT(e.cpu_seconds_low, 0.0);
+  EXPECT_LE(e.cpu_seconds_low, e.cpu_seconds);
+  EXPECT_LE(e.cpu_seconds, e.cpu_seconds_high);
+  EXPECT_LE(e.wall_seconds_low, e.wall_seconds_high);
+
+  const engine::CpuEstimate whole = engine::estimate_job_cpu(job, 4000, 7, std::chrono::seconds(1));
+  EXPECT_GE(whole.probes, 16u);
+  EXPECT_GT(whole.seconds, 0.0);
+  EXPECT_GT(whole.relative_error, 0.0);  // paths differ in weight
+
+  engine::RunOptions ro;
+  ro.threads = 2;
+  ro.record_tasks = true;
+  const engine::RunResult full = engine::run(job, ro);
+  EXPECT_EQ(runs->load(), 400);
+  double task_sum = 0.0;
+  for (const engine::TaskRecord& t : full.tasks) task_sum += t.seconds;
+  // Wide bounds, as above: the point is a prediction right in kind (the
+  // weights, the strata, seconds and not milliseconds).
+  EXPECT_GT(task_sum, e.task_seconds_low / 4) << e.task_seconds_low << " " << e.task_seconds_high;
+  EXPECT_LT(task_sum, e.task_seconds_high * 4) << e.task_seconds_low << " " << e.task_seconds_high;
+  EXPECT_GT(task_sum, whole.seconds / 4) << whole.seconds;
+  EXPECT_LT(task_sum, whole.seconds * 4) << whole.seconds;
+}
+
+TEST(EstimateRun, EstimatingByLeafProbesNeedsAProbe) {
+  engine::Job job;
+  job.task_count = 3;
+  job.run_task = [](std::size_t, engine::Tally&) {};
+  EXPECT_THROW((void)engine::estimate_job_cpu(job), std::logic_error);
+  job.leaf_probe = [](std::size_t, std::mt19937_64&) { return 1.0; };
+  job.task_count = 0;
+  EXPECT_THROW((void)engine::estimate_job_cpu(job), std::logic_error);
 }
 
 TEST(EstimateRun, AJobWithoutAKernelIsALogicError) {

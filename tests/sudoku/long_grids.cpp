@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <unordered_map>
 #include <vector>
 
+#include "pcount/engine/estimate.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/bands.hpp"
 #include "pcount/sudoku/grids.hpp"
@@ -81,6 +83,28 @@ TEST(SudokuGridsLong, TwoByFiveBySubBandsHasTheKnownTotal) {
   EXPECT_EQ(bands->class_count(), 355u);
   const BigInt total = bands->total(engine::run(bands->job("test")).totals);
   EXPECT_EQ(to_string(total), test::known_grid_count(2, 5));
+}
+
+TEST(SudokuGridsLong, TwoBySixHas63199ClassesAndItsTwoLeafProbeEstimatesAgree) {
+  // 63,199 band-configuration classes of 6x2 bands: K. F. Pettersen, 2006
+  // (docs/sources.md). A class takes hours, so the job has a leaf probe;
+  // the stratified estimate (by the classes' own estimates) and the
+  // uniform one (tasks drawn at random) sample differently and must agree.
+  const auto bands = make_bands_sub_band(6, 2);
+  EXPECT_EQ(bands->class_count(), 63199u);
+  const engine::Job job = bands->job("test");
+  ASSERT_TRUE(job.leaf_probe);
+  engine::RunEstimateOptions o;
+  o.threads = 2;
+  o.budget_seconds = 3;
+  const engine::RunEstimate stratified = engine::estimate_run(job, o);
+  EXPECT_TRUE(stratified.leaf_probes);
+  EXPECT_EQ(stratified.tasks, 63199u);
+  EXPECT_LE(stratified.cpu_seconds_low, stratified.cpu_seconds);
+  EXPECT_LE(stratified.cpu_seconds, stratified.cpu_seconds_high);
+  const engine::CpuEstimate uniform = engine::estimate_job_cpu(job, 100000, 11, std::chrono::seconds(4));
+  EXPECT_GT(uniform.seconds, stratified.cpu_seconds / 2) << uniform.seconds << " " << stratified.cpu_seconds;
+  EXPECT_LT(uniform.seconds, stratified.cpu_seconds * 2) << uniform.seconds << " " << stratified.cpu_seconds;
 }
 
 }  // namespace

@@ -44,6 +44,29 @@ struct SizeEstimate {
 [[nodiscard]] SizeEstimate estimate_job_nodes(const Job& job, std::size_t probes = 4000, std::uint64_t seed = 1975,
                                               std::chrono::duration<double> budget = std::chrono::milliseconds(500));
 
+/// A job's CPU seconds estimated by timed leaf probes (estimate_job_cpu).
+struct CpuEstimate {
+  double seconds = 0.0;         ///< estimated CPU seconds of all the job's tasks
+  double relative_error = 0.0;  ///< standard error of `seconds` divided by `seconds` (0 when seconds = 0)
+  std::size_t probes = 0;       ///< probes taken
+};
+
+/// Estimates the CPU seconds of every task of `job` from Job::leaf_probe:
+/// each probe picks a task uniformly at random, runs the probe on this
+/// thread and takes task_count × weight × the probe's thread CPU time
+/// (Knuth 1975 with the leaves' measured cost). Stops after `probes`
+/// probes or once `budget` has passed (at least 16 are taken). Where the
+/// run memoises across leaves or tasks and the probe does not, this is an
+/// upper bound. Throws std::logic_error when the job has no leaf_probe or
+/// no tasks, and what a probe throws.
+[[nodiscard]] CpuEstimate estimate_job_cpu(const Job& job, std::size_t probes = 4096, std::uint64_t seed = 1975,
+                                           std::chrono::duration<double> budget = std::chrono::seconds(2));
+
+/// CPU seconds the calling thread has used since it started (POSIX
+/// CLOCK_THREAD_CPUTIME_ID; nanosecond resolution on Linux). Differences
+/// time a piece of work on one thread, barely changed by other processes.
+[[nodiscard]] double thread_cpu_seconds();
+
 /// The p-quantile of the standard normal distribution, p in (0, 1)
 /// (normal_quantile(0.975) ≈ 1.96); throws std::invalid_argument otherwise.
 [[nodiscard]] double normal_quantile(double p);
@@ -170,7 +193,11 @@ struct RunEstimateOptions {
 /// A run's predicted cost (estimate_run). Times are seconds.
 struct RunEstimate {
   std::size_t tasks = 0;         ///< tasks of the predicted run (included)
-  std::size_t sampled = 0;       ///< of which run in full by the sample
+  std::size_t sampled = 0;       ///< of which run in full by the sample (or, with leaf_probes, probed)
+  /// The sampled tasks were not run: each one's CPU seconds were estimated
+  /// by Job::leaf_probe (leaf_probes_per_task timed probes each).
+  bool leaf_probes = false;
+  std::size_t leaf_probes_per_task = 0;  ///< probes per sampled task when leaf_probes
   std::size_t strata = 0;        ///< strata used
   std::size_t extrapolated = 0;  ///< tasks in strata with no task sampled (too big for the budget)
   bool task_estimates = false;   ///< stratified by Job::estimate (else by probes, else one stratum)
@@ -219,8 +246,18 @@ struct RunEstimate {
 /// run-to-run speed noise; the seed is `seed`). The wall interval is the list-scheduling bound
 /// (R. L. Graham 1969): max(C/W, t_max) ≤ wall ≤ C/W + t_max for W workers.
 /// When every task was sampled the numbers are measurements (noise only).
-/// Counts of the sampled tasks are discarded. Throws what a task throws;
-/// std::logic_error when the job has no run_task and no run_task_output.
+/// Counts of the sampled tasks are discarded.
+///
+/// A job with Job::leaf_probe (tasks too long to run in full) is sampled
+/// the same way, stratum by stratum, but each sampled task is not run: its
+/// CPU seconds are the mean of RunEstimate::leaf_probes_per_task timed leaf
+/// probes (weight × the probe's thread CPU time), and its wall seconds the
+/// same (a task runs on one thread). At most half of a stratum is probed,
+/// so that the interval keeps room for the probes' own error (a stratum
+/// sampled whole would count as exact); nodes are not estimated.
+///
+/// Throws what a task or a probe throws; std::logic_error when the job has
+/// no run_task and no run_task_output.
 [[nodiscard]] RunEstimate estimate_run(const Job& job, const RunEstimateOptions& options = {});
 
 }  // namespace pcount::engine

@@ -116,6 +116,18 @@ struct Job {
   /// cheap (one root-to-leaf path). Used to warn about, and refuse, runs
   /// that could not finish; must be thread-safe like run_task.
   std::function<double(std::size_t id, std::mt19937_64& rng)> probe;
+  /// Optional, for jobs whose tasks are too long to run in full while
+  /// estimating and whose cost lies in their leaves: walks one random
+  /// root-to-leaf path of task `id` (each child chosen uniformly), does the
+  /// work of the leaf it reaches as the run would, and returns the path's
+  /// weight — the product of the numbers of children met, 0 at a dead end.
+  /// The caller times the call (thread CPU time), so weight × that time is
+  /// an unbiased estimate of the task's CPU seconds (Knuth 1975, with the
+  /// leaf's cost as the quantity summed; the descent is counted once per
+  /// leaf, so it must be cheap next to the leaf's work). When set,
+  /// estimate_run (engine/estimate.hpp) times these probes instead of
+  /// running tasks in full. Must be thread-safe like run_task.
+  std::function<double(std::size_t id, std::mt19937_64& rng)> leaf_probe;
 };
 
 /// Cancellation inside a task (a run being stopped: SIGINT, SIGTERM, the
