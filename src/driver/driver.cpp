@@ -48,7 +48,8 @@ po::options_description common_options(const Program& program) {
        "K ≥ 1: only the first K (queens, latin, sudoku search, puzzle); the report goes to stderr")
       ("estimate", po::value<std::string>()->implicit_value("")->value_name("S"),
        "do not run: print the predicted tree size, CPU and wall time (95% interval) for these "
-       "--threads/--shard, from a sample of tasks run in full within about S seconds (default 3)")
+       "--threads/--shard, from a sample of tasks run in full (timed probes of them where tasks take "
+       "hours) within about S seconds (default 3)")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
   return d;
