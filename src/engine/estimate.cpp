@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "pcount/engine/parallel.hpp"
@@ -17,30 +18,42 @@
 
 namespace pcount::engine {
 
-SizeEstimate estimate_job_nodes(const Job& job, std::size_t probes, std::uint64_t seed,
-                                std::chrono::duration<double> budget) {
-  if (!job.probe) throw std::logic_error("estimate_job_nodes: the job has no probe");
-  if (job.task_count == 0) throw std::logic_error("estimate_job_nodes: the job has no tasks");
+namespace {
+
+/// Mean of task_count × draw(id, rng) over random task ids (uniform), and
+/// its relative standard error, by Welford's running mean and variance;
+/// stops after `probes` draws, or at a multiple of 16 once `budget` has
+/// passed. Returns {mean, relative error, draws}.
+template <class Draw>
+std::tuple<double, double, std::size_t> uniform_probe_mean(std::size_t task_count, std::size_t probes,
+                                                           std::uint64_t seed, std::chrono::duration<double> budget,
+                                                           Draw&& draw) {
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::size_t> pick(0, job.task_count - 1);
+  std::uniform_int_distribution<std::size_t> pick(0, task_count - 1);
   const auto start = std::chrono::steady_clock::now();
-  // Welford's running mean and variance of the per-probe job totals.
   double mean = 0.0, m2 = 0.0;
   std::size_t k = 0;
-  const double tasks = static_cast<double>(job.task_count);
+  const double tasks = static_cast<double>(task_count);
   while (k < probes) {
-    const double x = tasks * job.probe(pick(rng), rng);
+    const double x = tasks * draw(pick(rng), rng);
     ++k;
     const double delta = x - mean;
     mean += delta / static_cast<double>(k);
     m2 += delta * (x - mean);
     if (k >= 16 && k % 16 == 0 && std::chrono::steady_clock::now() - start > budget) break;
   }
-  SizeEstimate e;
-  e.nodes = mean;
-  e.probes = k;
   const double variance = k > 1 ? m2 / static_cast<double>(k - 1) : 0.0;
-  e.relative_error = mean > 0.0 ? std::sqrt(variance / static_cast<double>(k)) / mean : 0.0;
+  return {mean, mean > 0.0 ? std::sqrt(variance / static_cast<double>(k)) / mean : 0.0, k};
+}
+
+}  // namespace
+
+SizeEstimate estimate_job_nodes(const Job& job, std::size_t probes, std::uint64_t seed,
+                                std::chrono::duration<double> budget) {
+  if (!job.probe) throw std::logic_error("estimate_job_nodes: the job has no probe");
+  if (job.task_count == 0) throw std::logic_error("estimate_job_nodes: the job has no tasks");
+  SizeEstimate e;
+  std::tie(e.nodes, e.relative_error, e.probes) = uniform_probe_mean(job.task_count, probes, seed, budget, job.probe);
   return e;
 }
 
@@ -48,28 +61,13 @@ CpuEstimate estimate_job_cpu(const Job& job, std::size_t probes, std::uint64_t s
                              std::chrono::duration<double> budget) {
   if (!job.leaf_probe) throw std::logic_error("estimate_job_cpu: the job has no leaf probe");
   if (job.task_count == 0) throw std::logic_error("estimate_job_cpu: the job has no tasks");
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::size_t> pick(0, job.task_count - 1);
-  const auto start = std::chrono::steady_clock::now();
-  double mean = 0.0, m2 = 0.0;  // Welford, as above
-  std::size_t k = 0;
-  const double tasks = static_cast<double>(job.task_count);
-  while (k < probes) {
-    const std::size_t id = pick(rng);
-    const double cpu_start = thread_cpu_seconds();
-    const double weight = job.leaf_probe(id, rng);
-    const double x = tasks * weight * (thread_cpu_seconds() - cpu_start);
-    ++k;
-    const double delta = x - mean;
-    mean += delta / static_cast<double>(k);
-    m2 += delta * (x - mean);
-    if (k >= 16 && std::chrono::steady_clock::now() - start > budget) break;
-  }
   CpuEstimate e;
-  e.seconds = mean;
-  e.probes = k;
-  const double variance = k > 1 ? m2 / static_cast<double>(k - 1) : 0.0;
-  e.relative_error = mean > 0.0 ? std::sqrt(variance / static_cast<double>(k)) / mean : 0.0;
+  std::tie(e.seconds, e.relative_error, e.probes) =
+      uniform_probe_mean(job.task_count, probes, seed, budget, [&job](std::size_t id, std::mt19937_64& rng) {
+        const double cpu_start = thread_cpu_seconds();
+        const double weight = job.leaf_probe(id, rng);
+        return weight * (thread_cpu_seconds() - cpu_start);
+      });
   return e;
 }
 
