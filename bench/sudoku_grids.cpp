@@ -16,6 +16,11 @@
 //                               counted afresh (memo = 0); us/leaf_first is
 //                               the first pass, us/leaf_repeat the repeats
 //                               (memo = 1: every top part a cache hit).
+//   BM_SubBand2x6HitRate/N      the share of top parts found in the memo
+//                               cache over the first N bottom 2-factors of
+//                               one random 6x2 signature (fixed seed, part
+//                               0), in enumeration order, from an empty
+//                               cache: does the cache pay within a task?
 //   BM_SubBand2x6Classes        the 2x6 signature classes (orderly generation,
 //                               2 threads) and the sum over classes of the
 //                               Knuth estimates of their bottom 2-factors;
@@ -113,11 +118,12 @@ double cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-void BM_SubBand2x6Leaves(benchmark::State& state) {
-  const bool memo = state.range(0) != 0;
-  std::mt19937_64 rng(2006);
+/// `count` random 6x2 band signatures (columns of a 12 + 12 column–digit
+/// graph), the same for a given seed.
+std::vector<std::vector<std::uint32_t>> random_6x2_signatures(int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
   std::vector<std::vector<std::uint32_t>> signatures;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < count; ++i) {
     std::vector<std::uint32_t> cols;
     for (int b = 0; b < 6; ++b) {
       std::vector<int> digits{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
@@ -129,6 +135,21 @@ void BM_SubBand2x6Leaves(benchmark::State& state) {
     }
     signatures.push_back(cols);
   }
+  return signatures;
+}
+
+void BM_SubBand2x6HitRate(benchmark::State& state) {
+  const auto leaves = static_cast<std::uint64_t>(state.range(0));
+  const auto signature = random_6x2_signatures(1, 2006).front();
+  double rate = 0.0;
+  for (auto _ : state) rate = sudoku::sub_band_cache_hit_rate(signature, 6, 0, leaves);
+  state.counters["hit_rate"] = rate;
+}
+BENCHMARK(BM_SubBand2x6HitRate)->Arg(2000)->Arg(20000)->Arg(200000)->Iterations(1)->Unit(benchmark::kSecond);
+
+void BM_SubBand2x6Leaves(benchmark::State& state) {
+  const bool memo = state.range(0) != 0;
+  const auto signatures = random_6x2_signatures(4, 2006);
   std::uint64_t leaves = 0, first_leaves = 0;
   double cpu = 0.0, first_cpu = 0.0;
   for (auto _ : state) {

@@ -286,7 +286,11 @@ private:
     graph::canonical_form(graph_, form_);
     const std::size_t h = WordsHash{}(form_.rows);
     u128 value = 0;
-    if (cache_->find(form_.rows, h, value)) return value;
+    if (cache_->find(form_.rows, h, value)) {
+      ++hits_;
+      return value;
+    }
+    ++misses_;
     value = direct();
     cache_->insert(form_.rows, h, value);
     return value;
@@ -300,6 +304,8 @@ public:
   std::uint64_t leaves_ = 0;
   /// count() throws LeafLimit on the leaf past this many (measuring only).
   std::uint64_t max_leaves_ = ~std::uint64_t{0};
+  /// Top parts found in / missing from the cache so far (measuring only).
+  std::uint64_t hits_ = 0, misses_ = 0;
   struct LeafLimit {};
 
 private:
@@ -485,6 +491,23 @@ u128 sub_band_factorisations_part(std::span<const std::uint32_t> adjacency, int 
   }
   if (leaves != nullptr) *leaves = std::min(counter.leaves_, counter.max_leaves_);
   return b;
+}
+
+double sub_band_cache_hit_rate(std::span<const std::uint32_t> adjacency, int k, int part, std::uint64_t max_leaves,
+                               std::size_t cache_entries) {
+  const Graph g = checked_regular(adjacency, k);
+  if (k < 6 || part < 0 || part >= static_cast<int>(binomial(k, 2)) || max_leaves == 0)
+    throw std::invalid_argument("hit rate needs k = 6, part 0..14 and max_leaves > 0");
+  TopCache cache(cache_entries);
+  SubBandCounter counter(k, &cache);
+  counter.part_ = part;
+  counter.max_leaves_ = max_leaves;
+  try {
+    (void)counter.count(g);
+  } catch (const SubBandCounter::LeafLimit&) {
+  }
+  const std::uint64_t looked_up = counter.hits_ + counter.misses_;
+  return looked_up == 0 ? 0.0 : static_cast<double>(counter.hits_) / static_cast<double>(looked_up);
 }
 
 double sub_band_leaf_estimate(std::span<const std::uint32_t> adjacency, int k, int probes, std::uint64_t seed) {

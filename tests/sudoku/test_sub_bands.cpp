@@ -264,6 +264,25 @@ TEST(SudokuSubBands, PartsAddUpToTheWholeAndTheLeafEstimateIsNearTheLeaves) {
   EXPECT_THROW((void)sub_band_factorisations_part(random_signature(4, rng), 4, 6), std::invalid_argument);
 }
 
+TEST(SudokuSubBands, TheCacheHitRateIsHighWhereTopPartsRepeat) {
+  // All six stacks with the same column sets: the column–digit graph is
+  // two disjoint K(6,6), so a top part is two 4-regular 6 + 6 graphs, each
+  // the complement of a 2-factor of cycle type (12), (8,4), (6,6) or
+  // (4,4,4): at most 10 classes, so all but at most 10 lookups hit.
+  Columns same;
+  for (int b = 0; b < 6; ++b) {
+    same.push_back(0x03Fu);
+    same.push_back(0xFC0u);
+  }
+  EXPECT_GE(sub_band_cache_hit_rate(same, 6, 0, 500), 1.0 - 10.0 / 500.0);
+  std::mt19937_64 rng(12);
+  const double random = sub_band_cache_hit_rate(random_signature(6, rng), 6, 0, 50);
+  EXPECT_GE(random, 0.0);
+  EXPECT_LE(random, 1.0);
+  EXPECT_THROW((void)sub_band_cache_hit_rate(random_signature(5, rng), 5, 0, 50), std::invalid_argument);
+  EXPECT_THROW((void)sub_band_cache_hit_rate(same, 6, 15, 50), std::invalid_argument);
+}
+
 TEST(SudokuSubBands, RefusesGraphsThatAreNotRegular) {
   EXPECT_THROW((void)sub_band_factorisations(Columns{3u, 3u, 3u}, 2), std::invalid_argument);    // 3 columns for k = 2
   EXPECT_THROW((void)sub_band_factorisations(Columns{3u, 3u, 12u, 13u}, 2), std::invalid_argument);  // 3 digits in a column

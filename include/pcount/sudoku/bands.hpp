@@ -123,6 +123,16 @@ public:
                                                 std::uint64_t* leaves = nullptr, std::uint64_t max_leaves = 0,
                                                 bool memo = true);
 
+/// For measuring (bench/): the share of the top parts found in the memo
+/// cache over the first `max_leaves` bottom 2-factors of
+/// sub_band_factorisations_part(adjacency, 6, part), in enumeration order,
+/// starting from an empty cache of `cache_entries` entries (a 2x6 run's
+/// holds 2^23, shared by all its tasks). Between 0 and 1. Needs k = 6,
+/// 0 ≤ part < 15 and max_leaves > 0; throws std::invalid_argument
+/// otherwise or like sub_band_factorisations.
+[[nodiscard]] double sub_band_cache_hit_rate(std::span<const std::uint32_t> adjacency, int k, int part,
+                                             std::uint64_t max_leaves, std::size_t cache_entries = std::size_t{1} << 23);
+
 /// Knuth's random-probe estimate (1975) of the bottom 2-factors that
 /// sub_band_factorisations enumerates for this graph (mean of `probes`
 /// random paths, deterministic for a seed). Throws like
