@@ -252,9 +252,10 @@ struct RunEstimate {
 /// the same way, stratum by stratum, but each sampled task is not run: its
 /// CPU seconds are the mean of RunEstimate::leaf_probes_per_task timed leaf
 /// probes (weight × the probe's thread CPU time), and its wall seconds the
-/// same (a task runs on one thread). At most half of a stratum is probed,
-/// so that the interval keeps room for the probes' own error (a stratum
-/// sampled whole would count as exact); nodes are not estimated.
+/// same (a task runs on one thread). At most half of a stratum is probed
+/// (one task of a stratum of one), so that the interval keeps room for the
+/// probes' own error (a stratum sampled whole would count as exact); nodes
+/// are not estimated.
 ///
 /// Throws what a task or a probe throws; std::logic_error when the job has
 /// no run_task and no run_task_output.
