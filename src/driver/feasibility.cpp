@@ -40,6 +40,18 @@ std::string problem_option(const Invocation& inv) {
   return s;
 }
 
+/// "D on T thread(s)" for `cpu` CPU seconds shared by the run's threads.
+std::string on_threads(const Invocation& inv, double cpu) {
+  const int threads = std::max(1, inv.common.threads);
+  return duration(cpu / threads) + " on " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
+}
+
+/// The note on stderr before a long run, with how to stop it.
+void note_long_run(const Invocation& inv, const std::string& what) {
+  inv.err << inv.session.program << ": note: " << what << "; --stop-file or SIGTERM stops it"
+          << (inv.common.checkpoint.empty() ? ", and --checkpoint keeps its work" : "") << '\n';
+}
+
 }  // namespace
 
 void check_feasible(const Invocation& inv, const engine::Job& job) {
@@ -50,14 +62,11 @@ void check_feasible(const Invocation& inv, const engine::Job& job) {
     // a note and never a refusal.
     const engine::CpuEstimate e = engine::estimate_job_cpu(job);
     if (!(e.seconds > kNoteSeconds)) return;
-    const int threads = std::max(1, inv.common.threads);
     char head[200];
     std::snprintf(head, sizeof head, "about %.2g CPU seconds by %zu timed leaf probes (±%.0f%%, Knuth's estimator)",
                   e.seconds, e.probes, 100.0 * e.relative_error);
-    inv.err << inv.session.program << ": note: " << problem_option(inv) << ": " << head << ", roughly "
-            << duration(e.seconds) << " of CPU (" << duration(e.seconds / threads) << " on " << threads << " thread"
-            << (threads == 1 ? "" : "s") << "; less where the run reuses memoised work); --stop-file or SIGTERM stops it"
-            << (inv.common.checkpoint.empty() ? ", and --checkpoint keeps its work" : "") << '\n';
+    note_long_run(inv, problem_option(inv) + ": " + head + ", roughly " + duration(e.seconds) + " of CPU (" +
+                           on_threads(inv, e.seconds) + "; less where the run reuses memoised work)");
     return;
   }
   if (!job.probe) return;
@@ -68,18 +77,15 @@ void check_feasible(const Invocation& inv, const engine::Job& job) {
   const engine::SizeEstimate e = engine::estimate_job_nodes(job);
   const double cpu = e.nodes / kNodesPerSecond;
   if (!(cpu > kNoteSeconds)) return;  // also skips NaN
-  const int threads = std::max(1, inv.common.threads);
   char head[160];
   std::snprintf(head, sizeof head, "about %.2g search nodes (Knuth's estimate from %zu probes, ±%.0f%%)", e.nodes,
                 e.probes, 100.0 * e.relative_error);
   const std::string what = problem_option(inv) + ": " + head + ", roughly " + duration(cpu) +
-                           " of CPU at an optimistic 1e9 nodes per second (" + duration(cpu / threads) + " on " +
-                           std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") + ")";
+                           " of CPU at an optimistic 1e9 nodes per second (" + on_threads(inv, cpu) + ")";
   if (cpu > kEndlessSeconds && isatty(0) == 0)
     throw InvalidArgument("", what + "; not started because standard input is not a terminal — add "
                               "--no-estimate-check to start it anyway");
-  inv.err << inv.session.program << ": note: " << what << "; --stop-file or SIGTERM stops it"
-          << (inv.common.checkpoint.empty() ? ", and --checkpoint keeps its work" : "") << '\n';
+  note_long_run(inv, what);
 }
 
 }  // namespace pcount::driver

@@ -46,6 +46,14 @@ std::tuple<double, double, std::size_t> uniform_probe_mean(std::size_t task_coun
   return {mean, mean > 0.0 ? std::sqrt(variance / static_cast<double>(k)) / mean : 0.0, k};
 }
 
+/// One leaf probe of task `id`, timed on this thread: an unbiased estimate
+/// of the task's CPU seconds (Job::leaf_probe).
+double timed_leaf_probe(const Job& job, std::size_t id, std::mt19937_64& rng) {
+  const double cpu_start = thread_cpu_seconds();
+  const double weight = job.leaf_probe(id, rng);
+  return weight * (thread_cpu_seconds() - cpu_start);
+}
+
 }  // namespace
 
 SizeEstimate estimate_job_nodes(const Job& job, std::size_t probes, std::uint64_t seed,
@@ -64,9 +72,7 @@ CpuEstimate estimate_job_cpu(const Job& job, std::size_t probes, std::uint64_t s
   CpuEstimate e;
   std::tie(e.seconds, e.relative_error, e.probes) =
       uniform_probe_mean(job.task_count, probes, seed, budget, [&job](std::size_t id, std::mt19937_64& rng) {
-        const double cpu_start = thread_cpu_seconds();
-        const double weight = job.leaf_probe(id, rng);
-        return weight * (thread_cpu_seconds() - cpu_start);
+        return timed_leaf_probe(job, id, rng);
       });
   return e;
 }
@@ -469,11 +475,7 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
         const std::size_t id = ids[list[k]];
         std::mt19937_64 probe_rng(o.seed + 0x9E3779B97F4A7C15ULL * (id + 1));
         double total = 0.0;
-        for (std::size_t p = 0; p < kProbesPerTask; ++p) {
-          const double cpu_start = thread_cpu_seconds();
-          const double weight = job.leaf_probe(id, probe_rng);
-          total += weight * (thread_cpu_seconds() - cpu_start);
-        }
+        for (std::size_t p = 0; p < kProbesPerTask; ++p) total += timed_leaf_probe(job, id, probe_rng);
         cpu[k] = total / static_cast<double>(kProbesPerTask);
       });
       for (std::size_t k = 0; k < list.size(); ++k) record(Measured{list[k], list_stratum[k], cpu[k], cpu[k], 0.0});
