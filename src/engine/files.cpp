@@ -1,5 +1,6 @@
 #include "pcount/engine/files.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -17,7 +18,11 @@ namespace pcount::engine {
 
 namespace fs = std::filesystem;
 
-void write_atomically(const std::string& path, std::string_view content) {
+namespace {
+
+/// Writes `content` to a new temporary file beside `path` and fsyncs it;
+/// returns its name. Throws std::runtime_error("<path>: cannot write: ...").
+std::string write_temporary(const std::string& path, std::string_view content) {
   // A name of this process and call, so that two processes writing the same
   // file (two runs filling one cache) never write into one temporary file.
   static std::atomic<unsigned> calls{0};
@@ -34,19 +39,57 @@ void write_atomically(const std::string& path, std::string_view content) {
   }
   ok = ok && ::fsync(fd) == 0;
   const int saved = errno;
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(ok ? errno : saved);
+  ok = ::close(fd) == 0 && ok;
+  if (!ok) {
     ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + why);
+    throw std::runtime_error(path + ": cannot write: " + std::strerror(saved != 0 ? saved : errno));
   }
-  // Make the rename itself durable: flush the directory entry.
+  return tmp;
+}
+
+/// Makes a rename or link into `path`'s directory durable.
+void sync_directory_of(const std::string& path) {
   const fs::path dir = fs::path(path).parent_path();
   const int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
   }
+}
+
+}  // namespace
+
+void write_atomically(const std::string& path, std::string_view content) {
+  const std::string tmp = write_temporary(path, content);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path + ": cannot write: " + why);
+  }
+  sync_directory_of(path);
+}
+
+bool create_atomically(const std::string& path, std::string_view content) {
+  const std::string tmp = write_temporary(path, content);
+  if (::link(tmp.c_str(), path.c_str()) == 0) {
+    ::unlink(tmp.c_str());
+    sync_directory_of(path);
+    return true;
+  }
+  const int err = errno;
+  if (err == EEXIST) {
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  if (err == EPERM || err == EOPNOTSUPP || err == ENOSYS) {  // no hard links here: plain rename
+    if (::rename(tmp.c_str(), path.c_str()) == 0) {
+      sync_directory_of(path);
+      return true;
+    }
+  }
+  const std::string why = std::strerror(errno);
+  ::unlink(tmp.c_str());
+  throw std::runtime_error(path + ": cannot write: " + why);
 }
 
 void check_output_file(const std::string& option, const std::string& path) {
@@ -77,6 +120,58 @@ void check_input_file(const std::string& option, const std::string& path) {
   if (S_ISDIR(st.st_mode)) throw InvalidArgument(option, path + ": is a directory, expected a file");
   if (::access(path.c_str(), R_OK) != 0)
     throw InvalidArgument(option, path + ": cannot be read: " + std::strerror(errno));
+}
+
+std::string byte_size_text(std::size_t bytes) {
+  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (std::size_t{1} << 10) && bytes % (std::size_t{1} << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+std::string read_input_file(const std::string& option, const std::string& path, std::size_t max_bytes) {
+  check_input_file(option, path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InvalidArgument(option, path + ": cannot be read: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InvalidArgument(option, path + ": cannot be read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw InvalidArgument(option, path + ": is not a regular file");
+  const std::string too_large = path + ": is larger than " + byte_size_text(max_bytes) + " (the most " + option +
+                                " reads)";
+  if (static_cast<std::size_t>(st.st_size) > max_bytes) throw InvalidArgument(option, too_large);
+  std::string text;
+  bool whole = false;
+  try {
+    whole = read_up_to(fd, max_bytes, text);
+  } catch (const std::runtime_error& e) {
+    throw InvalidArgument(option, path + ": cannot be read: " + e.what());
+  }
+  if (!whole) throw InvalidArgument(option, too_large);
+  return text;
+}
+
+bool read_up_to(int fd, std::size_t max_bytes, std::string& text) {
+  text.assign(std::min<std::size_t>(max_bytes + 1, 1 << 16), '\0');
+  std::size_t done = 0;
+  for (;;) {
+    if (done == text.size()) {
+      if (done > max_bytes) {
+        text.resize(max_bytes);
+        return false;
+      }
+      text.resize(std::min(max_bytes + 1, 2 * text.size()));
+    }
+    const ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(std::strerror(errno));
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  text.resize(done);
+  return true;
 }
 
 bool same_file(const std::string& a, const std::string& b) {

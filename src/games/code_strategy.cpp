@@ -120,6 +120,18 @@ StrategyTree tree_from_json(const CodeSet& codes, const nlohmann::json& doc) {
   return root;
 }
 
+StrategyTree strategy_from_text(const CodeSet& codes, std::string_view text) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for numbers such as 1e999
+    throw InvalidArgument("strategy file", std::string("not JSON we can read: ") + e.what());
+  }
+  StrategyTree tree = tree_from_json(codes, doc);
+  (void)evaluate_tree(codes, tree);  // a strategy: every secret is solved
+  return tree;
+}
+
 void evaluate_subtree(const CodeSet& codes, const StrategyTree& node, const std::vector<std::uint16_t>& set, int made,
                       const std::string& path, std::vector<std::uint64_t>& solved) {
   if (made >= kMaxGuesses) bad(path, "a game longer than " + std::to_string(kMaxGuesses) + " guesses");

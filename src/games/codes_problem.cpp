@@ -57,20 +57,9 @@ std::string strategy_json_text(const codes::CodeSet& cs, const codes::StrategyTr
 /// Reads and checks --strategy-file before any work.
 std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeSet& cs, const std::string& path,
                                                               const std::string& option = "--strategy-file") {
-  engine::check_input_file(option, path);
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json doc;
+  const std::string text = engine::read_input_file(option, path, codes::kMaxStrategyFileBytes);
   try {
-    doc = nlohmann::json::parse(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InvalidArgument(option, path + ": not JSON: " + e.what());
-  }
-  try {
-    auto tree = std::make_shared<codes::StrategyTree>(codes::tree_from_json(cs, doc));
-    (void)codes::evaluate_tree(cs, *tree);  // a valid strategy: every secret is solved
-    return tree;
+    return std::make_shared<codes::StrategyTree>(codes::strategy_from_text(cs, text));
   } catch (const InvalidArgument& e) {
     throw InvalidArgument(option, path + ": " + e.what());
   }
@@ -162,9 +151,11 @@ int run_codes(const Invocation& inv, codes::Game game) {
   const std::string which = play ? "--play" : "--secret";
   if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1 || !inv.common.out_file.empty() ||
       inv.value("strategy-out") || inv.common.json || inv.has("objective") || inv.has("bound-tree") ||
-      inv.has("class-bounds"))
+      inv.has("class-bounds") || inv.common.estimate || !inv.common.profile.empty() ||
+      !inv.common.stop_file.empty() || inv.common.list || !inv.common.output_file.empty())
     throw InvalidArgument(which, "plays one game: it does not combine with --json, --checkpoint, --shard, --out, "
-                                 "--objective, --bound-tree, --class-bounds or --strategy-out");
+                                 "--output, --profile, --stop-file, --estimate, --list, --objective, --bound-tree, "
+                                 "--class-bounds or --strategy-out");
   const codes::CodeSet& cs = code_set(game);
   const bool mastermind = game == codes::Game::mastermind;
   std::optional<std::size_t> secret;

@@ -9,6 +9,7 @@
 /// output path is checked to be writable in exactly that way, so that a
 /// typo costs nothing instead of the whole count.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -36,6 +37,31 @@ void check_output_file(const std::string& option, const std::string& path);
 /// directory and opens for reading. Throws InvalidArgument(option, "<path>:
 /// <why>") otherwise.
 void check_input_file(const std::string& option, const std::string& path);
+
+/// Reads the whole of input file `path`, which must be a regular file (not a
+/// device such as /dev/zero, a FIFO or a directory) of at most `max_bytes`
+/// bytes; at most max_bytes + 1 bytes are ever read, so a file that grows
+/// while it is read is refused too. Throws InvalidArgument(option, "<path>:
+/// <why>") naming the cap, e.g. "/dev/zero: is not a regular file" or
+/// "big.json: is larger than 16 MiB (the most this option reads)".
+[[nodiscard]] std::string read_input_file(const std::string& option, const std::string& path, std::size_t max_bytes);
+
+/// Reads `fd` from its current position to its end into `text`, reading at
+/// most max_bytes + 1 bytes. Returns false (with the first max_bytes bytes
+/// in `text`) when there were more than max_bytes. Throws
+/// std::runtime_error(strerror) on a read error.
+bool read_up_to(int fd, std::size_t max_bytes, std::string& text);
+
+/// Creates `path` with `content` atomically and only if it does not exist:
+/// the content is written to a temporary file beside it and hard-linked to
+/// `path` (link(2) never replaces a file), so two processes racing to create
+/// it cannot both succeed. Returns false when `path` already exists. On a
+/// file system without hard links it falls back to write_atomically's
+/// rename. Throws std::runtime_error("<path>: cannot write: <reason>").
+bool create_atomically(const std::string& path, std::string_view content);
+
+/// "16 MiB", "512 KiB" or "100 bytes": a byte count for messages.
+[[nodiscard]] std::string byte_size_text(std::size_t bytes);
 
 /// Whether `a` and `b` name the same file: the same inode when both exist,
 /// else the same normalised absolute path (std::filesystem::weakly_canonical).

@@ -11,8 +11,10 @@
 /// solved answer has no subtree. "strategy" and "guesses" are informative
 /// only: evaluate_tree recomputes the total.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +53,18 @@ struct StrategyTree {
 /// `codes`' game, or a node has unknown keys. Does not check the tree is a
 /// strategy: evaluate_tree does.
 [[nodiscard]] StrategyTree tree_from_json(const CodeSet& codes, const nlohmann::json& doc);
+
+/// The most bytes a strategy file may hold: 16 MiB (the optimal bulls and
+/// cows tree of data/games is 137 KB); --strategy-file and --bound-tree read
+/// no more.
+inline constexpr std::size_t kMaxStrategyFileBytes = std::size_t{16} << 20;
+
+/// A strategy file's text read and checked whole: JSON, tree_from_json and
+/// evaluate_tree (so the tree solves every secret). Throws
+/// InvalidArgument("strategy file", why) for text that is not JSON (the
+/// parser's message, e.g. a number out of range such as 1e999), not a tree,
+/// or not a strategy; nothing else for any input.
+[[nodiscard]] StrategyTree strategy_from_text(const CodeSet& codes, std::string_view text);
 
 /// Plays the tree against every secret: solved[k] = secrets solved with
 /// exactly k guesses (solved[0] = 0). Throws InvalidArgument("strategy
