@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (r.id >= job.task_count) broken("record id " + std::to_string(r.id) + " not below the task count");
     if (!ids.insert(r.id).second) broken("record id " + std::to_string(r.id) + " accepted twice");
     if (r.counts.counts.size() != job.counter_names.size()) broken("a record does not hold the job's counters");
-    rewritten += engine::checkpoint_line(r, job.counter_names.size());
+    rewritten += engine::checkpoint_line(r, job);
   }
   pcount::fuzz::write_file(path, rewritten);
   std::vector<engine::TaskRecord> again;

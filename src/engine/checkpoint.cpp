@@ -20,13 +20,16 @@
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/files.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace pcount::engine {
 
 namespace {
 
-constexpr const char* kMagic = "# pcount checkpoint 1";
+constexpr const char* kMagic = "# pcount checkpoint 2";
+/// The magic line of the format before records were bound to their job.
+constexpr const char* kMagicV1 = "# pcount checkpoint 1";
 
 std::string hex8(std::uint32_t v) {
   char buf[9];
@@ -80,26 +83,29 @@ bool write_all(int fd, const std::string& data) {
 
 }  // namespace
 
-std::uint32_t fnv1a(std::string_view text) {
-  std::uint32_t h = 2166136261u;
-  for (char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 16777619u;
-  }
-  return h;
-}
-
-std::string checkpoint_header(const Job& job) {
+std::string checkpoint_header(const Job& job, bool output_offsets) {
   return std::string(kMagic) + "\nversion " + PCOUNT_VERSION + "\nfingerprint " + job.fingerprint + "\ntasks " +
-         std::to_string(job.task_count) + "\ncounters " + join_names(job.counter_names) + "\n";
+         std::to_string(job.task_count) + "\ncounters " + join_names(job.counter_names) + "\noutput " +
+         (output_offsets ? "offsets" : "none") + "\n";
 }
 
-std::string checkpoint_line(const TaskRecord& task, std::size_t counters) {
+namespace {
+
+/// A record's text with its checksum: FNV-1a of the body, continued from
+/// the hash of the job's header (`seed`), so a record is valid for one job only.
+std::string record_line(std::uint32_t seed, const TaskRecord& task, std::size_t counters, bool output_offsets) {
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.6f", task.seconds);
   std::string body = std::to_string(task.id) + " " + secs + " " + to_string(task.counts.nodes);
   for (std::size_t i = 0; i < counters; ++i) body += " " + to_string(task.counts.get(i));
-  return body + " " + hex8(fnv1a(body)) + "\n";
+  if (output_offsets) body += " " + std::to_string(task.output_end.value_or(0));
+  return body + " " + hex8(fnv1a(body, seed)) + "\n";
+}
+
+}  // namespace
+
+std::string checkpoint_line(const TaskRecord& task, const Job& job, bool output_offsets) {
+  return record_line(fnv1a(checkpoint_header(job, output_offsets)), task, job.counter_names.size(), output_offsets);
 }
 
 namespace {
@@ -112,8 +118,9 @@ struct Parsed {
 };
 
 /// Parses the text of a checkpoint file of `job`; throws InvalidArgument.
-Parsed parse_checkpoint(const std::string& path_, const std::string& text, const Job& job) {
-  const std::string header = checkpoint_header(job);
+Parsed parse_checkpoint(const std::string& path_, const std::string& text, const Job& job, bool output_offsets) {
+  const std::string header = checkpoint_header(job, output_offsets);
+  const std::uint32_t seed = fnv1a(header);
   const std::size_t counters_ = job.counter_names.size();
   Parsed out;
   out.size = text.size();
@@ -124,20 +131,23 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
     const std::string_view magic(kMagic);
     if (text.size() <= magic.size() && magic.substr(0, text.size()) == text)  // empty, or cut in line 1
       refuse(path_, "damaged: its header is incomplete" + afresh);
+    if (text.rfind(kMagicV1, 0) == 0)
+      refuse(path_, "written by an older pcount (checkpoint format 1, whose records are not bound to their job); "
+                    "remove it (or give another --checkpoint path) to start afresh");
     if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
     if (text.find('\r') != std::string::npos && text.find('\r') < text.find("\ncounters"))
       refuse(path_, "damaged: its lines end in CR LF (edited on Windows?)" + afresh);
-    // The five header lines, each complete and with its key.
-    static const char* const keys[] = {nullptr, "version ", "fingerprint ", "tasks ", "counters "};
+    // The six header lines, each complete and with its key.
+    static const char* const keys[] = {nullptr, "version ", "fingerprint ", "tasks ", "counters ", "output "};
     std::vector<std::string> lines;
     std::size_t pos = 0;
-    while (lines.size() < 5) {
+    while (lines.size() < 6) {
       const std::size_t nl = text.find('\n', pos);
       if (nl == std::string::npos) refuse(path_, "damaged: its header is incomplete" + afresh);
       lines.push_back(text.substr(pos, nl - pos));
       pos = nl + 1;
     }
-    for (std::size_t i = 1; i < 5; ++i)
+    for (std::size_t i = 1; i < 6; ++i)
       if (lines[i].rfind(keys[i], 0) != 0 || lines[i].size() == std::strlen(keys[i]))
         refuse(path_, "damaged: header line " + std::to_string(i + 1) + " is not '" + keys[i] + "...'" + afresh);
     const std::string found = lines[2].substr(12);
@@ -161,6 +171,11 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
     const std::string counters = counter_difference(split_names(lines[4].substr(9)), job.counter_names, "the file");
     if (!counters.empty())
       refuse(path_, "has " + counters + ": not this job's checkpoint (another program version?); use another file");
+    if (lines[5] != (output_offsets ? "output offsets" : "output none"))
+      refuse(path_, output_offsets ? "was written by a run without --output (its listing went to stdout); "
+                                     "resume it the same way, or use another file"
+                                   : "was written by a run with --output FILE; resume it with the same --output, "
+                                     "or use another file");
     refuse(path_, "header differs from this job (program version or task count); use another file");
   }
   std::map<std::size_t, TaskRecord> seen;
@@ -180,11 +195,13 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
     const std::size_t last_space = line.rfind(' ');
     if (last_space == std::string::npos) refuse(path_, where);
     const std::string body = line.substr(0, last_space);
-    if (line.substr(last_space + 1) != hex8(fnv1a(body))) refuse(path_, where + " (checksum)");
+    if (line.substr(last_space + 1) != hex8(fnv1a(body, seed)))
+      refuse(path_, where + " (checksum; or a record of another job)");
     const auto parts = split_spaces(body);
-    if (parts.size() != 3 + counters_)
+    const std::size_t fields = 3 + counters_ + (output_offsets ? 1 : 0);
+    if (parts.size() != fields)
       refuse(path_, where + " (field count: " + std::to_string(parts.size()) + " fields, expected 3 + " +
-                        std::to_string(counters_) + " counters)");
+                        std::to_string(counters_) + " counters" + (output_offsets ? " + an output offset)" : ")"));
     TaskRecord rec;
     rec.counts = Tally(counters_);
     try {
@@ -195,13 +212,18 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
       if (!(rec.seconds >= 0.0 && rec.seconds <= 1e12)) refuse(path_, where + " (bad number)");
       rec.counts.nodes = parse_u128(parts[2]);
       for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
+      if (output_offsets) {
+        const u128 end = parse_u128(parts[3 + counters_]);
+        if (end > u128{1} << 62) refuse(path_, where + " (bad output offset)");
+        rec.output_end = static_cast<std::uint64_t>(end);
+      }
     } catch (const InvalidArgument&) {
       throw;
     } catch (const std::exception&) {
       refuse(path_, where + " (bad number)");
     }
     auto [it, inserted] = seen.emplace(rec.id, rec);
-    if (!inserted && it->second.counts != rec.counts)
+    if (!inserted && (it->second.counts != rec.counts || it->second.output_end != rec.output_end))
       refuse(path_, where + " (task " + std::to_string(rec.id) + " recorded twice with different counts)");
     pos = nl + 1;
     valid = pos;
@@ -213,45 +235,111 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
 
 }  // namespace
 
+namespace {
+
+/// The most bytes a checkpoint of `job` can hold: its header and two
+/// records of the longest form per task (a record may be repeated).
+std::size_t max_checkpoint_bytes(const Job& job, bool output_offsets) {
+  const std::size_t line = 3 * 40 + 40 * job.counter_names.size() + (output_offsets ? 21 : 0) + 10;
+  return checkpoint_header(job, output_offsets).size() + 2 * (job.task_count + 1) * line;
+}
+
+/// The open checkpoint `fd` read from its start (bounded) and parsed: a
+/// file of another job is refused as such, one longer than any checkpoint
+/// of this job can be as too long.
+Parsed read_and_parse(const std::string& path, int fd, const Job& job, bool output_offsets, std::size_t& size) {
+  std::string text;
+  bool whole = false;
+  try {
+    if (::lseek(fd, 0, SEEK_SET) != 0) throw std::runtime_error(std::strerror(errno));
+    whole = read_up_to(fd, max_checkpoint_bytes(job, output_offsets), text);
+  } catch (const std::runtime_error& e) {
+    refuse(path, std::string("cannot be read: ") + e.what());
+  }
+  Parsed p = parse_checkpoint(path, text, job, output_offsets);  // the header first: another job's file says so
+  if (!whole) refuse(path, "is longer than any checkpoint of this job can be; not this job's file?");
+  size = text.size();
+  return p;
+}
+
+/// "is in use by process P" for a checkpoint another process holds, or "".
+std::string lock_checkpoint(int fd, bool write) {
+  struct flock lock {};
+  lock.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
+  lock.l_whence = SEEK_SET;
+  if (::fcntl(fd, F_SETLK, &lock) == 0) return {};
+  if (errno != EAGAIN && errno != EACCES) return {};  // no locks on this file system: go on without
+  struct flock holder {};
+  holder.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
+  holder.l_whence = SEEK_SET;
+  const bool known = ::fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK && holder.l_pid > 0;
+  return "is in use by " + (known ? "process " + std::to_string(holder.l_pid) : std::string("another process")) +
+         " (another run of this job?); wait for it to end, or give another --checkpoint file";
+}
+
+}  // namespace
+
 std::vector<TaskRecord> read_checkpoint(const std::string& path, const Job& job, std::string* warning) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) refuse(path, "is not a regular file (a directory?)");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  Parsed p = parse_checkpoint(path, text, job);
+  if (::stat(path.c_str(), &st) != 0) return {};
+  if (!S_ISREG(st.st_mode)) refuse(path, "is not a regular file (a directory?)");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) refuse(path, std::string("cannot be read: ") + std::strerror(errno));
+  Parsed p;
+  try {
+    std::size_t size = 0;
+    p = read_and_parse(path, fd, job, false, size);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
   if (warning) *warning = p.warning;
   return std::move(p.records);
 }
 
-CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seconds)
-    : path_(std::move(path)), counters_(job.counter_names.size()), flush_seconds_(flush_seconds) {
+CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seconds, CheckpointOutput output)
+    : path_(std::move(path)),
+      counters_(job.counter_names.size()),
+      output_offsets_(output.offsets),
+      seed_(fnv1a(checkpoint_header(job, output.offsets))),
+      before_sync_(std::move(output.before_sync)),
+      flush_seconds_(flush_seconds) {
   if (path_.empty()) refuse(path_, "empty file name");
-  const std::string header = checkpoint_header(job);
   if (struct stat st {}; ::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     refuse(path_, "is not a regular file (a directory?)");
-  std::ifstream in(path_, std::ios::binary);
-  if (in) {
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    in.close();
-    Parsed p = parse_checkpoint(path_, text, job);
+  bool created = false;
+  try {
+    created = create_atomically(path_, checkpoint_header(job, output_offsets_));
+  } catch (const std::runtime_error& e) {
+    if (::access(path_.c_str(), F_OK) != 0) throw InvalidArgument("checkpoint", e.what());
+  }
+  fd_ = ::open(path_.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd_ < 0 && !created && (errno == EROFS || errno == EACCES)) {  // a finished run's file, kept read-only
+    read_only_ = true;
+    read_only_why_ = std::strerror(errno);
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  }
+  if (fd_ < 0) refuse(path_, std::string("cannot be opened: ") + std::strerror(errno));
+  if (const std::string busy = lock_checkpoint(fd_, !read_only_); !busy.empty()) {
+    ::close(fd_);
+    fd_ = -1;
+    refuse(path_, busy);
+  }
+  try {
+    std::size_t size = 0;
+    Parsed p = read_and_parse(path_, fd_, job, output_offsets_, size);
     resumed_ = std::move(p.records);
     warning_ = std::move(p.warning);
-    const std::size_t valid = p.valid;
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd_ < 0) refuse(path_, std::string("cannot open for appending: ") + std::strerror(errno));
-    if (valid < text.size() && ::ftruncate(fd_, static_cast<off_t>(valid)) != 0)
+    if (p.valid < size && !read_only_ && ::ftruncate(fd_, static_cast<off_t>(p.valid)) != 0)
       refuse(path_, std::string("cannot cut off the truncated line: ") + std::strerror(errno));
-  } else {
-    try {
-      write_atomically(path_, header);
-    } catch (const std::runtime_error& e) {
-      throw InvalidArgument("checkpoint", e.what());
-    }
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd_ < 0) refuse(path_, std::string("cannot open for appending: ") + std::strerror(errno));
+    if (::lseek(fd_, 0, SEEK_END) < 0) refuse(path_, std::string("cannot be appended to: ") + std::strerror(errno));
+  } catch (...) {
+    ::close(fd_);  // and its lock: the object is not made, so no destructor runs
+    fd_ = -1;
+    throw;
   }
-  writer_ = std::thread([this] { writer_loop(); });
+  if (!read_only_) writer_ = std::thread([this] { writer_loop(); });
 }
 
 CheckpointLog::~CheckpointLog() {
@@ -263,8 +351,12 @@ CheckpointLog::~CheckpointLog() {
 }
 
 void CheckpointLog::record(const TaskRecord& task) {
-  std::string line = checkpoint_line(task, counters_);
+  std::string line = record_line(seed_, task, counters_, output_offsets_);
   std::lock_guard lock(buffer_mutex_);
+  if (read_only_) {
+    if (error_.empty()) error_ = path_ + ": cannot record a finished task: the file is read-only (" + read_only_why_ + ")";
+    return;
+  }
   buffer_ += line;
 }
 
@@ -276,6 +368,15 @@ void CheckpointLog::write_out() {
     data.swap(buffer_);
   }
   if (data.empty() || fd_ < 0) return;
+  bool synced = true;
+  if (before_sync_) try {
+      before_sync_();  // e.g. the --output file: no record may name bytes not yet on disk
+    } catch (const std::exception& e) {
+      std::lock_guard lock(buffer_mutex_);
+      if (error_.empty()) error_ = e.what();
+      synced = false;
+    }
+  if (!synced) return;
   if (!write_all(fd_, data) || ::fsync(fd_) != 0) {
     std::lock_guard lock(buffer_mutex_);
     if (error_.empty()) error_ = path_ + ": write failed: " + std::strerror(errno);

@@ -23,12 +23,7 @@
 namespace pcount::test {
 namespace {
 
-std::size_t records(const std::string& path) {
-  const std::string text = slurp(path);
-  std::size_t lines = 0;
-  for (char c : text) lines += c == '\n';
-  return lines >= 5 ? lines - 5 : 0;
-}
+std::size_t records(const std::string& path) { return checkpoint_records(path); }
 
 TEST(HpcLong, RepeatedSigkillsThenResumeGiveTheExactTotal) {
   // Q(16) = 14772512 (OEIS A000170), U(16) = 1846955 (A002562).

@@ -50,7 +50,11 @@ TEST(Checkpoint, LineHasChecksumAndRoundTrips) {
   t.counts.counts[0] = join64(5, 1);  // 2^64 + 5: beyond 64 bits
   t.counts.counts[1] = 3;
   t.counts.nodes = 11;
-  const std::string line = checkpoint_line(t, 2);
+  Job two;
+  two.fingerprint = "pcount/line test";
+  two.counter_names = {"a", "b"};
+  two.task_count = 10;
+  const std::string line = checkpoint_line(t, two);
   EXPECT_EQ(line.rfind("7 0.250000 11 18446744073709551621 3 ", 0), 0u) << line;
   EXPECT_EQ(line.back(), '\n');
   EXPECT_EQ(fnv1a(""), 2166136261u);    // FNV-1a offset basis

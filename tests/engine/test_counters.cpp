@@ -216,7 +216,7 @@ TEST(ManyCounters, CheckpointWithOtherCountersIsRefused) {
     std::string body = text.substr(start, text.rfind(' ') - start);
     body = body.substr(0, body.rfind(' '));  // drop the last count
     char sum[9];
-    std::snprintf(sum, sizeof sum, "%08x", fnv1a(body));
+    std::snprintf(sum, sizeof sum, "%08x", fnv1a(body, fnv1a(checkpoint_header(many_counters_job()))));
     text = text.substr(0, start) + body + " " + sum + "\n";
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
     const std::string field = checkpoint_refusal(path, many_counters_job());

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -87,6 +88,9 @@ struct TaskRecord {
   /// kNotScheduled. What `--profile` records so that a replay
   /// (scripts/simulate-scaling) schedules the tasks as the engine did.
   std::size_t position = kNotScheduled;
+  /// For a listing written to --output with a checkpoint: the byte offset in
+  /// that file just after this task's text (engine/checkpoint.hpp).
+  std::optional<std::uint64_t> output_end = std::nullopt;
 };
 
 /// What a run produced.
