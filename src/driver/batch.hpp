@@ -1,6 +1,7 @@
 #pragma once
 // Internals shared by run_job (src/driver/run_job.cpp), merge
 // (src/driver/merge.cpp) and driver::main. Not a public header.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,10 +36,34 @@ namespace pcount::driver {
 [[nodiscard]] int run_invocation(int argc, const char* const* argv, const Program& program, Session& session,
                                  std::ostream& out, std::ostream& err);
 
+/// Optimistic search speed, nodes per second and thread: no kernel of ours
+/// visits more, so CPU times computed with it are lower bounds (the check
+/// before a run, and --estimate when no task finishes).
+inline constexpr double kOptimisticNodesPerSecond = 1e9;
+
+/// While a job with --estimate S is planned (its set-up: class lists,
+/// tables), says on stderr once S seconds have passed that the set-up cannot
+/// be cut short, then how long it has run every 15 s, until destroyed. Does
+/// nothing without --estimate or with --quiet.
+class SetupNotice {
+public:
+  explicit SetupNotice(const Invocation& inv);
+  ~SetupNotice();
+  SetupNotice(const SetupNotice&) = delete;
+  SetupNotice& operator=(const SetupNotice&) = delete;
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 /// --estimate: predicts the cost of running `job` as the invocation asks
 /// (threads, shard, MPI ranks) from a sample of its tasks run in full
 /// (engine::estimate_run), prints it (text, or one JSON object with --json)
-/// and throws EarlyExit{0}; nothing of the sample is kept. run_job calls it
+/// and throws EarlyExit{0}; nothing of the sample is kept. When no task
+/// finishes within the budget it prints the tree size (Knuth's estimate)
+/// and the CPU time that gives at kOptimisticNodesPerSecond instead. The
+/// sample gets what is left of S after the set-up (at least a tenth of S). run_job calls it
 /// instead of running when Common::estimate is set.
 [[noreturn]] void print_estimate(const Invocation& inv, const engine::Job& job);
 

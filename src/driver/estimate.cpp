@@ -1,6 +1,10 @@
 // --estimate: what a run would cost, predicted from a sample of its tasks
 // run in full (engine::estimate_run), printed instead of running it.
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
@@ -43,7 +47,101 @@ std::string confidence(const engine::RunEstimate& e) {
   return "rough";
 }
 
+/// --estimate when not one sampled task finished: the tree's size alone.
+[[noreturn]] void print_size_only(const Invocation& inv, const engine::Job& job, const engine::NoTaskFinished& e,
+                                  std::size_t tasks, double setup) {
+  const double cpu_low = e.knuth.probes > 0 ? e.knuth.nodes / kOptimisticNodesPerSecond : -1.0;
+  if (inv.common.json) {
+    nlohmann::ordered_json j;
+    j["program"] = "pcount";
+    j["version"] = std::string(version());
+    j["build"] = std::string(build_info());
+    j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
+    j["estimate"] = true;
+    j["fingerprint"] = job.fingerprint;
+    j["threads"] = inv.common.threads;
+    j["tasks"] = tasks;
+    j["tasks_sampled"] = 0;
+    j["sampled_by"] = "none";
+    j["sample_seconds"] = e.sample_seconds;
+    j["setup_seconds"] = setup;
+    j["cpu_seconds"] = nullptr;
+    j["cpu_seconds_low"] = cpu_low >= 0 ? nlohmann::ordered_json(cpu_low) : nullptr;
+    j["confidence"] = "rough";
+    j["knuth_nodes"] = e.knuth.probes > 0 ? nlohmann::ordered_json(e.knuth.nodes) : nullptr;
+    j["knuth_relative_error"] = e.knuth.relative_error;
+    j["knuth_probes"] = e.knuth.probes;
+    inv.out << j.dump() << '\n';
+    inv.out.flush();
+    throw EarlyExit{0};
+  }
+  std::ostringstream s;
+  auto line = [&s](const std::string& key, const std::string& value) {
+    s << std::left << std::setw(14) << key << value << '\n';
+  };
+  std::string what;
+  for (const std::string& w : inv.session.command) what += (what.empty() ? "" : " ") + w;
+  line("estimate of", printable(what, 100));
+  line("tasks", std::to_string(tasks) + "; none finished within " + seconds_text(e.sample_seconds) +
+                    " (every task is longer), so only the tree's size is known");
+  if (e.knuth.probes > 0) {
+    char k[160];
+    std::snprintf(k, sizeof k, "about %.3g nodes (Knuth's estimate from %zu probes, ±%.0f%%)", e.knuth.nodes,
+                  e.knuth.probes, 100.0 * e.knuth.relative_error);
+    line("tree size", k);
+    line("cpu", "at least " + seconds_text(cpu_low) + " at an optimistic 1e9 nodes per second and thread");
+  } else {
+    line("cpu", "unknown: the job has no size probe; give a larger S");
+  }
+  line("setup", seconds_text(setup) + " before the tasks");
+  line("confidence", "rough (from the tree's size alone)");
+  inv.out << s.str();
+  inv.out.flush();
+  throw EarlyExit{0};
+}
+
 }  // namespace
+
+struct SetupNotice::State {
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool done = false;
+  std::thread thread;
+};
+
+SetupNotice::SetupNotice(const Invocation& inv) {
+  if (!inv.common.estimate || inv.common.quiet) return;
+  state_ = std::make_unique<State>();
+  state_->thread = std::thread([&inv, st = state_.get()] {
+    using namespace std::chrono;
+    const auto start = steady_clock::now();
+    auto next = start + duration_cast<steady_clock::duration>(duration<double>(inv.common.estimate_budget));
+    bool said = false;
+    std::unique_lock lock(st->mutex);
+    while (!st->wake.wait_until(lock, next, [st] { return st->done; })) {
+      const double spent = duration<double>(steady_clock::now() - start).count();
+      if (!said)
+        inv.err << inv.session.program << ": --estimate " << number_text(inv.common.estimate_budget)
+                << ": this job's set-up (building its task list) has taken " << number_text(spent)
+                << " s and cannot be cut short; the estimate follows once it is done\n";
+      else
+        inv.err << inv.session.program << ": --estimate: set-up still running, " << number_text(spent) << " s\n";
+      inv.err.flush();
+      said = true;
+      next += seconds(15);
+    }
+  });
+}
+
+SetupNotice::~SetupNotice() {
+  if (!state_) return;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->done = true;
+  }
+  state_->wake.notify_all();
+  state_->thread.join();
+}
 
 void print_estimate(const Invocation& inv, const engine::Job& job) {
   const Common& c = inv.common;
@@ -53,7 +151,8 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   engine::RunEstimateOptions o;
   o.threads = c.threads;
   o.processes = dist ? static_cast<std::size_t>(dist->size()) : 1;
-  o.budget_seconds = c.estimate_budget;
+  // S covers the set-up too: the sample gets what is left (at least S/10).
+  o.budget_seconds = std::max(c.estimate_budget / 10, c.estimate_budget - setup);
   const engine::Shard shard{c.shard_index, c.shard_count};
   if (shard.count > 1) o.include = [shard](std::size_t id) { return shard.includes(id); };
   // The sample is timed on this machine as it is now; the run comes later.
@@ -77,7 +176,14 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     o.noise = std::min(0.5, 0.07 + 0.2 * (load / cores - 0.9));
     o.cpu_noise = std::max(0.07, o.noise / 2);
   }
-  const engine::RunEstimate e = engine::estimate_run(job, o);
+  engine::RunEstimate e;
+  try {
+    e = engine::estimate_run(job, o);
+  } catch (const engine::NoTaskFinished& none) {
+    std::size_t tasks = 0;
+    for (std::size_t id = 0; id < job.task_count; ++id) tasks += shard.includes(id) ? 1 : 0;
+    print_size_only(inv, job, none, tasks, setup);
+  }
   const std::string sure = confidence(e);
   const std::string by = e.task_estimates ? (job.estimate ? "the tasks' own estimates" : "Knuth probes of each task")
                                           : "task id (the job has no task estimates)";

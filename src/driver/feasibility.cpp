@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include "driver/batch.hpp"
 #include "pcount/driver/driver.hpp"
 #include "pcount/engine/estimate.hpp"
 
@@ -14,9 +15,7 @@ namespace pcount::driver {
 
 namespace {
 
-/// Optimistic search speed: no kernel of ours visits more nodes per second
-/// and thread, so times computed with it are lower bounds.
-constexpr double kNodesPerSecond = 1e9;
+constexpr double kNodesPerSecond = kOptimisticNodesPerSecond;
 /// A run longer than this (CPU time at that speed) gets a note on stderr.
 constexpr double kNoteSeconds = 86400.0;  // one CPU-day
 /// A run longer than this is refused without a terminal.

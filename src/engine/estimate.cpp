@@ -421,7 +421,7 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
   // shares the CPU per process, shared caches, turbo clocks).
   std::vector<long> sample_index(n, -1);  // position of task i in its stratum's sample, or -1
   std::atomic<bool> stop{false};
-  Watchdog watchdog(start + seconds(3 * budget), o.cancel, stop);
+  Watchdog watchdog(start + seconds(1.5 * budget), o.cancel, stop);
   double sampled_t = 0.0, sampled_a = 0.0;
   // The first round only calibrates: its tasks run 2–4 times slower than
   // the same-sized tasks of later rounds (a cold process: Q(19) join, first
@@ -567,8 +567,8 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
     for (const Measured& m : warmup) record(m);
   r.sampled_task_seconds = sampled_t;
   if (r.sampled == 0)
-    throw std::runtime_error("the size estimate ran no task to its end within " + std::to_string(3 * budget) +
-                             " seconds; every task is at least that long");
+    throw NoTaskFinished("the size estimate ran no task to its end within " + std::to_string(elapsed()) +
+                             " seconds; every task is at least that long", r.knuth, elapsed());
 
   // The separate ratio estimator of one measured quantity (a Stratum
   // member: wall seconds, CPU seconds or nodes) and the largest task's value.

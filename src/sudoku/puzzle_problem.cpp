@@ -11,8 +11,11 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <functional>
 #include <memory>
+#include <random>
 #include <string_view>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,6 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "pcount/engine/estimate.hpp"
 #include "pcount/sudoku/list.hpp"
 #include "pcount/sudoku/problem.hpp"
 #include "pcount/sudoku/puzzle.hpp"
@@ -601,6 +605,29 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path, cons
   return f;
 }
 
+/// With --limit 0 (every solution of every puzzle counted) a line such as
+/// an empty grid can take longer than any run: the job's probe, for the
+/// check before the run (driver::check_feasible), is each block's search
+/// nodes summed over its lines, each line's from a few Knuth probes of its
+/// own count job (4 per line, 32 when the file has under 1000 lines).
+std::function<double(std::size_t, std::mt19937_64&)> all_solutions_probe(const PuzzleFile& file,
+                                                                          const BoxShape& shape, Kernel kernel,
+                                                                          std::size_t blocks) {
+  auto nodes = std::make_shared<std::vector<double>>(blocks, 0.0);
+  const std::size_t probes = file.line.size() < 1000 ? 32 : 4;
+  CountJobOptions options;
+  options.split_depth = 0;
+  options.kernel = kernel;
+  for (std::size_t i = 0; i < file.line.size(); ++i) {
+    try {
+      const engine::Job one = make_count_job(parse_puzzle(file.puzzle(i), shape, "--puzzle-file"), options);
+      if (one.probe) (*nodes)[(file.line[i] - 1) / kBlock] += engine::estimate_job_nodes(one, probes, i).nodes;
+    } catch (const std::exception&) {  // a bad line: the run gives its one message, no search
+    }
+  }
+  return [nodes](std::size_t id, std::mt19937_64&) { return (*nodes)[id]; };
+}
+
 /// `--puzzle-file F`: one engine task per block of kBlock file lines; each
 /// solves its puzzles and prints their result lines (bad lines: a message
 /// on stderr), delivered in line order by the driver (Plan::output), so the
@@ -643,6 +670,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash.value()));
     job.fingerprint = stem + "lines=" + std::to_string(file->lines) + " input=fnv1a64w:" + hash;
     job.task_count = (file->lines + kBlock - 1) / kBlock;
+    if (limit == 0) job.probe = all_solutions_probe(*file, shape, kernel, job.task_count);
     const std::string where = inv.session.program + ": --puzzle-file: line ";
     const bool json = inv.common.json;
     const bool nine = !json && shape == BoxShape{3, 3} && kernel != Kernel::general;
@@ -686,16 +714,16 @@ Plan plan_puzzle_file(const Invocation& inv) {
   }
 
   // Result lines to stdout; a bad line's message to stderr at its place.
-  plan.output.write = [&inv](std::string_view text) {
+  plan.output.write = [&inv](std::string_view text, std::ostream& out) {
     std::size_t pos = 0;
     while (pos < text.size()) {
       const std::size_t mark = text.find(kToStderr, pos);
       if (mark == std::string_view::npos) {
-        inv.out << text.substr(pos);
+        out << text.substr(pos);
         return;
       }
-      inv.out << text.substr(pos, mark - pos);
-      inv.out.flush();  // keep stdout and stderr in input order on a terminal
+      out << text.substr(pos, mark - pos);
+      out.flush();  // keep stdout and stderr in input order on a terminal
       const std::size_t end = std::min(text.find('\n', mark), text.size() - 1);
       inv.err << text.substr(mark + 1, end - mark) << std::flush;
       pos = end + 1;

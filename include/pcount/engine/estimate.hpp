@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "pcount/engine/task.hpp"
@@ -227,6 +229,16 @@ struct RunEstimate {
   SizeEstimate knuth;
 };
 
+/// Thrown by estimate_run when no task of the sample finished within its
+/// time (every task is longer than about 1.5 × the budget): the size of the
+/// tree is then all there is, as Knuth's estimate from Job::probe.
+struct NoTaskFinished : std::runtime_error {
+  NoTaskFinished(const std::string& what, SizeEstimate nodes, double seconds)
+      : std::runtime_error(what), knuth(nodes), sample_seconds(seconds) {}
+  SizeEstimate knuth;     ///< probes = 0 when the job has no probe
+  double sample_seconds;  ///< wall seconds spent trying
+};
+
 /// Predicts the cost of running `job` (its included tasks) from a sample of
 /// tasks run in full, before a long run. Each sampled task's wall seconds
 /// and thread CPU seconds are both measured and estimated alike.
@@ -257,8 +269,12 @@ struct RunEstimate {
 /// probes' own error (a stratum sampled whole would count as exact); nodes
 /// are not estimated.
 ///
-/// Throws what a task or a probe throws; std::logic_error when the job has
-/// no run_task and no run_task_output.
+/// The whole estimate, sample and calibration included, stops within about
+/// 1.5 × budget_seconds: tasks still running then are abandoned.
+///
+/// Throws NoTaskFinished when not one task finished in that time, what a
+/// task or a probe throws, and std::logic_error when the job has no
+/// run_task and no run_task_output.
 [[nodiscard]] RunEstimate estimate_run(const Job& job, const RunEstimateOptions& options = {});
 
 }  // namespace pcount::engine
