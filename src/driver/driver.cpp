@@ -2,7 +2,10 @@
 #include "driver/batch.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <cstdio>
@@ -67,6 +70,9 @@ po::options_description batch_options() {
        "run only the tasks with id ≡ I (mod K); print partial counts; see count merge")
       ("out", po::value<std::string>()->value_name("FILE"),
        "write the (shard's) result as JSON to FILE, for count merge")
+      ("output", po::value<std::string>()->value_name("FILE"),
+       "write the objects of --list (the results of --puzzle-file) to FILE instead of stdout, exactly once "
+       "across --checkpoint resumes (stdout is at-least-once); the report goes to stdout")
       ("profile", po::value<std::string>()->value_name("FILE"),
        "write each task's id, wall seconds, nodes and counts to FILE (CSV)")
       ("no-estimate-check",
@@ -137,7 +143,10 @@ Common read_common(const po::variables_map& vm) {
     c.threads = static_cast<int>(parse_int("--threads", vm["threads"].as<std::string>(), 1, 4096));
   if (vm.count("split-depth"))
     c.split_depth = static_cast<int>(parse_int("--split-depth", vm["split-depth"].as<std::string>(), 0, 64));
-  if (vm.count("method")) c.method = vm["method"].as<std::string>();
+  if (vm.count("method")) {
+    c.method = vm["method"].as<std::string>();
+    if (c.method.empty()) throw InvalidArgument("--method", "expected a method name, got an empty value (see --help)");
+  }
   c.json = vm.count("json") > 0;
   c.quiet = vm.count("quiet") > 0;
   c.progress = vm.count("progress") > 0;
@@ -174,6 +183,7 @@ Common read_common(const po::variables_map& vm) {
   c.checkpoint = file("checkpoint");
   c.stop_file = file("stop-file");
   c.out_file = file("out");
+  c.output_file = file("output");
   c.profile = file("profile");
   if (vm.count("shard")) {
     const engine::Shard shard = engine::parse_shard(vm["shard"].as<std::string>());
@@ -186,6 +196,16 @@ Common read_common(const po::variables_map& vm) {
 /// Every file an invocation names, checked before any work: outputs can be
 /// written (engine::check_output_file), inputs read, and no output names
 /// the same file as another output or an input (docs/hpc.md).
+/// "-1", "-0.5": a negative number rather than an option.
+bool looks_numeric(const std::string& word) {
+  return word.size() >= 2 && word[0] == '-' && (std::isdigit(static_cast<unsigned char>(word[1])) || word[1] == '.');
+}
+
+bool existing_regular_file(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec);
+}
+
 void check_paths(const Invocation& inv) {
   struct PathOption {
     const char* name;
@@ -193,8 +213,10 @@ void check_paths(const Invocation& inv) {
     bool input;
   };
   static constexpr PathOption kPaths[] = {
-      {"checkpoint", true, true}, {"out", true, false},        {"profile", true, false},
-      {"svg", true, false},       {"puzzle-file", false, true}, {"stop-file", false, false},
+      {"checkpoint", true, true},    {"out", true, false},           {"profile", true, false},
+      {"svg", true, false},          {"puzzle-file", false, true},   {"stop-file", false, false},
+      {"output", true, false},       {"strategy-out", true, false},  {"strategy-file", false, true},
+      {"bound-tree", false, true},
   };
   struct Named {
     std::string option, path;
@@ -205,12 +227,17 @@ void check_paths(const Invocation& inv) {
     const auto v = inv.value(p.name);
     if (!v || (std::string_view(p.name) == "puzzle-file" && *v == "-")) continue;
     const std::string option = dashed(p.name);
-    if (p.output) {
+    if (std::string_view(p.name) == "checkpoint" && existing_regular_file(*v)) {
+      // An existing checkpoint is opened and locked by the run itself, which
+      // also resumes a finished one kept on a read-only file system.
+    } else if (p.output) {
       engine::check_output_file(option, *v);
     } else if (p.input) {
       engine::check_input_file(option, *v);
     } else if (v->empty()) {
       throw InvalidArgument(option, "expected a file name, got an empty value");
+    } else if (std::error_code ec; std::filesystem::is_directory(*v, ec)) {  // --stop-file
+      throw InvalidArgument(option, *v + ": is a directory; the stop file is a path that is created to stop the run");
     }
     named.push_back({option, *v, p.output});
   }
@@ -417,6 +444,42 @@ void write_report(std::ostream& out, const Invocation& inv, const engine::Job& j
   out << s.str() << report.text_after;
 }
 
+/// merge of a job whose tasks print: the tasks' output kept in the shard
+/// files, in task-id order, as the run would have printed it (its report
+/// then goes to stderr). A listing's kept text is checked line by line
+/// against each task's count (Job::listed_counter) before anything is
+/// printed; a listing whose files kept no text is refused rather than
+/// printing the report in place of the list.
+void replay_outputs(const Invocation& inv, const Plan& plan, const engine::MergeResult& merged) {
+  if (!plan.job.run_task_output) return;
+  if (!merged.has_outputs) {
+    if (inv.common.list)
+      throw std::runtime_error(
+          "merge: the shard files of this --list job keep counts only (a shard resumed from a checkpoint keeps no "
+          "output), so the list cannot be printed; run those shards again without --checkpoint (or with --output "
+          "FILE and concatenate the files in shard order), or use count merge --raw for the counts");
+    return;
+  }
+  if (const auto counter = plan.job.listed_counter)
+    for (std::size_t id = 0; id < merged.outputs.size() && id < merged.tasks.size(); ++id) {
+      const std::string& text = merged.outputs[id];
+      const auto lines = static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n'));
+      const u128 counted = merged.tasks[id].counts.get(*counter);
+      if (u128{lines} != counted || (!text.empty() && text.back() != '\n'))
+        throw std::runtime_error("merge: " + merged.files[id] + ": task " + std::to_string(id) + " keeps " +
+                                 std::to_string(lines) + " lines of output but counts " + to_string(counted) +
+                                 " objects (an edited or damaged file)");
+    }
+  for (const std::string& text : merged.outputs) {
+    if (plan.output.write)
+      plan.output.write(text, inv.out);
+    else
+      inv.out << text;
+  }
+  inv.out.flush();
+  if (!inv.out) throw std::runtime_error("writing the output on stdout failed");
+}
+
 }  // namespace
 
 void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
@@ -426,12 +489,33 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
 
 int main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err,
          Distributed* distributed) {
-  if (argc >= 2 && std::string_view(argv[1]) == "merge") return merge_main(argc - 1, argv + 1, program, out, err);
-  Session session;
-  session.program = program.name;
-  session.command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
-  session.distributed = distributed;
-  return run_invocation(argc, argv, program, session, out, err);
+  int status = 0;
+  if (argc >= 2 && std::string_view(argv[1]) == "merge") {
+    status = merge_main(argc - 1, argv + 1, program, out, err);
+  } else {
+    Session session;
+    session.program = program.name;
+    session.command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
+    session.distributed = distributed;
+    status = run_invocation(argc, argv, program, session, out, err);
+  }
+  return checked_exit(status, program.name, out, err);
+}
+
+int checked_exit(int status, const std::string& name, std::ostream& out, std::ostream& err) {
+  errno = 0;
+  out.flush();
+  if (&out == &std::cout && std::fflush(stdout) != 0) out.setstate(std::ios::badbit);
+  if (!out && status == 0) {  // a run that failed already said why
+    const int e = errno;
+    err << name << ": error: writing to stdout failed" << (e != 0 ? std::string(": ") + std::strerror(e) : "")
+        << '\n';
+    status = 1;
+  }
+  err.flush();
+  if (&err == &std::cerr && std::fflush(stderr) != 0) err.setstate(std::ios::badbit);
+  if (!err && status == 0) status = 1;  // nowhere left to say it
+  return status;
 }
 
 int run_invocation(int argc, const char* const* argv, const Program& program, Session& session, std::ostream& out,
@@ -454,7 +538,8 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
   // arguments exist, so it cannot be anything else).
   std::vector<std::string> words(argv, argv + argc);
   for (std::size_t i = 1; i + 1 < words.size(); ++i)
-    if ((words[i] == "--list" || words[i] == "--estimate") && words[i + 1].rfind("-", 0) != 0) {
+    if ((words[i] == "--list" || words[i] == "--estimate") &&
+        (words[i + 1].rfind("-", 0) != 0 || looks_numeric(words[i + 1]))) {  // "--list -1": a bad K, not an option
       words[i] += "=" + words[i + 1];
       words.erase(words.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     }
@@ -501,7 +586,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     Invocation inv{vm, read_common(vm), out, err, session, &problem};
     check_paths(inv);
     if (inv.common.estimate)
-      for (const char* o : {"checkpoint", "out", "profile", "list"})
+      for (const char* o : {"checkpoint", "out", "profile", "list", "output", "strategy-out", "svg"})
         if (vm.count(o))
           throw InvalidArgument("--estimate", std::string("runs only a sample and keeps nothing; drop --") + o);
     if (inv.common.list) {
@@ -531,7 +616,10 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       }
     }
     if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
-    Plan plan = problem.plan(inv);
+    Plan plan = [&] {
+      const SetupNotice notice(inv);  // --estimate S: the set-up counts against S
+      return problem.plan(inv);
+    }();
     if (inv.common.list) {
       if (!plan.job.run_task_output)
         throw InternalError("--list: --" + std::string(problem.option) + " planned a job that does not print");
@@ -551,24 +639,13 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       }
       result = *session.replay;
       result.threads = inv.common.threads;
-      // The tasks' output kept in the shard files, in task-id order, as the
-      // run would have printed it (then the report goes to stderr).
-      if (plan.job.run_task_output && session.replay_files && session.replay_files->has_outputs) {
-        for (const std::string& text : session.replay_files->outputs) {
-          if (plan.output.write)
-            plan.output.write(text);
-          else
-            out << text;
-        }
-        out.flush();
-        if (!out) throw std::runtime_error("writing the output on stdout failed");
-      }
+      if (session.replay_files) replay_outputs(inv, plan, *session.replay_files);
     } else {
       result = run_job(inv, plan.job, plan.output);
     }
     const Report report = plan.report(result);
     // A job whose tasks printed keeps stdout for that output (Plan::output).
-    const bool printed = plan.job.run_task_output &&
+    const bool printed = plan.job.run_task_output && inv.common.output_file.empty() &&
                          (!session.replay || (session.replay_files && session.replay_files->has_outputs));
     out.flush();
     if (!printed)
@@ -576,6 +653,13 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     else if (!inv.common.quiet)
       write_report(err, inv, plan.job, result, report);
     out.flush();
+    if (!printed && !out) {  // nothing computed is lost: the report goes to stderr instead
+      const int e = errno;
+      err << name << ": error: writing the report to stdout failed (" << std::strerror(e)
+          << "); the report follows on stderr\n";
+      write_report(err, inv, plan.job, result, report);
+      return finish(1);
+    }
     return finish(session.replay ? 0 : report.status);
   } catch (const EarlyExit& e) {
     out.flush();

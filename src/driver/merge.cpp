@@ -103,6 +103,21 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
     print_raw(out, merged, json);
     return 0;
   }
+  // The files' command must name a problem of this program: a shard of
+  // another program built on pcount (examples/langford) is merged by that
+  // program, or with --raw.
+  const auto names_ours = [&program](const std::string& word) {
+    return std::any_of(program.problems.begin(), program.problems.end(), [&word](const Problem& p) {
+      const std::string option = "--" + std::string(p.option);
+      return word == option || word.rfind(option + "=", 0) == 0;
+    });
+  };
+  if (std::none_of(merged.command.begin(), merged.command.end(), names_ours)) {
+    err << name << ": merge: " << files.front() << ": written by another program (its command '"
+        << printable(merged.command.front(), 40) << " ...' names no problem of " << name
+        << "); merge it with that program, or use " << name << " merge --raw for its counters\n";
+    return 1;
+  }
   // Rebuild the job from its command and let the problem print its report
   // (derived figures included) from the merged totals.
   engine::RunResult result;

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "driver/batch.hpp"
+#include "driver/output_file.hpp"
 #include "pcount/driver/driver.hpp"
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/engine/files.hpp"
@@ -228,7 +230,8 @@ std::string shard_text(const Common& c) { return std::to_string(c.shard_index) +
 }  // namespace
 
 std::vector<std::string> problem_command(const Session& session) {
-  static const std::vector<std::string> with_value = {"--checkpoint", "--stop-file", "--shard", "--out", "--profile"};
+  static const std::vector<std::string> with_value = {"--checkpoint", "--stop-file", "--shard", "--out", "--profile",
+                                                      "--output"};
   static const std::vector<std::string> flags = {"--progress", "--quiet", "-q", "--json"};
   std::vector<std::string> kept;
   const std::vector<std::string>& command = session.command;
@@ -259,9 +262,14 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   Distributed* const dist = inv.session.distributed;
   const bool prints = static_cast<bool>(job.run_task_output);  // tasks print, in id order
   if (prints && dist)
-    throw InvalidArgument(inv.problem ? "--" + std::string(inv.problem->option) : std::string(),
+    throw InvalidArgument(inv.common.list ? std::string("--list")
+                          : inv.problem   ? "--" + std::string(inv.problem->option)
+                                          : std::string(),
                           "does not run under count-mpi (one process prints its output in order); "
                           "use --shard I/K on several nodes and count merge");
+  if (!inv.common.output_file.empty() && !prints)
+    throw InvalidArgument("--output", "applies to jobs that print objects (--list, --puzzle-file); a shard's "
+                                      "result file is --out FILE");
   if (inv.common.estimate) print_estimate(inv, job);
   check_feasible(inv, job);
   const Common& c = inv.common;
@@ -272,6 +280,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   // Checkpoint: load what earlier runs finished. Under MPI rank 0 logs to
   // FILE and rank r > 0 to FILE.rank<r>; every rank first reads all of them
   // (any earlier -np), then waits for the others before appending to its own.
+  std::unique_ptr<OutputFile> output_file;  // --output FILE, opened once the checkpoint says where to go on
   std::unique_ptr<engine::CheckpointLog> log;
   std::vector<char> resumed(job.task_count, 0);
   engine::Tally resumed_totals(counters);
@@ -301,7 +310,15 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
       if (dist->rank() > 0) own += ".rank" + std::to_string(dist->rank());
       log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
     } else {
-      log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
+      engine::CheckpointOutput offsets;
+      if (!c.output_file.empty()) {
+        offsets.offsets = true;
+        // Before records are written: the bytes they name are on disk.
+        offsets.before_sync = [&output_file] {
+          if (output_file) output_file->sync_written();
+        };
+      }
+      log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds, std::move(offsets));
       take(own, log->resumed(), log->warning());
       // The logs of ranks > 0 of an earlier count-mpi run of this job.
       const auto paths = rank_logs(c.checkpoint);
@@ -330,13 +347,30 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     }
   }
   const std::size_t shard_tasks = shard.size(job.task_count);
+  if (log && log->read_only() && resumed_tasks.size() < shard_tasks)
+    throw InvalidArgument("--checkpoint", c.checkpoint + ": cannot be written (read-only), and " +
+                                              std::to_string(shard_tasks - resumed_tasks.size()) +
+                                              " tasks of this run are not in it yet; copy it somewhere writable");
+  if (!c.output_file.empty()) {
+    std::uint64_t length = 0;  // where the output of the resumed tasks ends
+    for (const engine::TaskRecord& t : resumed_tasks) length = std::max(length, t.output_end.value_or(0));
+    output_file = std::make_unique<OutputFile>(c.output_file, length);
+  }
   if (prints && rank0 && !resumed_tasks.empty()) {
-    const std::string note =
+    std::string note =
         output.resumed_note ? output.resumed_note(resumed_totals, resumed_tasks.size())
                             : "--checkpoint " + c.checkpoint + ": " + std::to_string(resumed_tasks.size()) +
                                   " tasks were done by earlier runs; their output is not printed again";
+    if (output_file)
+      note += "; --output " + c.output_file + " is cut back to their " + std::to_string(output_file->length()) +
+              " bytes and written on from there (exactly once)";
+    else
+      note += "; stdout is at-least-once: the last lines before the stop may be printed twice (--output FILE "
+              "writes exactly once)";
     inv.err << inv.session.program << ": " << note << '\n' << std::flush;
   }
+  std::ostream listing(output_file.get());  // the --output file's stream (unused without it)
+  std::ostream& sink = output_file ? listing : inv.out;
 
   engine::RunOptions options;
   options.threads = c.threads;
@@ -345,7 +379,11 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   options.cancel = &g_stop;
   std::atomic<std::size_t> done{0};
   options.on_task_done = [&](std::size_t id, const engine::Tally& counts, double seconds) {
-    if (log) log->record(engine::TaskRecord{id, counts, seconds});
+    if (log) {
+      engine::TaskRecord record{id, counts, seconds};
+      if (output_file) record.output_end = output_file->length();  // flushed by on_output just before
+      log->record(record);
+    }
     done.fetch_add(1, std::memory_order_relaxed);
   };
   // --out of a listing job (--list): each task's text is kept for the shard
@@ -377,11 +415,14 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
       }
       if (keep_outputs) kept_outputs.emplace_back(id, std::string(text));
       if (output.write)
-        output.write(text);
+        output.write(text, sink);
       else
-        inv.out << text;
-      inv.out.flush();
-      if (!inv.out) throw std::runtime_error("writing the output on stdout failed");
+        sink << text;
+      sink.flush();
+      if (!sink)
+        throw std::runtime_error(output_file ? "--output: writing " + c.output_file + " failed: " + std::strerror(errno)
+                                             : std::string("writing the output on stdout failed: ") +
+                                                   std::strerror(errno));
     };
   }
   if (dist) {
@@ -396,6 +437,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     Monitor monitor(inv, shard_tasks, resumed_tasks.size(), done, show);
     try {
       result = engine::run(job, options);
+      if (output_file) output_file->sync_to_disk();
     } catch (const std::exception& e) {
       monitor.stop();
       if (log) log->close();  // keep what finished before the error
@@ -492,7 +534,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     // A shard's counts are partial: no problem report (derived figures and
     // self-checks need the whole job). count merge prints that. A job that
     // prints keeps stdout for its output: the partial counts go to stderr.
-    std::ostream& summary = prints ? inv.err : inv.out;
+    std::ostream& summary = prints && c.output_file.empty() ? inv.err : inv.out;
     if (rank0 && !(prints && c.quiet)) {
       if (c.json) {
         nlohmann::ordered_json j;

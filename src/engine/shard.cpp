@@ -16,6 +16,7 @@
 
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/files.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/engine/u128.hpp"
 
 namespace pcount::engine {
@@ -56,6 +57,13 @@ double seconds(const nlohmann::json& v, const std::string& source, const std::st
   const double x = v.get<double>();
   if (!(x >= 0.0 && x <= 1e12)) bad(source, what + " must be a number of seconds ≥ 0");
   return x;
+}
+
+/// The digest of a result object: fnv1a64 of its canonical text (sorted
+/// keys, as nlohmann::json dumps it) without the "digest" field.
+std::string content_digest(nlohmann::json j) {
+  j.erase("digest");
+  return fnv1a64_digest(j.dump());
 }
 
 }  // namespace
@@ -101,6 +109,7 @@ nlohmann::ordered_json to_json(const ShardResult& r) {
                              std::to_string(r.tasks.size()) + " tasks");
     j["outputs"] = r.outputs;
   }
+  j["digest"] = content_digest(nlohmann::json::parse(j.dump()));
   return j;
 }
 
@@ -179,6 +188,11 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
         r.outputs.push_back(text.get<std::string>());
       }
     }
+    // Last, once the structure is known good: the whole content.
+    if (!j.contains("digest") || !j["digest"].is_string())
+      bad(source, "has no digest (written by an older pcount, or not by pcount)");
+    if (j["digest"].get<std::string>() != content_digest(j))
+      bad(source, "its content does not match its digest (an edited or damaged file)");
   } catch (const nlohmann::json::exception& e) {
     bad(source, std::string("malformed result file (") + e.what() + ")");
   } catch (const std::invalid_argument& e) {
@@ -267,8 +281,14 @@ MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vect
   if (!problem.empty()) throw std::runtime_error(problem);
   m.has_outputs = std::all_of(shards.begin(), shards.end(), [](const ShardResult& s) { return s.has_outputs; });
   if (m.has_outputs) m.outputs.resize(m.task_count);
+  m.tasks.resize(m.task_count);
+  m.files.resize(m.task_count);
   for (const auto& [index, pos] : by_index) {
     const ShardResult& s = shards[pos];
+    for (const TaskRecord& t : s.tasks) {
+      m.tasks[t.id] = t;
+      m.files[t.id] = pos < names.size() ? names[pos] : std::to_string(pos);
+    }
     if (m.has_outputs)
       for (std::size_t i = 0; i < s.tasks.size(); ++i) m.outputs[s.tasks[i].id] = s.outputs[i];
     m.totals.merge(s.totals);

@@ -96,6 +96,7 @@ engine::Job make_list_job(int n, int k, int depth, std::size_t min_tasks, std::s
     tree->list_subtree((*frontier)[id], out, &text, json, limit);
   };
   if (limit != 0) job.probe = nullptr;  // --list K may stop long before the end
+  job.listed_counter = 0;  // one line per square
   return job;
 }
 

@@ -85,6 +85,7 @@ engine::Job make_list_job(int n, int depth, const std::string& fingerprint, bool
     if (id >= tree_tasks) return inner(id, out);
     tree->list_subtree((*frontier)[id], out, text, json, limit);
   };
+  job.listed_counter = 0;  // "all": one line per solution; the two symmetric-count tasks print nothing
   job.run_task = nullptr;
   return job;
 }

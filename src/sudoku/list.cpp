@@ -110,6 +110,7 @@ engine::Job make_grid_list_job(const BoxShape& shape, const std::vector<std::uin
     tree->list_subtree((*frontier)[id], out, &text, json, limit);
   };
   if (options.limit != 0) job.probe = nullptr;  // --list K may stop long before the end
+  job.listed_counter = 0;  // one line per grid
   return job;
 }
 

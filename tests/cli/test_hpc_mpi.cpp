@@ -149,6 +149,14 @@ TEST_F(HpcMpi, APuzzleFileIsRefusedWithAPointerToShards) {
   EXPECT_NE(r.err.find("--shard I/K"), std::string::npos) << r.err;
 }
 
+TEST_F(HpcMpi, AListingIsRefusedNamingList) {
+  const CommandResult r = run_mpi(2, {"--queens", "8", "--list", "--threads", "1"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--list: does not run under count-mpi"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("--queens:"), std::string::npos) << r.err;
+}
+
 TEST_F(HpcMpi, ShardsAndCheckpointsMixWithSingleProcessRuns) {
   const std::vector<std::string> job = {"--queens", "11", "--method", "search", "--split-depth", "2", "--threads", "1"};
   const std::string out0 = file("s0");

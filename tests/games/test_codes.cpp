@@ -23,6 +23,7 @@
 #include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
 #include "support/run_command.hpp"
+#include "support/shard_files.hpp"
 
 namespace pcount::games::codes {
 namespace {
@@ -964,7 +965,7 @@ TEST(CodesCli, MergeRefusesShardFilesWithOtherCounters) {
     j["counter_names"].erase(j["counter_names"].size() - 1);
     j["totals"].erase("solved_in_24");
     for (auto& row : j["tasks"]) row.erase(row.size() - 1);
-    std::ofstream(f, std::ios::binary | std::ios::trunc) << j.dump() << "\n";
+    std::ofstream(f, std::ios::binary | std::ios::trunc) << test::shard_text(j) << "\n";
   }
   const auto edited = run_count({"merge", files[0], files[1]});
   EXPECT_EQ(edited.status, 1);
@@ -1004,7 +1005,8 @@ TEST(CodesCli, BadInput) {
       {{"--bulls-and-cows", "--strategy", "optimal", "--secret", "1234"}, "--strategy"},
       {{"--mastermind", "--objective", "fastest"}, "--objective"},
       {{"--mastermind", "--objective", "worst-case", "--strategy", "knuth"}, "--objective"},
-      {{"--mastermind", "--objective", "worst-case", "--strategy-file", "data/games/bulls-and-cows-optimal.json"},
+      {{"--mastermind", "--objective", "worst-case", "--strategy-file",
+        PCOUNT_DATA_DIR "/games/bulls-and-cows-optimal.json"},
        "--objective"},
       {{"--mastermind", "--objective", "worst-case", "--secret", "1234"}, "--secret"},
       {{"--mastermind", "--objective", "worst-case", "--split-depth", "2"}, "--split-depth: the worst-case search"},

@@ -32,15 +32,24 @@ inline std::string slurp(const std::string& path) {
   return s.str();
 }
 
-/// Runs argv[0] with the arguments; `input` (if not empty) is a file given as stdin.
-inline CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "") {
+/// Runs argv[0] with the arguments; `input` (if not empty) is a file given
+/// as stdin. `stdout_to`: "" captures stdout in CommandResult::out; "-"
+/// starts the program with stdout closed; any other value is a file opened
+/// for writing as its stdout (e.g. /dev/full).
+inline CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "",
+                                 const std::string& stdout_to = "") {
   char out_tmpl[] = "/tmp/pcount-test-out-XXXXXX";
   char err_tmpl[] = "/tmp/pcount-test-err-XXXXXX";
   const int out_fd = mkstemp(out_tmpl);
   const int err_fd = mkstemp(err_tmpl);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  if (stdout_to.empty())
+    posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  else if (stdout_to == "-")
+    posix_spawn_file_actions_addclose(&actions, 1);
+  else
+    posix_spawn_file_actions_addopen(&actions, 1, stdout_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
   posix_spawn_file_actions_addopen(&actions, 0, input.empty() ? "/dev/null" : input.c_str(), O_RDONLY, 0);
   std::vector<char*> args;
@@ -63,11 +72,13 @@ inline CommandResult run_command(const std::vector<std::string>& argv, const std
   return r;
 }
 
-/// Runs the `count` program built next to the tests with these arguments.
-inline CommandResult run_count(const std::vector<std::string>& args, const std::string& input = "") {
+/// Runs the `count` program built next to the tests with these arguments
+/// (`input` and `stdout_to` as for run_command).
+inline CommandResult run_count(const std::vector<std::string>& args, const std::string& input = "",
+                               const std::string& stdout_to = "") {
   std::vector<std::string> argv{PCOUNT_COUNT_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
-  return run_command(argv, input);
+  return run_command(argv, input, stdout_to);
 }
 
 /// True when `text` is exactly one line ending in a newline.
@@ -100,11 +111,11 @@ inline std::size_t count_lines(const std::string& text) {
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
-/// Task records in the checkpoint log `ck`: its lines after the 5-line
+/// Task records in the checkpoint log `ck`: its lines after the 6-line
 /// header (engine/checkpoint.hpp), 0 while it has no records yet.
 inline std::size_t checkpoint_records(const std::string& ck) {
   const std::size_t lines = count_lines(slurp(ck));
-  return lines >= 5 ? lines - 5 : 0;
+  return lines >= 6 ? lines - 6 : 0;
 }
 
 /// Waits for a started process: its exit status, or 128 + signal.

@@ -50,6 +50,10 @@ struct Common {
   std::size_t shard_index = 0;     ///< --shard I/K: I
   std::size_t shard_count = 1;     ///< --shard I/K: K (1 = the whole job)
   std::string out_file;            ///< --out FILE (shard result JSON), empty = none
+  /// --output FILE: the output of a job whose tasks print (--list,
+  /// --puzzle-file) goes to FILE, written exactly once across resumes; the
+  /// report goes to stdout. Empty = stdout.
+  std::string output_file;
   std::string profile;             ///< --profile FILE (per-task CSV), empty = none
   bool estimate_check = true;      ///< false with --no-estimate-check
   /// --list [K]: the problem prints each object it counts (Problem::lists;
@@ -131,11 +135,15 @@ struct Report {
 /// checkpoint's tasks print nothing again, and a shard prints its own
 /// tasks only.
 struct Output {
-  /// Writes one task's text. Default: as is to inv.out. run_job flushes
-  /// inv.out after each task, before the checkpoint records it (so a
-  /// recorded task's output is written; after a kill -9 the last tasks
-  /// written may be printed again by the resumed run, never lost).
-  std::function<void(std::string_view text)> write;
+  /// Writes one task's text to `out`: inv.out (stdout), or the file of
+  /// --output FILE. Default: as is. run_job flushes `out` after each task,
+  /// before the checkpoint records it (so a recorded task's output is
+  /// written). On stdout that is at-least-once: after a kill -9 the last
+  /// tasks written may be printed again by the resumed run, never lost.
+  /// With --output FILE it is exactly once: the checkpoint records the
+  /// file's length after each task, and a resumed run cuts the file back to
+  /// the last recorded length before it writes on.
+  std::function<void(std::string_view text, std::ostream& out)> write;
   /// The line (without program name and newline) run_job prints on stderr
   /// before the run when the checkpoint already holds `tasks` tasks of this
   /// shard, whose counts add up to `resumed`. Default: "--checkpoint FILE:
@@ -331,5 +339,14 @@ void print_report(const Invocation& inv, const engine::Job& job, const engine::R
 /// `distributed` is count-mpi's runner (null for a single process).
 int main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err,
          Distributed* distributed = nullptr);
+
+/// The exit status once `out` and `err` are flushed and checked (main calls
+/// it last; so does any program that prints after main): a write to `out`
+/// that failed (full disk, closed stdout, /dev/full) turns status 0 into 1
+/// with one line on `err` ("NAME: error: writing to stdout failed:
+/// No space left on device"); a failed `err` turns 0 into 1 silently. A
+/// non-zero `status` is kept. For std::cout and std::cerr the C streams
+/// stdout and stderr are flushed and checked too.
+[[nodiscard]] int checked_exit(int status, const std::string& name, std::ostream& out, std::ostream& err);
 
 }  // namespace pcount::driver

@@ -11,13 +11,18 @@
 ///      "shard": {"index": 2, "count": 7}, "command": ["--queens", "14"],
 ///      "threads": 2, "wall_seconds": 1.5, "tasks_run": 176, "tasks_resumed": 0,
 ///      "totals": {"all": "52228", "nodes": "..."},
-///      "tasks": [[id, seconds, "nodes", "count0", ...], ...]}
+///      "tasks": [[id, seconds, "nodes", "count0", ...], ...],
+///      "digest": "fnv1a64:0123456789abcdef"}
 ///
 /// Counts are decimal strings (they may exceed 2^64). A job may have any
 /// number k of counters: `counter_names` lists them (distinct, non-empty,
 /// none named "nodes"), `totals` holds exactly those k names and "nodes",
 /// and every task row has exactly 3 + k entries. (format_version 1: the
 /// layout is the one of the versions with at most 8 counters.)
+/// `digest` is engine::fnv1a64_digest of the object's canonical JSON text
+/// (keys sorted, no spaces, as nlohmann::json::dump writes it) without the
+/// digest field: a file edited by hand or damaged is refused, even when its
+/// totals were edited to match its tasks.
 ///
 /// format_version 2 is version 1 plus `"outputs": ["text", ...]`, one string
 /// per task row, in the same order: each task's output (Job::run_task_output,
@@ -91,8 +96,8 @@ struct ShardResult {
 /// anything is allocated for it. Throws std::runtime_error("<source>: ...")
 /// for a missing field, a wrong type or range, counter names that repeat,
 /// `totals` or a task row whose number of counts differs from
-/// counter_names, a task outside the shard or totals that differ from the
-/// sum of the tasks. Every tally read (totals, tasks) has exactly
+/// counter_names, a task outside the shard, totals that differ from the
+/// sum of the tasks, or a digest that is missing or does not match. Every tally read (totals, tasks) has exactly
 /// counter_names.size() counters.
 [[nodiscard]] ShardResult shard_from_json(const nlohmann::json& j, const std::string& source);
 
@@ -115,6 +120,8 @@ struct MergeResult {
   Tally totals;                 ///< over all tasks; counter_names.size() counters
   double task_seconds = 0.0;    ///< sum of the task times (CPU work)
   double wall_seconds = 0.0;    ///< longest shard run
+  std::vector<TaskRecord> tasks;  ///< every task, by id (tasks[i].id == i)
+  std::vector<std::string> files; ///< files[i]: the file that held task i
   /// Whether every shard file kept its tasks' output (format_version 2).
   bool has_outputs = false;
   std::vector<std::string> outputs;  ///< with has_outputs: the text of task 0, 1, ..., task_count-1

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -104,6 +105,12 @@ struct Job {
   /// the job) only, so the bytes delivered are the same on every run. Called
   /// concurrently for different ids; may throw like run_task.
   std::function<void(std::size_t id, Tally& out, std::string& text)> run_task_output;
+  /// For a job whose tasks print one object per line (a --list job): the
+  /// counter that each task raises by exactly the number of lines it
+  /// prints. `count merge` checks every task's kept text against it, so a
+  /// line added to, dropped from or joined in a shard file is refused.
+  /// Unset for jobs whose text is not one line per counted object.
+  std::optional<std::size_t> listed_counter;
   /// Optional estimate of a task's cost (any unit); when set, the runner
   /// starts the most expensive tasks first (not for jobs with
   /// run_task_output, whose tasks start in id order). Must not change ids.
