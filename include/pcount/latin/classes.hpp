@@ -52,8 +52,10 @@ struct CacheOptions {
 /// $HOME/.cache/pcount; nullopt when neither variable is set.
 [[nodiscard]] std::optional<std::filesystem::path> default_cache_dir();
 
-/// Creates `dir` if needed and checks that a file can be written in it.
-/// Throws InvalidArgument(option) with the reason otherwise.
+/// Checks, creating nothing, that `dir` is a writable directory or could be
+/// created as one (the nearest existing folder above it is writable); the
+/// cache writers create it when they first write a file. Throws
+/// InvalidArgument(option) with the reason otherwise.
 void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option);
 
 /// Every class of d-regular n+n bipartite graphs (2 ≤ n ≤ kMaxClassOrder,
