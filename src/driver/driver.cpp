@@ -32,6 +32,13 @@ po::options_description common_options(const Program& program) {
   for (const Problem& e : program.problems)
     if (!e.methods.empty()) methods += (methods.empty() ? "" : ", ") + dashed(e.option) + " " + std::string(e.methods);
   methods = "counting method" + (methods.empty() ? std::string() : ": " + methods) + "; default: the fastest that applies";
+  std::string lists;  // the problems that --list applies to, from the program's own table
+  for (const Problem& e : program.problems)
+    if (e.lists) lists += (lists.empty() ? "" : ", ") + dashed(e.option);
+  const std::string list_help =
+      "print each object counted, one per line (JSON lines with --json), in a fixed order; K ≥ 1: only the "
+      "first K; the report goes to stderr" + (lists.empty() ? std::string("; no problem of ") + program.name +
+      " lists" : "; problems that list: " + lists);
   po::options_description d("Common options");
   d.add_options()
       ("help,h", "print this help and exit")
@@ -43,9 +50,7 @@ po::options_description common_options(const Program& program) {
        "giving enough tasks (see each problem)")
       ("method", po::value<std::string>()->value_name("M"), methods.c_str())
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
-      ("list", po::value<std::string>()->implicit_value("")->value_name("K"),
-       "print each object counted, one per line (JSON lines with --json), in a fixed order; "
-       "K ≥ 1: only the first K (queens, latin, sudoku search, puzzle); the report goes to stderr")
+      ("list", po::value<std::string>()->implicit_value("")->value_name("K"), list_help.c_str())
       ("estimate", po::value<std::string>()->implicit_value("")->value_name("S"),
        "do not run: print the predicted tree size, CPU and wall time (95% interval) for these "
        "--threads/--shard, from a sample of tasks run in full (timed probes of them where tasks take "
@@ -56,17 +61,18 @@ po::options_description common_options(const Program& program) {
 }
 
 /// Options of batch runs (docs/hpc.md), understood with every problem.
-po::options_description batch_options() {
+po::options_description batch_options(const Program& program) {
+  const std::string merge = program.name + " merge";
+  const std::string shard_help = "run only the tasks with id ≡ I (mod K); print partial counts; see " + merge;
+  const std::string out_help = "write the (shard's) result as JSON to FILE, for " + merge;
   po::options_description d("Batch options (checkpoint, shards, profiles)");
   d.add_options()
       ("checkpoint", po::value<std::string>()->value_name("FILE"),
        "record every finished task in FILE; rerunning the same command resumes from it")
       ("stop-file", po::value<std::string>()->value_name("PATH"),
        "stop like SIGTERM (finish running tasks, exit 143) once PATH exists")
-      ("shard", po::value<std::string>()->value_name("I/K"),
-       "run only the tasks with id ≡ I (mod K); print partial counts; see count merge")
-      ("out", po::value<std::string>()->value_name("FILE"),
-       "write the (shard's) result as JSON to FILE, for count merge")
+      ("shard", po::value<std::string>()->value_name("I/K"), shard_help.c_str())
+      ("out", po::value<std::string>()->value_name("FILE"), out_help.c_str())
       ("profile", po::value<std::string>()->value_name("FILE"),
        "write each task's id, wall seconds, nodes and counts to FILE (CSV)")
       ("no-estimate-check",
@@ -91,7 +97,7 @@ Parsed build_options(const Program& program) {
       p.problems.add_options()(name.c_str(), po::value<std::string>()->value_name(std::string(e.value_name)),
                                std::string(e.help).c_str());
   }
-  p.all.add(p.problems).add(common_options(program)).add(batch_options());
+  p.all.add(p.problems).add(common_options(program)).add(batch_options(program));
   for (const Problem& e : program.problems) {
     if (!e.add_options) continue;
     std::string members;
@@ -113,6 +119,19 @@ void print_help(std::ostream& out, const Program& program, const Parsed& p) {
       << ").\n\n"
       << p.all << "\n"
       << "Exit status: 0 done; 1 a run-time failure; 2 bad arguments.\n";
+}
+
+/// --version: a program built with pcount's own CMake (count) has one build;
+/// another program (Program::build set) names its own build and the
+/// library's apart.
+void print_version(std::ostream& out, const Program& program) {
+  if (program.build.empty()) {
+    out << program.name << " (pcount) " << version() << '\n' << "built with " << build_info() << '\n';
+    return;
+  }
+  out << program.name << " (with pcount " << version() << ")\n"
+      << program.name << " built with " << program.build << '\n'
+      << "pcount library built with " << build_info() << '\n';
 }
 
 const Problem& choose_problem(const Program& program, const po::variables_map& vm) {
@@ -490,7 +509,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       return 0;
     }
     if (vm.count("version")) {
-      out << name << " (pcount) " << version() << '\n' << "built with " << build_info() << '\n';
+      print_version(out, program);
       return 0;
     }
     const Problem& problem = choose_problem(program, vm);
