@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <cstdio>
@@ -330,6 +331,16 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
   return kept;
 }
 
+nlohmann::ordered_json nodes_json(const u128& nodes) {
+  if (nodes <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(nodes);
+  return to_string(nodes);
+}
+
+nlohmann::ordered_json nodes_json(double nodes) {
+  if (nodes >= 0 && nodes < 0x1p64) return static_cast<std::uint64_t>(std::llround(nodes));
+  return nodes;
+}
+
 std::string_view version() { return PCOUNT_VERSION; }
 
 #ifndef PCOUNT_BUILD_INFO
@@ -390,6 +401,18 @@ std::string choose_method(const Invocation& inv, const std::vector<std::string>&
 
 namespace {
 
+/// An extra field of a report as text: seconds (a key ending in
+/// "_seconds") to the microsecond, not as 0.11064726799999999.
+std::string extra_text(const std::string& key, const nlohmann::ordered_json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float() && key.ends_with("_seconds")) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(6) << value.get<double>();
+    return s.str();
+  }
+  return value.dump();
+}
+
 /// print_report on `out`.
 void write_report(std::ostream& out, const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
                   const Report& report) {
@@ -411,7 +434,12 @@ void write_report(std::ostream& out, const Invocation& inv, const engine::Job& j
     j["tasks_resumed"] = result.tasks_resumed;
     if (job.split_depth >= 0) j["split_depth"] = job.split_depth; else j["split_depth"] = nullptr;
     j["wall_seconds"] = result.wall_seconds;
-    j["nodes"] = result.totals.nodes ? nlohmann::ordered_json(to_string(result.totals.nodes)) : nullptr;
+    j["nodes"] = result.totals.nodes ? nodes_json(result.totals.nodes) : nullptr;
+    if (const engine::MergeResult* m = inv.session.replay_files) {
+      j["shards"] = m->shard_count;  // threads: the most of any shard; wall_seconds: the longest shard
+      j["task_seconds"] = m->task_seconds;
+    }
+    if (inv.session.distributed) j["ranks"] = inv.session.distributed->size();
     for (const auto& [key, value] : report.extra.items()) j[key] = value;
     out << j.dump() << '\n';
     return;
@@ -423,16 +451,24 @@ void write_report(std::ostream& out, const Invocation& inv, const engine::Job& j
   line("problem", report.title);
   for (const auto& [name, value] : report.counts) line(name, value);
   line("method", report.method);
-  for (const auto& [key, value] : report.extra.items())
-    line(key, value.is_string() ? value.get<std::string>() : value.dump());
-  line("threads", std::to_string(result.threads));
+  for (const auto& [key, value] : report.extra.items()) line(key, extra_text(key, value));
+  const engine::MergeResult* merged = inv.session.replay_files;
+  if (merged) line("shards", std::to_string(merged->shard_count));
+  if (inv.session.distributed) line("ranks", std::to_string(inv.session.distributed->size()));
+  line("threads", std::to_string(result.threads) + (merged ? " (the most of any shard)" : "") +
+                      (inv.session.distributed ? " per rank" : ""));
   line("tasks", std::to_string(result.tasks_total) +
                     (job.split_depth >= 0 ? " (split depth " + std::to_string(job.split_depth) + ")" : "") +
                     (result.tasks_resumed ? ", " + std::to_string(result.tasks_resumed) + " from earlier runs" : ""));
   if (result.totals.nodes) line("nodes", to_string(result.totals.nodes));
   std::ostringstream wall;
-  wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
+  wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s" << (merged ? " (the longest shard)" : "");
   line("wall", wall.str());
+  if (merged) {
+    std::ostringstream work;
+    work << std::fixed << std::setprecision(3) << merged->task_seconds << " s (the tasks' times summed over the shards)";
+    line("task time", work.str());
+  }
   out << s.str() << report.text_after;
 }
 
@@ -568,8 +604,8 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       } catch (const std::runtime_error& e) {
         throw std::runtime_error(std::string("merge: ") + e.what());
       }
-      result = *session.replay;
-      result.threads = inv.common.threads;
+      result = *session.replay;  // threads, tasks run and resumed, wall: the shards' (merge_main)
+      if (result.threads <= 0) result.threads = inv.common.threads;
       // The tasks' output kept in the shard files, in task-id order, as the
       // run would have printed it (then the report goes to stderr).
       if (plan.job.run_task_output && session.replay_files && session.replay_files->has_outputs) {
