@@ -379,20 +379,23 @@ std::optional<std::filesystem::path> default_cache_dir() {
 }
 
 void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option) {
-  // The directory, or the nearest folder above it that exists (where it
-  // would be created), must be a writable directory.
+  // A probe: the folders that do not exist yet are made, checked and
+  // removed again (deepest first), so a run refused later leaves nothing;
+  // the cache writers make them again when they first write a file.
   std::error_code ec;
-  std::filesystem::path existing = std::filesystem::absolute(dir, ec);
-  if (ec) throw InvalidArgument(option, "cannot use the cache directory " + dir.string() + ": " + ec.message());
-  while (!std::filesystem::exists(existing, ec) && existing.has_relative_path()) existing = existing.parent_path();
-  if (!std::filesystem::is_directory(existing, ec))
-    throw InvalidArgument(option, (existing == std::filesystem::absolute(dir, ec) ? dir : existing).string() +
-                                      " is not a directory");
-  if (::access(existing.c_str(), W_OK | X_OK) != 0)
-    throw InvalidArgument(option, existing == std::filesystem::absolute(dir, ec)
-                                      ? "the cache directory " + dir.string() + " is not writable"
-                                      : "cannot create the cache directory " + dir.string() + ": " +
-                                            existing.string() + " is not writable");
+  std::vector<std::filesystem::path> made;
+  for (auto p = std::filesystem::absolute(dir, ec); !ec && !p.empty() && !std::filesystem::exists(p, ec);
+       p = p.parent_path()) {
+    made.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  std::string problem;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) problem = "cannot create the cache directory " + dir.string() + ": " + ec.message();
+  else if (!std::filesystem::is_directory(dir, ec)) problem = dir.string() + " is not a directory";
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0) problem = "the cache directory " + dir.string() + " is not writable";
+  for (const auto& m : made) std::filesystem::remove(m, ec);  // only empty folders go
+  if (!problem.empty()) throw InvalidArgument(option, problem);
 }
 
 std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache, int threads) {

@@ -52,10 +52,10 @@ struct CacheOptions {
 /// $HOME/.cache/pcount; nullopt when neither variable is set.
 [[nodiscard]] std::optional<std::filesystem::path> default_cache_dir();
 
-/// Checks, creating nothing, that `dir` is a writable directory or could be
-/// created as one (the nearest existing folder above it is writable); the
-/// cache writers create it when they first write a file. Throws
-/// InvalidArgument(option) with the reason otherwise.
+/// Checks that `dir` is, or can be made, a writable directory: folders that
+/// do not exist yet are made for the check and removed again, so nothing is
+/// left behind (the cache writers make them when they first write a file).
+/// Throws InvalidArgument(option) with the reason otherwise.
 void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option);
 
 /// Every class of d-regular n+n bipartite graphs (2 ≤ n ≤ kMaxClassOrder,
