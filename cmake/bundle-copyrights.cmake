@@ -6,16 +6,24 @@
 # package's /usr/share/doc/<package>/copyright along, as
 # share/doc/pcount/third-party/<package>.copyright: the bundle redistributes
 # their binaries, so it carries their licences (cliquer's is the GPL). Fails
-# when a package's copyright file is missing. pcount's own files (bin/count)
-# belong to no package and are skipped.
+# when a package's copyright file is missing. pcount's own programs
+# (PCOUNT_BUNDLE_OWN, default count and count-mpi) are skipped: a package
+# may own a file of the same name elsewhere (llvm's /usr/lib/llvm-14/bin/count).
 if(NOT PCOUNT_BUNDLE_ROOT)
   set(PCOUNT_BUNDLE_ROOT "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
+endif()
+if(NOT DEFINED PCOUNT_BUNDLE_OWN)
+  set(PCOUNT_BUNDLE_OWN count count-mpi)
 endif()
 set(_out "${PCOUNT_BUNDLE_ROOT}/share/doc/pcount/third-party")
 file(GLOB _files "${PCOUNT_BUNDLE_ROOT}/lib/*.so*" "${PCOUNT_BUNDLE_ROOT}/lib64/*.so*" "${PCOUNT_BUNDLE_ROOT}/bin/*")
 set(_packages "")
 foreach(_file IN LISTS _files)
   get_filename_component(_name "${_file}" NAME)
+  list(FIND PCOUNT_BUNDLE_OWN "${_name}" _own) # (no IN_LIST: script mode runs without CMP0057)
+  if(NOT _own EQUAL -1)
+    continue()
+  endif()
   execute_process(COMMAND dpkg-query -S "*/${_name}" OUTPUT_VARIABLE _owners RESULT_VARIABLE _rc ERROR_QUIET)
   if(NOT _rc EQUAL 0)
     continue() # not from a package (count itself)
