@@ -5,7 +5,9 @@
 
 // GCC 12 reports a false -Wrestrict inside inlined std::string concatenation
 // (GCC bug 105329, as in src/driver/merge.cpp); the warning is off here.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wrestrict"
+#endif
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
