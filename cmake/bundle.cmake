@@ -6,6 +6,9 @@
 #   lib/              every shared library the two need except glibc's and
 #                     GCC's runtime (libstdc++, libgcc_s), plus libtbbmalloc,
 #                     which libtbb loads at run time when present
+#   share/            the data (share/pcount/) and licences (share/doc/pcount/:
+#                     pcount's LICENSE and third-party/<package>.copyright of
+#                     each bundled Debian package, cmake/bundle-copyrights.cmake)
 # The node's own glibc (≥ 2.34) and libstdc++ (≥ GCC 11) are used: Debian
 # 12's libstdc++ would itself need glibc 2.36, narrowing the nodes it runs on.
 # Only the Runtime component goes in: no headers, static libraries or MPI.
@@ -38,6 +41,8 @@ function(pcount_bundle_install_rules)
   install(RUNTIME_DEPENDENCY_SET pcount_bundle
           PRE_EXCLUDE_REGEXES "ld-linux" "^lib(c|m|mvec|pthread|dl|rt|util|resolv|anl|nsl|stdc\\+\\+|gcc_s)\\.so"
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime)
+  # Their licences: the copyright file of the Debian package of each.
+  install(SCRIPT ${PROJECT_SOURCE_DIR}/cmake/bundle-copyrights.cmake COMPONENT Runtime)
 endfunction()
 
 set(CPACK_GENERATOR TGZ)

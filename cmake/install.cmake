@@ -4,8 +4,11 @@
 #                lib/cmake/pcount/ (targets pcount::engine, ::driver, ::graph,
 #                ::latin, ::sudoku, ::queens, ::games, ::designs; README.md
 #                "Using pcount as a library").
-#   Runtime:     count (and count-mpi when built); with PCOUNT_BUNDLE also the
-#                shared libraries and nauty-genbg of the relocatable bundle.
+#   Runtime:     count (and count-mpi when it was built), share/pcount/ (the
+#                data count finds beside itself), share/doc/pcount/ (LICENSE,
+#                CHANGELOG.md); with PCOUNT_BUNDLE also the shared libraries
+#                and nauty-genbg of the relocatable bundle, with the copyright
+#                file of each (share/doc/pcount/third-party/).
 #
 # The `count` program's problem table (pcount_cli) is not exported: a
 # program of one's own lists its problems for driver::main.
@@ -31,15 +34,24 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/pcountConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/pcountConfig.cmake ${PROJECT_BINARY_DIR}/pcountConfigVersion.cmake
         DESTINATION ${PCOUNT_INSTALL_CMAKEDIR} COMPONENT Development)
 
-set(_pcount_programs count)
-if(TARGET count-mpi AND NOT PCOUNT_BUNDLE) # the bundle leaves MPI to the cluster's own build
-  list(APPEND _pcount_programs count-mpi)
-endif()
 if(PCOUNT_BUNDLE)
   include(${CMAKE_CURRENT_LIST_DIR}/bundle.cmake) # sets _pcount_bundle_deps
 endif()
-install(TARGETS ${_pcount_programs} ${_pcount_bundle_deps}
+install(TARGETS count ${_pcount_bundle_deps}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+# count-mpi is installed when it was built: scripts/count builds only count,
+# and `cmake --install` after it must not stop half-way on the missing file.
+# (The bundle leaves MPI to the cluster's own build.)
+if(TARGET count-mpi AND NOT PCOUNT_BUNDLE)
+  install(TARGETS count-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime OPTIONAL)
+endif()
+# The data count finds beside itself (../share/pcount from bin/; src/driver/
+# data_files.hpp): the proved optimal strategy trees. With the licence, in the
+# install and the bundle alike.
+install(FILES ${PROJECT_SOURCE_DIR}/data/games/bulls-and-cows-optimal.json ${PROJECT_SOURCE_DIR}/data/games/README.md
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/pcount/games COMPONENT Runtime)
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT Runtime)
 if(PCOUNT_BUNDLE)
   pcount_bundle_install_rules()
 endif()

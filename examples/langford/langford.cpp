@@ -101,6 +101,9 @@ const Problem kProblems[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Program program{"langford", "Counts Langford pairings", kProblems};
+#ifndef LANGFORD_BUILD
+#define LANGFORD_BUILD "unknown (built outside its CMakeLists.txt)"
+#endif
+  const Program program{"langford", "Counts Langford pairings", kProblems, LANGFORD_BUILD};
   return pcount::driver::main(argc, argv, program, std::cout, std::cerr);
 }

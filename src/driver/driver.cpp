@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <cstdint>
 #include <limits>
@@ -35,6 +36,13 @@ po::options_description common_options(const Program& program) {
   for (const Problem& e : program.problems)
     if (!e.methods.empty()) methods += (methods.empty() ? "" : ", ") + dashed(e.option) + " " + std::string(e.methods);
   methods = "counting method" + (methods.empty() ? std::string() : ": " + methods) + "; default: the fastest that applies";
+  std::string lists;  // the problems that --list applies to, from the program's own table
+  for (const Problem& e : program.problems)
+    if (e.lists) lists += (lists.empty() ? "" : ", ") + dashed(e.option);
+  const std::string list_help =
+      "print each object counted, one per line (JSON lines with --json), in a fixed order; K ≥ 1: only the "
+      "first K; the report goes to stderr" + (lists.empty() ? std::string("; no problem of ") + program.name +
+      " lists" : "; problems that list: " + lists);
   po::options_description d("Common options");
   d.add_options()
       ("help,h", "print this help and exit")
@@ -46,9 +54,7 @@ po::options_description common_options(const Program& program) {
        "giving enough tasks (see each problem)")
       ("method", po::value<std::string>()->value_name("M"), methods.c_str())
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
-      ("list", po::value<std::string>()->implicit_value("")->value_name("K"),
-       "print each object counted, one per line (JSON lines with --json), in a fixed order; "
-       "K ≥ 1: only the first K (queens, latin, sudoku search, puzzle); the report goes to stderr")
+      ("list", po::value<std::string>()->implicit_value("")->value_name("K"), list_help.c_str())
       ("estimate", po::value<std::string>()->implicit_value("")->value_name("S"),
        "do not run: print the predicted tree size, CPU and wall time (95% interval) for these "
        "--threads/--shard, from a sample of tasks run in full (timed probes of them where tasks take "
@@ -59,17 +65,18 @@ po::options_description common_options(const Program& program) {
 }
 
 /// Options of batch runs (docs/hpc.md), understood with every problem.
-po::options_description batch_options() {
+po::options_description batch_options(const Program& program) {
+  const std::string merge = program.name + " merge";
+  const std::string shard_help = "run only the tasks with id ≡ I (mod K); print partial counts; see " + merge;
+  const std::string out_help = "write the (shard's) result as JSON to FILE, for " + merge;
   po::options_description d("Batch options (checkpoint, shards, profiles)");
   d.add_options()
       ("checkpoint", po::value<std::string>()->value_name("FILE"),
        "record every finished task in FILE; rerunning the same command resumes from it")
       ("stop-file", po::value<std::string>()->value_name("PATH"),
        "stop like SIGTERM (finish running tasks, exit 143) once PATH exists")
-      ("shard", po::value<std::string>()->value_name("I/K"),
-       "run only the tasks with id ≡ I (mod K); print partial counts; see count merge")
-      ("out", po::value<std::string>()->value_name("FILE"),
-       "write the (shard's) result as JSON to FILE, for count merge")
+      ("shard", po::value<std::string>()->value_name("I/K"), shard_help.c_str())
+      ("out", po::value<std::string>()->value_name("FILE"), out_help.c_str())
       ("output", po::value<std::string>()->value_name("FILE"),
        "write the objects of --list (the results of --puzzle-file) to FILE instead of stdout, exactly once "
        "across --checkpoint resumes (stdout is at-least-once); the report goes to stdout")
@@ -97,7 +104,7 @@ Parsed build_options(const Program& program) {
       p.problems.add_options()(name.c_str(), po::value<std::string>()->value_name(std::string(e.value_name)),
                                std::string(e.help).c_str());
   }
-  p.all.add(p.problems).add(common_options(program)).add(batch_options());
+  p.all.add(p.problems).add(common_options(program)).add(batch_options(program));
   for (const Problem& e : program.problems) {
     if (!e.add_options) continue;
     std::string members;
@@ -119,6 +126,19 @@ void print_help(std::ostream& out, const Program& program, const Parsed& p) {
       << ").\n\n"
       << p.all << "\n"
       << "Exit status: 0 done; 1 a run-time failure; 2 bad arguments.\n";
+}
+
+/// --version: a program built with pcount's own CMake (count) has one build;
+/// another program (Program::build set) names its own build and the
+/// library's apart.
+void print_version(std::ostream& out, const Program& program) {
+  if (program.build.empty()) {
+    out << program.name << " (pcount) " << version() << '\n' << "built with " << build_info() << '\n';
+    return;
+  }
+  out << program.name << " (with pcount " << version() << ")\n"
+      << program.name << " built with " << program.build << '\n'
+      << "pcount library built with " << build_info() << '\n';
 }
 
 const Problem& choose_problem(const Program& program, const po::variables_map& vm) {
@@ -338,6 +358,16 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
   return kept;
 }
 
+nlohmann::ordered_json nodes_json(const u128& nodes) {
+  if (nodes <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(nodes);
+  return to_string(nodes);
+}
+
+nlohmann::ordered_json nodes_json(double nodes) {
+  if (nodes >= 0 && nodes < 0x1p64) return static_cast<std::uint64_t>(std::llround(nodes));
+  return nodes;
+}
+
 std::string_view version() { return PCOUNT_VERSION; }
 
 #ifndef PCOUNT_BUILD_INFO
@@ -398,6 +428,18 @@ std::string choose_method(const Invocation& inv, const std::vector<std::string>&
 
 namespace {
 
+/// An extra field of a report as text: seconds (a key ending in
+/// "_seconds") to the microsecond, not as 0.11064726799999999.
+std::string extra_text(const std::string& key, const nlohmann::ordered_json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float() && key.ends_with("_seconds")) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(6) << value.get<double>();
+    return s.str();
+  }
+  return value.dump();
+}
+
 /// print_report on `out`.
 void write_report(std::ostream& out, const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
                   const Report& report) {
@@ -419,7 +461,12 @@ void write_report(std::ostream& out, const Invocation& inv, const engine::Job& j
     j["tasks_resumed"] = result.tasks_resumed;
     if (job.split_depth >= 0) j["split_depth"] = job.split_depth; else j["split_depth"] = nullptr;
     j["wall_seconds"] = result.wall_seconds;
-    j["nodes"] = result.totals.nodes ? nlohmann::ordered_json(to_string(result.totals.nodes)) : nullptr;
+    j["nodes"] = result.totals.nodes ? nodes_json(result.totals.nodes) : nullptr;
+    if (const engine::MergeResult* m = inv.session.replay_files) {
+      j["shards"] = m->shard_count;  // threads: the most of any shard; wall_seconds: the longest shard
+      j["task_seconds"] = m->task_seconds;
+    }
+    if (inv.session.distributed) j["ranks"] = inv.session.distributed->size();
     for (const auto& [key, value] : report.extra.items()) j[key] = value;
     out << j.dump() << '\n';
     return;
@@ -431,16 +478,24 @@ void write_report(std::ostream& out, const Invocation& inv, const engine::Job& j
   line("problem", report.title);
   for (const auto& [name, value] : report.counts) line(name, value);
   line("method", report.method);
-  for (const auto& [key, value] : report.extra.items())
-    line(key, value.is_string() ? value.get<std::string>() : value.dump());
-  line("threads", std::to_string(result.threads));
+  for (const auto& [key, value] : report.extra.items()) line(key, extra_text(key, value));
+  const engine::MergeResult* merged = inv.session.replay_files;
+  if (merged) line("shards", std::to_string(merged->shard_count));
+  if (inv.session.distributed) line("ranks", std::to_string(inv.session.distributed->size()));
+  line("threads", std::to_string(result.threads) + (merged ? " (the most of any shard)" : "") +
+                      (inv.session.distributed ? " per rank" : ""));
   line("tasks", std::to_string(result.tasks_total) +
                     (job.split_depth >= 0 ? " (split depth " + std::to_string(job.split_depth) + ")" : "") +
                     (result.tasks_resumed ? ", " + std::to_string(result.tasks_resumed) + " from earlier runs" : ""));
   if (result.totals.nodes) line("nodes", to_string(result.totals.nodes));
   std::ostringstream wall;
-  wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
+  wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s" << (merged ? " (the longest shard)" : "");
   line("wall", wall.str());
+  if (merged) {
+    std::ostringstream work;
+    work << std::fixed << std::setprecision(3) << merged->task_seconds << " s (the tasks' times summed over the shards)";
+    line("task time", work.str());
+  }
   out << s.str() << report.text_after;
 }
 
@@ -575,7 +630,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       return 0;
     }
     if (vm.count("version")) {
-      out << name << " (pcount) " << version() << '\n' << "built with " << build_info() << '\n';
+      print_version(out, program);
       return 0;
     }
     const Problem& problem = choose_problem(program, vm);
@@ -637,8 +692,8 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       } catch (const std::runtime_error& e) {
         throw std::runtime_error(std::string("merge: ") + e.what());
       }
-      result = *session.replay;
-      result.threads = inv.common.threads;
+      result = *session.replay;  // threads, tasks run and resumed, wall: the shards' (merge_main)
+      if (result.threads <= 0) result.threads = inv.common.threads;
       if (session.replay_files) replay_outputs(inv, plan, *session.replay_files);
     } else {
       result = run_job(inv, plan.job, plan.output);

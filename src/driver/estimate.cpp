@@ -228,7 +228,7 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     j["interval"] = "95% (bootstrap percentiles over the sampled tasks, run-to-run timing noise included)";
     j["timing_noise"] = o.noise;
     j["cpu_timing_noise"] = o.cpu_noise;
-    j["nodes"] = e.nodes > 0 ? nlohmann::ordered_json(e.nodes) : nullptr;
+    j["nodes"] = e.nodes > 0 ? nodes_json(e.nodes) : nullptr;
     if (e.knuth.probes > 0) {
       j["knuth_nodes"] = e.knuth.nodes;
       j["knuth_relative_error"] = e.knuth.relative_error;

@@ -30,7 +30,7 @@ void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
     j["tasks"] = m.task_count;
     j["shards"] = m.shard_count;
     j["task_seconds"] = m.task_seconds;
-    j["nodes"] = m.totals.nodes ? nlohmann::ordered_json(to_string(m.totals.nodes)) : nullptr;
+    j["nodes"] = m.totals.nodes ? nodes_json(m.totals.nodes) : nullptr;
     out << j.dump() << '\n';
     return;
   }
@@ -87,10 +87,17 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
     }
   }
   engine::MergeResult merged;
+  // The job's figures from the shards' own runs, not from this merge.
+  engine::RunResult result;
   try {
     std::vector<engine::ShardResult> shards;
     for (const auto& f : files) shards.push_back(engine::read_shard_file(f));
     merged = engine::merge_shards(shards, files);
+    for (const engine::ShardResult& s : shards) {
+      result.threads = std::max(result.threads, s.threads);
+      result.tasks_run += s.tasks_run;
+      result.tasks_resumed += s.tasks_resumed;
+    }
     const auto kept = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_outputs; });
     if (kept != 0 && !merged.has_outputs)
       err << name << ": merge: note: only " << kept << " of " << shards.size()
@@ -120,11 +127,8 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
   }
   // Rebuild the job from its command and let the problem print its report
   // (derived figures included) from the merged totals.
-  engine::RunResult result;
   result.totals = merged.totals;
   result.tasks_total = merged.task_count;
-  result.tasks_run = 0;
-  result.tasks_resumed = merged.task_count;
   result.wall_seconds = merged.wall_seconds;
   // The command comes from a file, which may come from anywhere: it may
   // choose the problem and its parameters, nothing else. Options that name
@@ -134,6 +138,11 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
   std::vector<std::string> ignored;
   const std::vector<std::string> kept = job_arguments(program, merged.command, ignored);
   args.insert(args.end(), kept.begin(), kept.end());
+  // --threads only says how the shard ran (every Slurm shard passes it):
+  // dropped without a word; what names a file or draws is listed.
+  std::erase_if(ignored, [](const std::string& a) {
+    return a.rfind("--threads", 0) == 0 || a.rfind("-t ", 0) == 0 || a == "-t";
+  });
   if (!ignored.empty()) {
     std::string list;
     for (std::size_t i = 0; i < ignored.size() && i < 12; ++i) list += (list.empty() ? "" : ", ") + ignored[i];

@@ -1,5 +1,6 @@
 // The `--bulls-and-cows` and `--mastermind [--strategy S]` problems: a code-breaking
 // strategy played against every secret.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,7 +13,9 @@
 #include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
 #include "pcount/games/problem.hpp"
+#include "driver/data_files.hpp"
 #include "games/codes_optimal.hpp"
+#include "games/codes_play.hpp"
 
 namespace pcount::games {
 
@@ -42,8 +45,9 @@ void add_codes_options(po::options_description& d) {
       "guess in answer order (guesses after the first, summed over the class); a bound below the optimum is "
       "reported as such after the run")(
       "play", po::value<bool>()->implicit_value(true)->zero_tokens(),
-      "play one game on the terminal: the program guesses, you answer each guess with B C (bulls or black "
-      "pegs, cows or white pegs), e.g. '1 2'")(
+      "play one game on the terminal: the program guesses, you score each guess with bulls (black pegs) and "
+      "cows (white pegs) as 1B 2C, 1 2 or 12; q quits. With --strategy optimal, bulls and cows plays the "
+      "shipped tree (share/pcount/games/)")(
       "secret", po::value<std::string>()->value_name("CODE"),
       "play one game against CODE and print each guess with its answer (e.g. '0123  1B 2C')");
 }
@@ -127,6 +131,13 @@ public:
     return true;
   }
   [[nodiscard]] int made() const { return made_; }
+  /// Whether answer `a` to guess `g` leaves a secret (and, with a tree, is
+  /// one of its answers): answer() would take it.
+  [[nodiscard]] bool possible(std::size_t g, std::uint8_t a) const {
+    if (node_ && a != cs_.solved() && std::find(node_->answers.begin(), node_->answers.end(), a) == node_->answers.end())
+      return false;
+    return std::any_of(consistent_.begin(), consistent_.end(), [&](std::uint16_t c) { return cs_.answer(g, c) == a; });
+  }
 
 private:
   const codes::CodeSet& cs_;
@@ -141,6 +152,19 @@ private:
 constexpr std::uint64_t kMaxClassBound = 1'000'000'000;
 
 std::string spaced_answer(std::uint8_t a) { return std::to_string(a / 5) + "B " + std::to_string(a % 5) + "C"; }
+
+/// The optimal bulls-and-cows tree that ships with pcount (data/games/,
+/// installed in share/pcount/games/), for --strategy optimal --play/--secret.
+std::shared_ptr<const codes::StrategyTree> shipped_optimal_tree(const codes::CodeSet& cs) {
+  const std::string name = "games/bulls-and-cows-optimal.json";
+  const auto file = find_data_file(name);
+  if (!file)
+    throw InvalidArgument("--strategy", "optimal bulls and cows is played from its proved tree, installed as " +
+                                            (installed_data_dir() / name).string() +
+                                            ", which is missing: give it with --strategy-file FILE (in the source: "
+                                            "data/" + name + ")");
+  return read_strategy_file(cs, file->string(), "--strategy");
+}
 
 /// --play and --secret: one game, not an engine job.
 int run_codes(const Invocation& inv, codes::Game game) {
@@ -172,11 +196,9 @@ int run_codes(const Invocation& inv, codes::Game game) {
       parse_strategy(inv, mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
   std::shared_ptr<const codes::StrategyTree> tree;
   if (strategy_file) tree = read_strategy_file(cs, *strategy_file);
-  if (!tree && strategy == codes::Strategy::optimal && !mastermind)
-    throw InvalidArgument("--strategy", "optimal bulls and cows is played from its proved tree: use --strategy-file "
-                                        "data/games/bulls-and-cows-optimal.json");
+  if (!tree && strategy == codes::Strategy::optimal && !mastermind) tree = shipped_optimal_tree(cs);
   Player player(cs, strategy, tree);
-  std::vector<std::string> history;
+  if (play) inv.out << play::intro(game);
   for (;;) {
     if (player.made() >= codes::kMaxGuesses)
       throw InternalError("code game: the strategy needs more than " + std::to_string(codes::kMaxGuesses) + " guesses");
@@ -186,35 +208,13 @@ int run_codes(const Invocation& inv, codes::Game game) {
       a = cs.answer(g, *secret);
       inv.out << cs.name(g) << "  " << spaced_answer(a) << "\n";
     } else {
-      inv.out << "guess " << player.made() + 1 << ": " << cs.name(g) << "   answer (B C)? " << std::flush;
-      std::string line;
-      if (!std::getline(std::cin, line)) {
-        inv.out << "\n";
-        inv.err << inv.session.program << ": --play: the input ended before the code was found\n";
-        return 1;
-      }
-      std::istringstream in(line);
-      int b = -1, c = -1;
-      std::string rest;
-      const int p = cs.positions();
-      if (!(in >> b >> c) || (in >> rest) || b < 0 || c < 0 || b + c > p || (b == p - 1 && c == 1)) {
-        inv.out << "\n";
-        inv.err << inv.session.program << ": --play: answer '" << line << "' to guess " << player.made() + 1 << " ("
-                << cs.name(g) << "): expected two numbers B C (bulls, cows) with B + C <= " << p << ", not "
-                << p - 1 << " 1\n";
-        return 2;
-      }
-      a = static_cast<std::uint8_t>(5 * b + c);
+      const play::Asked asked = play::ask_answer(inv, std::cin, cs, g, player.made() + 1,
+                                                 [&](std::uint8_t answer) { return player.possible(g, answer); });
+      if (!asked.answer) return asked.status;
+      a = *asked.answer;
     }
-    history.push_back(cs.name(g) + " " + codes::answer_name(a));
-    if (!player.answer(g, a)) {
-      std::string so_far;
-      for (const auto& h : history) so_far += (so_far.empty() ? "" : ", ") + h;
-      inv.err << inv.session.program << ": --play: answer " << a / 5 << " " << a % 5 << " to guess "
-              << player.made() << " (" << cs.name(g) << ") is consistent with no secret, given the answers "
-              << so_far << "\n";
-      return 2;
-    }
+    if (!player.answer(g, a))
+      throw InternalError("code game: answer " + codes::answer_name(a) + " to " + cs.name(g) + " leaves no secret");
     if (a == cs.solved()) {
       if (play) inv.out << "solved: " << cs.name(g) << " in " << player.made() << " guesses\n";
       return 0;

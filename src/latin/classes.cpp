@@ -104,6 +104,23 @@ std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& f
   return std::nullopt;  // no end line: truncated
 }
 
+/// Writes a cache file atomically, creating its directory first: the cache
+/// directory is made only when there is something to keep in it, so a run
+/// refused before (bad input, no genbg) leaves nothing behind.
+void write_cache_text(const std::filesystem::path& file, const std::string& text, const std::string& what,
+                      const std::string& option) {
+  std::error_code ec;
+  std::filesystem::create_directories(file.parent_path(), ec);
+  if (ec)
+    throw InvalidArgument(option, "cannot create the cache directory " + file.parent_path().string() + ": " +
+                                      ec.message());
+  try {
+    engine::write_atomically(file.string(), text);
+  } catch (const std::runtime_error& e) {
+    throw InvalidArgument(option, "cannot write the " + what + " cache file " + e.what());
+  }
+}
+
 void write_cache(const std::filesystem::path& file, int n, int d, const std::vector<GraphClass>& classes,
                  const std::string& option) {
   std::ostringstream out;
@@ -115,11 +132,7 @@ void write_cache(const std::filesystem::path& file, int n, int d, const std::vec
     out << line << '\n';
   }
   out << "end " << classes.size() << ' ' << hex128(hash.h).substr(16) << '\n';
-  try {
-    engine::write_atomically(file.string(), out.str());
-  } catch (const std::runtime_error& e) {
-    throw InvalidArgument(option, std::string("cannot write the class cache file ") + e.what());
-  }
+  write_cache_text(file, out.str(), "class", option);
 }
 
 std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache, int threads) {
@@ -265,11 +278,7 @@ void write_checked_lines(const std::filesystem::path& file, const std::string& h
     out += '\n';
   }
   out += "end " + std::to_string(values.size()) + " " + hex128(hash.h).substr(16) + "\n";
-  try {
-    engine::write_atomically(file.string(), out);
-  } catch (const std::runtime_error& e) {
-    throw InvalidArgument(option, "cannot write the " + what + " cache file " + e.what());
-  }
+  write_cache_text(file, out, what, option);
 }
 
 /// The cached values of a table of `count` classes whose header must be
@@ -370,13 +379,23 @@ std::optional<std::filesystem::path> default_cache_dir() {
 }
 
 void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option) {
+  // A probe: the folders that do not exist yet are made, checked and
+  // removed again (deepest first), so a run refused later leaves nothing;
+  // the cache writers make them again when they first write a file.
   std::error_code ec;
+  std::vector<std::filesystem::path> made;
+  for (auto p = std::filesystem::absolute(dir, ec); !ec && !p.empty() && !std::filesystem::exists(p, ec);
+       p = p.parent_path()) {
+    made.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  std::string problem;
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw InvalidArgument(option, "cannot create the cache directory " + dir.string() + ": " + ec.message());
-  if (!std::filesystem::is_directory(dir, ec))
-    throw InvalidArgument(option, dir.string() + " is not a directory");
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw InvalidArgument(option, "the cache directory " + dir.string() + " is not writable");
+  if (ec) problem = "cannot create the cache directory " + dir.string() + ": " + ec.message();
+  else if (!std::filesystem::is_directory(dir, ec)) problem = dir.string() + " is not a directory";
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0) problem = "the cache directory " + dir.string() + " is not writable";
+  for (const auto& m : made) std::filesystem::remove(m, ec);  // only empty folders go
+  if (!problem.empty()) throw InvalidArgument(option, problem);
 }
 
 std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache, int threads) {

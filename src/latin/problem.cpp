@@ -51,6 +51,9 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
     cache.dir = std::filesystem::path(*dir);
   } else {
     cache.dir = default_cache_dir();
+    if (!cache.dir)
+      inv.err << inv.session.program << ": --latin: note: no cache of graph class lists (neither XDG_CACHE_HOME nor "
+                                        "HOME is set; give --cache-dir DIR to keep them)\n";
   }
   auto cj = std::make_shared<ClassJob>(make_class_job(n, k, cache, inv.common.threads));
   Plan plan;

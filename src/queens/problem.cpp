@@ -185,8 +185,11 @@ Plan plan_queens(const Invocation& inv) {
     plan.report = [&inv, n, method, outer, need, show](const engine::RunResult& result) {
       nlohmann::ordered_json extra = nlohmann::ordered_json::object();
       extra["outer_columns"] = outer;
+      // This process's memory: under merge it would be the merge's own, not
+      // the shards' (their files do not record it), so it is left out.
       const double peak = peak_rss_bytes();
-      if (inv.common.json) {
+      if (inv.session.replay) {
+      } else if (inv.common.json) {
         extra["memory_estimate_bytes"] = std::llround(need);
         extra["peak_rss_bytes"] = std::llround(peak);
       } else {

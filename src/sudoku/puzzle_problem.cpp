@@ -628,6 +628,38 @@ std::function<double(std::size_t, std::mt19937_64&)> all_solutions_probe(const P
   return [nodes](std::size_t id, std::mt19937_64&) { return (*nodes)[id]; };
 }
 
+/// Refuses (exit 2, before any work) a file whose first puzzle is of
+/// another size than `shape` gives: its cell count is another square N²
+/// (N ≤ kMaxSide), e.g. a 12×12 file read with the default 3x3 boxes,
+/// which would otherwise give one "bad character" line per puzzle. Names
+/// the --box of the file's header comment ("# ... --box 3x4 ...") when it
+/// has one, else the box shapes of an N×N grid.
+void check_first_puzzle_size(const PuzzleFile& file, const BoxShape& shape) {
+  if (file.begin.empty()) return;
+  int cells = 0;
+  for (const char ch : file.puzzle(0)) cells += ch != ' ' && ch != '\t' && ch != '\r' && ch != '\v' && ch != '\f';
+  int side = 1;
+  while ((side + 1) * (side + 1) <= cells) ++side;
+  if (cells == shape.cells() || side * side != cells || side > kMaxSide || side < 2) return;
+  std::string boxes;
+  const std::string_view head(file.text.data(), file.begin[0]);  // the comment and blank lines before it
+  if (const auto at = head.find("--box "); at != std::string_view::npos) {
+    const std::string_view rest = head.substr(at + 6);
+    boxes = "--box " + std::string(rest.substr(0, std::min(rest.find_first_of(" \t\r\n"), std::size_t{5})));
+    boxes = "its header says " + printable(boxes, 16);
+  } else {
+    for (int r = 2; r * r <= side; ++r)
+      if (side % r == 0) boxes += (boxes.empty() ? "e.g. --box " : " or --box ") + std::to_string(r) + "x" +
+                                  std::to_string(side / r);
+  }
+  const std::string n = std::to_string(shape.side());
+  throw InvalidArgument("--puzzle-file", "line " + std::to_string(file.line[0]) + " has " + std::to_string(cells) +
+                                             " cells, a " + std::to_string(side) + "×" + std::to_string(side) +
+                                             " puzzle, not " + n + "×" + n + " (--box " + shape_name(shape) +
+                                             "): give the file's box shape with --box RxC" +
+                                             (boxes.empty() ? std::string() : " (" + boxes + ")"));
+}
+
 /// `--puzzle-file F`: one engine task per block of kBlock file lines; each
 /// solves its puzzles and prints their result lines (bad lines: a message
 /// on stderr), delivered in line order by the driver (Plan::output), so the
@@ -665,6 +697,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
     };
   } else {
     const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path, inv.session.program);
+    check_first_puzzle_size(*file, shape);
     lines = file->lines;
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash.value()));

@@ -135,6 +135,8 @@ TEST_F(HpcMpi, ThreeRanksGiveTheSingleProcessCounts) {
     const auto mpi = parse(run_mpi(3, args), "mpi 3: " + shown(args));
     EXPECT_EQ(mpi["counts"], single["counts"]) << shown(args);
     EXPECT_EQ(mpi["tasks_run"], single["tasks"]) << shown(args);  // every task ran once, job-wide
+    EXPECT_EQ(mpi["ranks"], 3) << shown(args);
+    EXPECT_FALSE(single.contains("ranks")) << shown(args);
   }
 }
 

@@ -238,10 +238,13 @@ TEST(LatinCli, BadInput) {
 TEST(LatinCli, MissingGenbgIsOneLineAndExit2) {
   // A fresh cache, so genbg must run; PCOUNT_GENBG names a missing program.
   const std::string empty_cache = cache_dir() + "/empty";
+  std::filesystem::remove_all(empty_cache);
   ::setenv("PCOUNT_GENBG", "/nonexistent/nauty-genbg", 1);
   const CommandResult r = run_count({"--latin", "6", "--method", "classes", "--cache-dir", empty_cache});
   ::unsetenv("PCOUNT_GENBG");
   EXPECT_EQ(r.status, 2);
+  // Refused before anything was cached: the directory is not made.
+  EXPECT_FALSE(std::filesystem::exists(empty_cache));
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(is_one_line(r.err)) << r.err;
   EXPECT_NE(r.err.find("genbg"), std::string::npos) << r.err;

@@ -52,7 +52,9 @@ struct CacheOptions {
 /// $HOME/.cache/pcount; nullopt when neither variable is set.
 [[nodiscard]] std::optional<std::filesystem::path> default_cache_dir();
 
-/// Creates `dir` if needed and checks that a file can be written in it.
+/// Checks that `dir` is, or can be made, a writable directory: folders that
+/// do not exist yet are made for the check and removed again, so nothing is
+/// left behind (the cache writers make them when they first write a file).
 /// Throws InvalidArgument(option) with the reason otherwise.
 void ensure_writable_dir(const std::filesystem::path& dir, const std::string& option);
 
