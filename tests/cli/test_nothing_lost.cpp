@@ -297,12 +297,18 @@ TEST(NothingLost, ASecondProcessOnOneCheckpointIsRefusedNamingTheFirst) {
   const fs::path dir = scratch("lock");
   const std::string ck = (dir / "c.ck").string();
   const std::vector<std::string> job = {"--queens", "17", "--method", "search", "--threads", "1", "--checkpoint", ck};
+  setenv("PCOUNT_CHECKPOINT_SECONDS", "0.05", 1);
   const pid_t first = test::start_count(job);
-  for (int i = 0; i < 500 && !fs::exists(ck); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the file exists: it is locked right after
-  const CommandResult second = run_count(job);
+  unsetenv("PCOUNT_CHECKPOINT_SECONDS");
+  // A record in the file means the first run holds the lock (taken before
+  // its first task), however slow the machine is.
+  for (int i = 0; i < 3000 && test::checkpoint_records(ck) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const bool running = test::checkpoint_records(ck) > 0;
+  const CommandResult second = running ? run_count(job) : CommandResult{};
   kill(first, SIGKILL);
   test::wait_status(first);
+  ASSERT_TRUE(running) << "the first run wrote no record in 30 s";
   EXPECT_EQ(second.status, 2) << second.err;
   EXPECT_TRUE(is_one_line(second.err)) << second.err;
   EXPECT_NE(second.err.find("is in use by process " + std::to_string(first)), std::string::npos) << second.err;
