@@ -1,0 +1,367 @@
+// Ordered 1-factorisations of a k-regular bipartite graph by a rooted edge
+// pivot, the degree-4 two-factor identity and a memo of 4-regular residual
+// graphs keyed by canonical form (`--method factorisations`;
+// docs/sudoku-grids.md, "The factorisations method").
+//
+// F(G) = number of ordered 1-factorisations (M_1, …, M_k) of the k-regular
+// graph G.
+// - Pivot: a fixed edge e lies in exactly one of the k matchings, at any of
+//   the k positions, so F(G) = k · Σ_{M ∋ e} F(G − M) over the perfect
+//   matchings M through e; e is the edge with the fewest of them.
+// - Degree 4: with e1, e2 two edges at column 0, the matchings holding them
+//   form a 2-factor H ∋ e1, e2; H splits into that ordered pair in
+//   2^(c(H)−1) ways, G − H into an ordered pair in 2^c(G−H) ways, and the
+//   two pairs take their 4·3 positions, so
+//     F₄(G) = 6 · Σ_{H ∋ e1, e2} 2^(c(H) + c(G − H)),   c = cycles.
+// - Degree 2: F₂ = 2^c (each cycle has two matchings).
+// The cycles of H and of G − H are counted while H is built column by
+// column: a 2-regular bipartite graph is, on its digits, a graph with one
+// edge per column, and its cycles are its components.
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include "bipartite.hpp"
+#include "pcount/engine/errors.hpp"
+#include "pcount/engine/task.hpp"
+#include "pcount/sudoku/bands.hpp"
+
+namespace pcount::sudoku {
+
+namespace {
+
+constexpr int kMaxColumns = 32;
+using Graph = std::array<std::uint32_t, kMaxColumns>;
+
+struct KeyHash {
+  std::size_t operator()(u128 k) const noexcept {
+    std::uint64_t x = static_cast<std::uint64_t>(k) ^ (static_cast<std::uint64_t>(k >> 64) * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 29;
+    return static_cast<std::size_t>(x);
+  }
+};
+
+/// Digit components of a growing 2-regular graph (one edge per column
+/// joining its two digits): lab[d] names d's component.
+struct Components {
+  std::array<std::uint8_t, kMaxColumns> lab;
+  int merges = 0;
+
+  void join(int a, int b) {
+    const std::uint8_t la = lab[static_cast<std::size_t>(a)];
+    const std::uint8_t lb = lab[static_cast<std::size_t>(b)];
+    if (la == lb) return;
+    ++merges;
+    for (std::uint8_t& x : lab) x = x == lb ? la : x;
+  }
+};
+
+Graph checked_graph(std::span<const std::uint32_t> adjacency, int k) {
+  const auto n = static_cast<int>(adjacency.size());
+  if (n < 1 || n > kMaxColumns) throw std::invalid_argument("1-factorisation needs 1..32 columns");
+  if (k < 1 || k > n) throw std::invalid_argument("1-factorisation degree k must be 1..n");
+  Graph g{};
+  std::array<int, kMaxColumns> digit_degree{};
+  const std::uint32_t all = n == 32 ? ~0u : (1u << n) - 1u;
+  for (int c = 0; c < n; ++c) {
+    const std::uint32_t m = adjacency[static_cast<std::size_t>(c)];
+    if ((m & ~all) || __builtin_popcount(m) != k)
+      throw std::invalid_argument("column " + std::to_string(c) + " does not have exactly k digits");
+    g[static_cast<std::size_t>(c)] = m;
+    for (std::uint32_t b = m; b; b &= b - 1) ++digit_degree[static_cast<std::size_t>(__builtin_ctz(b))];
+  }
+  for (int d = 0; d < n; ++d)
+    if (digit_degree[static_cast<std::size_t>(d)] != k)
+      throw std::invalid_argument("digit " + std::to_string(d) + " does not have degree k");
+  return g;
+}
+
+/// The counter of one graph size (n columns, n digits); one per thread.
+class PivotCounter {
+public:
+  PivotCounter(int n, FactorisationMemo* memo) : n_(n), memo_(n <= detail::BipartiteCanoniser::kMaxColumns ? memo : nullptr), canon_(n) {}
+
+  /// F(g) of the k-regular graph g.
+  u128 count(const Graph& g, int k) {
+    if (k <= 1) return 1;
+    if (k == 2) return static_cast<u128>(1) << detail::cycles_of_two_factor(g.data(), n_);
+    if (k == 4) return degree_four(g);
+    return by_pivot(g, k);
+  }
+
+private:
+  /// F of a residual graph of degree k, through the memo from degree 4.
+  u128 residual(const Graph& g, int k) {
+    if (k < 4 || memo_ == nullptr) return count(g, k);
+    const u128 key = canon_.key(g.data()) ^ (static_cast<u128>(k) << 123);
+    u128 value = 0;
+    if (memo_->find(key, value)) return value;
+    value = count(g, k);
+    memo_->insert(key, value);
+    return value;
+  }
+
+  /// Calls leaf(m) for every perfect matching m of g (m[c] = digit bit of column c).
+  template <class Leaf>
+  void matchings(const Graph& g, int col, std::uint32_t used, Graph& m, Leaf&& leaf) {
+    if (col == n_) {
+      leaf(m);
+      return;
+    }
+    for (std::uint32_t options = g[static_cast<std::size_t>(col)] & ~used; options; options &= options - 1) {
+      const std::uint32_t bit = options & (0u - options);
+      m[static_cast<std::size_t>(col)] = bit;
+      matchings(g, col + 1, used | bit, m, leaf);
+    }
+  }
+
+  u128 by_pivot(const Graph& g, int k) {
+    // Perfect matchings through each edge; the pivot is the rarest edge.
+    std::array<std::array<std::uint32_t, kMaxColumns>, kMaxColumns> through{};
+    Graph m{};
+    matchings(g, 0, 0, m, [&](const Graph& pm) {
+      for (int c = 0; c < n_; ++c)
+        ++through[static_cast<std::size_t>(c)][static_cast<std::size_t>(__builtin_ctz(pm[static_cast<std::size_t>(c)]))];
+    });
+    int pivot_col = 0;
+    int pivot_digit = __builtin_ctz(g[0]);
+    for (int c = 0; c < n_; ++c)
+      for (std::uint32_t b = g[static_cast<std::size_t>(c)]; b; b &= b - 1) {
+        const int d = __builtin_ctz(b);
+        if (through[static_cast<std::size_t>(c)][static_cast<std::size_t>(d)] <
+            through[static_cast<std::size_t>(pivot_col)][static_cast<std::size_t>(pivot_digit)]) {
+          pivot_col = c;
+          pivot_digit = d;
+        }
+      }
+    Graph pinned = g;
+    pinned[static_cast<std::size_t>(pivot_col)] = 1u << pivot_digit;
+    u128 total = 0;
+    matchings(pinned, 0, 0, m, [&](const Graph& pm) {
+      poll_.tick();
+      Graph rest{};
+      for (int c = 0; c < n_; ++c)
+        rest[static_cast<std::size_t>(c)] = g[static_cast<std::size_t>(c)] & ~pm[static_cast<std::size_t>(c)];
+      total = checked_add(total, residual(rest, k - 1));
+    });
+    return checked_mul(total, static_cast<u128>(k));
+  }
+
+  u128 degree_four(const Graph& g) {
+    // Digits met at least once / twice in columns col..n-1 (pruning).
+    at_least_once_[static_cast<std::size_t>(n_)] = 0;
+    at_least_twice_[static_cast<std::size_t>(n_)] = 0;
+    for (int col = n_ - 1; col >= 0; --col) {
+      const auto i = static_cast<std::size_t>(col);
+      at_least_twice_[i] = at_least_twice_[i + 1] | (at_least_once_[i + 1] & g[i]);
+      at_least_once_[i] = at_least_once_[i + 1] | g[i];
+    }
+    all_ = (1u << n_) - 1u;
+    Components start{};
+    for (std::size_t d = 0; d < start.lab.size(); ++d) start.lab[d] = static_cast<std::uint8_t>(d);
+    sum_ = 0;
+    // Column 0 gives H its two smallest digits (the root edge pair).
+    const std::uint32_t a = g[0] & (0u - g[0]);
+    const std::uint32_t b = (g[0] ^ a) & (0u - (g[0] ^ a));
+    place(g, 0, 0, 0, a | b, start, start);
+    return checked_mul(static_cast<u128>(sum_), 6);
+  }
+
+  /// Column `col` of H takes the digit pair `pair`; then the next columns.
+  void place(const Graph& g, int col, std::uint32_t once, std::uint32_t twice, std::uint32_t pair, Components h,
+             Components r) {
+    const std::uint32_t rest = g[static_cast<std::size_t>(col)] & ~pair;
+    h.join(__builtin_ctz(pair), 31 - __builtin_clz(pair));
+    r.join(__builtin_ctz(rest), 31 - __builtin_clz(rest));
+    twice |= once & pair;
+    once = (once ^ pair) & ~twice;
+    const auto next = static_cast<std::size_t>(col + 1);
+    if (col + 1 == n_) {
+      if (twice != all_) return;
+      sum_ += std::uint64_t{1} << ((n_ - h.merges) + (n_ - r.merges));
+      if (++leaves_ == 0x10000) {
+        leaves_ = 0;
+        engine::throw_if_stopped();
+      }
+      return;
+    }
+    // Every digit must still be able to reach degree 2 in H.
+    if ((all_ & ~once & ~twice & ~at_least_twice_[next]) || (once & ~at_least_once_[next])) return;
+    std::uint32_t options = g[next] & ~twice;
+    for (std::uint32_t x = options; x; x &= x - 1) {
+      const std::uint32_t lo = x & (0u - x);
+      for (std::uint32_t y = x & (x - 1); y; y &= y - 1)
+        place(g, col + 1, once, twice, lo | (y & (0u - y)), h, r);
+    }
+  }
+
+  int n_;
+  FactorisationMemo* memo_;
+  detail::BipartiteCanoniser canon_;
+  engine::StopPoll<> poll_{};
+  std::array<std::uint32_t, kMaxColumns + 1> at_least_once_{};
+  std::array<std::uint32_t, kMaxColumns + 1> at_least_twice_{};
+  std::uint32_t all_ = 0;
+  std::uint64_t sum_ = 0;
+  std::uint32_t leaves_ = 0;
+};
+
+}  // namespace
+
+struct FactorisationMemo::Impl {
+  static constexpr std::size_t kShards = 64;
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<u128, u128, KeyHash> map;
+    std::uint64_t lookups = 0;
+    std::uint64_t hits = 0;
+  };
+  std::size_t per_shard = 0;
+  std::size_t max_entries = 0;
+  std::array<Shard, kShards> shards;
+};
+
+FactorisationMemo::FactorisationMemo(std::size_t max_entries) : impl_(std::make_unique<Impl>()) {
+  impl_->max_entries = max_entries;
+  impl_->per_shard = max_entries / Impl::kShards;
+}
+
+FactorisationMemo::~FactorisationMemo() = default;
+
+bool FactorisationMemo::find(u128 key, u128& value) {
+  Impl::Shard& s = impl_->shards[KeyHash{}(key) % Impl::kShards];
+  const std::lock_guard lock(s.mutex);
+  ++s.lookups;
+  const auto it = s.map.find(key);
+  if (it == s.map.end()) return false;
+  ++s.hits;
+  value = it->second;
+  return true;
+}
+
+void FactorisationMemo::insert(u128 key, u128 value) {
+  Impl::Shard& s = impl_->shards[KeyHash{}(key) % Impl::kShards];
+  const std::lock_guard lock(s.mutex);
+  if (s.map.size() < impl_->per_shard) s.map.emplace(key, value);
+}
+
+FactorisationMemo::Stats FactorisationMemo::stats() const {
+  Stats st;
+  st.max_entries = impl_->max_entries;
+  for (Impl::Shard& s : impl_->shards) {
+    const std::lock_guard lock(s.mutex);
+    st.lookups += s.lookups;
+    st.hits += s.hits;
+    st.entries += s.map.size();
+    st.bytes += s.map.size() * kBytesPerEntry + s.map.bucket_count() * sizeof(void*);
+  }
+  return st;
+}
+
+u128 pivot_factorisations(std::span<const std::uint32_t> adjacency, int k, FactorisationMemo* memo) {
+  const Graph g = checked_graph(adjacency, k);
+  PivotCounter counter(static_cast<int>(adjacency.size()), memo);
+  return counter.count(g, k);
+}
+
+namespace {
+
+/// `--method factorisations`: N = Σ_class weight · B², the classes of
+/// two_column_signature_classes, B by pivot_factorisations with one memo
+/// shared by the job's tasks.
+class PivotBands final : public BandCount {
+public:
+  PivotBands(int c, int threads, std::size_t memo_entries)
+      : c_(c), memo_(std::make_shared<FactorisationMemo>(memo_entries)) {
+    if (c < 2 || c > 5) throw std::invalid_argument("factorisations need 2 ≤ C ≤ 5");
+    classes_ = two_column_signature_classes(c, threads).classes;
+    check_classes();
+    std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a of the class list
+    auto mix = [&hash](u128 v) {
+      for (int i = 0; i < 16; ++i) {
+        hash ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xFFu;
+        hash *= 1099511628211ULL;
+      }
+    };
+    for (const auto& e : classes_) {
+      for (std::uint32_t col : e.columns) mix(col);
+      mix(e.weight);
+    }
+    list_hash_ = hash;
+  }
+
+  [[nodiscard]] std::size_t class_count() const override { return classes_.size(); }
+
+  [[nodiscard]] engine::Job job(std::string fingerprint) const override {
+    engine::Job job;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(list_hash_));
+    job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count()) + " list=" + hex;
+    auto classes = std::make_shared<const std::vector<BandSignatureClass>>(classes_);
+    const int c = c_;
+    u128 c_factorial = 1;
+    for (int i = 2; i <= c; ++i) c_factorial *= static_cast<u128>(i);
+    job.counter_names = {"weighted B squared"};
+    job.task_count = class_count();
+    job.run_task = [classes, c, c_factorial, memo = memo_](std::size_t id, engine::Tally& out) {
+      const BandSignatureClass& e = (*classes)[id];
+      const u128 b = pivot_factorisations(e.columns, c, memo.get());
+      // Row order acts freely on the bands of a signature: C! divides B.
+      if (b == 0 || b % c_factorial != 0)
+        throw InternalError("B of 2x" + std::to_string(c) + " class " + std::to_string(id) +
+                            " is not a positive multiple of C!");
+      out.add(0, checked_mul(e.weight, checked_mul(b, b)));
+    };
+    return job;
+  }
+
+  [[nodiscard]] BigInt total(const engine::Tally& totals) const override { return to_big(totals.get(0)); }
+
+  [[nodiscard]] std::vector<std::pair<std::string, double>> run_stats() const override {
+    const FactorisationMemo::Stats st = memo_->stats();
+    return {{"memo_lookups", static_cast<double>(st.lookups)},
+            {"memo_hits", static_cast<double>(st.hits)},
+            {"memo_hit_rate", st.lookups ? static_cast<double>(st.hits) / static_cast<double>(st.lookups) : 0.0},
+            {"memo_entries", static_cast<double>(st.entries)},
+            {"memo_bytes", static_cast<double>(st.bytes)},
+            {"memo_bound_entries", static_cast<double>(st.max_entries)}};
+  }
+
+private:
+  /// Run-time self-checks: 2, 4, 26, 355 classes for C = 2..5 (as many as
+  /// the histogram orbits of C × 2C stack configurations under row
+  /// permutations and complements) whose weights sum to binom(2C,C)^C.
+  void check_classes() const {
+    constexpr std::size_t kClasses[] = {2, 4, 26, 355};
+    if (classes_.size() != kClasses[c_ - 2])
+      throw InternalError("2x" + std::to_string(c_) + " has " + std::to_string(classes_.size()) +
+                          " band classes, expected " + std::to_string(kClasses[c_ - 2]));
+    u128 binom = 1;
+    for (int i = 1; i <= c_; ++i) binom = binom * static_cast<u128>(c_ + i) / static_cast<u128>(i);
+    u128 all = 1;
+    u128 sum = 0;
+    for (int i = 0; i < c_; ++i) all = checked_mul(all, binom);
+    for (const auto& e : classes_) sum = checked_add(sum, e.weight);
+    if (sum != all) throw InternalError("2x" + std::to_string(c_) + " class weights do not sum to binom(2C,C)^C");
+  }
+
+  int c_;
+  std::shared_ptr<FactorisationMemo> memo_;  ///< shared by every job() and task
+  std::vector<BandSignatureClass> classes_;
+  std::uint64_t list_hash_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<const BandCount> make_bands_factorisations(int c, int threads, std::size_t memo_entries) {
+  return std::make_shared<const PivotBands>(c, threads, memo_entries);
+}
+
+}  // namespace pcount::sudoku
