@@ -86,7 +86,7 @@ Graph checked_graph(std::span<const std::uint32_t> adjacency, int k) {
 /// The counter of one graph size (n columns, n digits); one per thread.
 class PivotCounter {
 public:
-  PivotCounter(int n, FactorisationMemo* memo) : n_(n), memo_(n <= detail::BipartiteCanoniser::kMaxColumns ? memo : nullptr), canon_(n) {}
+  PivotCounter(int n, FactorisationMemo* memo) : n_(n), memo_(n <= detail::BipartiteCanoniser::kMaxColumns ? memo : nullptr), canon_(n, true) {}
 
   /// F(g) of the k-regular graph g.
   u128 count(const Graph& g, int k) {
@@ -155,36 +155,38 @@ private:
   }
 
   u128 degree_four(const Graph& g) {
-    // Digits met at least once / twice in columns col..n-1 (pruning).
-    at_least_once_[static_cast<std::size_t>(n_)] = 0;
-    at_least_twice_[static_cast<std::size_t>(n_)] = 0;
-    for (int col = n_ - 1; col >= 0; --col) {
-      const auto i = static_cast<std::size_t>(col);
-      at_least_twice_[i] = at_least_twice_[i + 1] | (at_least_once_[i + 1] & g[i]);
-      at_least_once_[i] = at_least_once_[i + 1] | g[i];
-    }
     all_ = (1u << n_) - 1u;
-    Components start{};
-    for (std::size_t d = 0; d < start.lab.size(); ++d) start.lab[d] = static_cast<std::uint8_t>(d);
+    Components h{};
+    for (std::size_t d = 0; d < h.lab.size(); ++d) h.lab[d] = static_cast<std::uint8_t>(d);
+    Components r = h;
     sum_ = 0;
     // Column 0 gives H its two smallest digits (the root edge pair).
     const std::uint32_t a = g[0] & (0u - g[0]);
     const std::uint32_t b = (g[0] ^ a) & (0u - (g[0] ^ a));
-    place(g, 0, 0, 0, a | b, start, start);
+    const std::uint32_t rest = g[0] & ~(a | b);
+    h.join(__builtin_ctz(a), __builtin_ctz(b));
+    r.join(__builtin_ctz(rest), 31 - __builtin_clz(rest));
+    grow(g, all_ & ~1u, a | b, 0, h, r);
     return checked_mul(static_cast<u128>(sum_), 6);
   }
 
-  /// Column `col` of H takes the digit pair `pair`; then the next columns.
-  void place(const Graph& g, int col, std::uint32_t once, std::uint32_t twice, std::uint32_t pair, Components h,
-             Components r) {
-    const std::uint32_t rest = g[static_cast<std::size_t>(col)] & ~pair;
-    h.join(__builtin_ctz(pair), 31 - __builtin_clz(pair));
-    r.join(__builtin_ctz(rest), 31 - __builtin_clz(rest));
-    twice |= once & pair;
-    once = (once ^ pair) & ~twice;
-    const auto next = static_cast<std::size_t>(col + 1);
-    if (col + 1 == n_) {
-      if (twice != all_) return;
+  /// Extends H by one of the columns `left` (digits `once` / `twice` in H
+  /// once / twice so far): the column with the fewest digit pairs left,
+  /// counting forced digits (a digit with exactly as many columns left as
+  /// it still needs must be taken by all of them). Cut: every digit must
+  /// still be able to reach degree 2.
+  void grow(const Graph& g, std::uint32_t left, std::uint32_t once, std::uint32_t twice, const Components& h,
+            const Components& r) {
+    std::uint32_t c1 = 0, c2 = 0, c3 = 0;  // digits open in ≥ 1, ≥ 2, ≥ 3 of the columns left
+    for (std::uint32_t l = left; l; l &= l - 1) {
+      const std::uint32_t open = g[static_cast<std::size_t>(__builtin_ctz(l))] & ~twice;
+      c3 |= c2 & open;
+      c2 |= c1 & open;
+      c1 |= open;
+    }
+    const std::uint32_t unused = all_ & ~once & ~twice;
+    if ((unused & ~c2) || (once & ~c1)) return;
+    if (left == 0) {
       sum_ += std::uint64_t{1} << ((n_ - h.merges) + (n_ - r.merges));
       if (++leaves_ == 0x10000) {
         leaves_ = 0;
@@ -192,13 +194,37 @@ private:
       }
       return;
     }
-    // Every digit must still be able to reach degree 2 in H.
-    if ((all_ & ~once & ~twice & ~at_least_twice_[next]) || (once & ~at_least_once_[next])) return;
-    std::uint32_t options = g[next] & ~twice;
-    for (std::uint32_t x = options; x; x &= x - 1) {
+    const std::uint32_t forced = (unused & c2 & ~c3) | (once & c1 & ~c2);
+    int best = -1;
+    int best_options = 1 << 20;
+    for (std::uint32_t l = left; l; l &= l - 1) {
+      const int col = __builtin_ctz(l);
+      const std::uint32_t open = g[static_cast<std::size_t>(col)] & ~twice;
+      const int m = __builtin_popcount(open);
+      const int f = __builtin_popcount(open & forced);
+      if (m < 2 || f > 2) return;
+      const int options = f == 2 ? 1 : f == 1 ? m - 1 : m * (m - 1) / 2;
+      if (options < best_options) {
+        best_options = options;
+        best = col;
+        if (options == 1) break;
+      }
+    }
+    const std::uint32_t column = g[static_cast<std::size_t>(best)];
+    const std::uint32_t open = column & ~twice;
+    const std::uint32_t must = open & forced;
+    for (std::uint32_t x = open; x; x &= x - 1) {
       const std::uint32_t lo = x & (0u - x);
-      for (std::uint32_t y = x & (x - 1); y; y &= y - 1)
-        place(g, col + 1, once, twice, lo | (y & (0u - y)), h, r);
+      for (std::uint32_t y = x & (x - 1); y; y &= y - 1) {
+        const std::uint32_t pair = lo | (y & (0u - y));
+        if (must & ~pair) continue;
+        const std::uint32_t rest = column & ~pair;
+        Components h2 = h;
+        Components r2 = r;
+        h2.join(__builtin_ctz(pair), 31 - __builtin_clz(pair));
+        r2.join(__builtin_ctz(rest), 31 - __builtin_clz(rest));
+        grow(g, left & ~(1u << best), once ^ pair, twice | (once & pair), h2, r2);
+      }
     }
   }
 
@@ -206,8 +232,6 @@ private:
   FactorisationMemo* memo_;
   detail::BipartiteCanoniser canon_;
   engine::StopPoll<> poll_{};
-  std::array<std::uint32_t, kMaxColumns + 1> at_least_once_{};
-  std::array<std::uint32_t, kMaxColumns + 1> at_least_twice_{};
   std::uint32_t all_ = 0;
   std::uint64_t sum_ = 0;
   std::uint32_t leaves_ = 0;
