@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -297,15 +298,132 @@ u128 pivot_factorisations(std::span<const std::uint32_t> adjacency, int k, Facto
 
 namespace {
 
+constexpr int kMaxStackC = 5;
+/// A stack configuration's histogram: hist[p] = digits whose box pattern
+/// (bit b: the digit is in S_b) is p.
+using Histogram = std::array<std::uint8_t, std::size_t{1} << kMaxStackC>;
+
+struct HistogramHash {
+  std::size_t operator()(const Histogram& h) const noexcept {
+    std::array<std::uint64_t, 4> w{};
+    std::memcpy(w.data(), h.data(), sizeof w);
+    std::uint64_t x = w[0] * 0x9e3779b97f4a7c15ULL ^ w[1] * 0xc2b2ae3d27d4eb4fULL ^ w[2] * 0x165667b19e3779f9ULL ^
+                      w[3] * 0xd6e8feb86659fd93ULL;
+    x ^= x >> 32;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    return static_cast<std::size_t>(x ^ (x >> 29));
+  }
+};
+
+/// Every histogram over 2^c patterns with 2c digits and c digits in each S_b.
+void enumerate_histograms(int c, int p, int left, std::array<int, kMaxStackC>& in_row, Histogram& h,
+                          std::vector<Histogram>& out) {
+  const int patterns = 1 << c;
+  if (p == patterns) {
+    if (left == 0) out.push_back(h);
+    return;
+  }
+  // Row b needs c digits in S_b and c outside; patterns ≥ p place the rest,
+  // and none of them lies outside S_b once p > patterns - 1 - 2^b.
+  const int placed = 2 * c - left;
+  for (int b = 0; b < c; ++b) {
+    const int in = in_row[static_cast<std::size_t>(b)];
+    if (in > c || placed - in > c) return;
+    if (p > patterns - 1 - (1 << b) && placed - in != c) return;
+  }
+  for (int t = 0; t <= left; ++t) {
+    bool fits = true;
+    for (int b = 0; b < c; ++b)
+      fits = fits && (((p >> b) & 1) ? in_row[static_cast<std::size_t>(b)] + t <= c
+                                      : placed + t - in_row[static_cast<std::size_t>(b)] <= c);
+    if (!fits) break;
+    for (int b = 0; b < c; ++b)
+      if ((p >> b) & 1) in_row[static_cast<std::size_t>(b)] += t;
+    h[static_cast<std::size_t>(p)] = static_cast<std::uint8_t>(t);
+    enumerate_histograms(c, p + 1, left - t, in_row, h, out);
+    for (int b = 0; b < c; ++b)
+      if ((p >> b) & 1) in_row[static_cast<std::size_t>(b)] -= t;
+  }
+  h[static_cast<std::size_t>(p)] = 0;
+}
+
+}  // namespace
+
+std::vector<BandSignatureClass> stack_configuration_classes(int c) {
+  if (c < 2 || c > kMaxStackC) throw std::invalid_argument("stack configurations need 2 ≤ C ≤ 5");
+  const int patterns = 1 << c;
+  std::vector<Histogram> all;
+  std::array<int, kMaxStackC> in_row{};
+  Histogram h{};
+  enumerate_histograms(c, 0, 2 * c, in_row, h, all);
+  std::unordered_map<Histogram, std::uint32_t, HistogramHash> index;
+  index.reserve(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) index.emplace(all[i], static_cast<std::uint32_t>(i));
+  // Orbits under row complements (flip bit b) and row permutations (swap
+  // bits b, b+1), by breadth-first closure; `all` is in increasing order,
+  // so an orbit is met first at its least histogram, its representative.
+  u128 labellings_all = 1;  // (2c)!
+  for (int i = 2; i <= 2 * c; ++i) labellings_all *= static_cast<u128>(i);
+  std::vector<bool> seen(all.size(), false);
+  std::vector<std::uint32_t> queue;
+  std::vector<BandSignatureClass> classes;
+  for (std::size_t start = 0; start < all.size(); ++start) {
+    if (seen[start]) continue;
+    seen[start] = true;
+    queue.assign(1, static_cast<std::uint32_t>(start));
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const Histogram& cur = all[queue[head]];
+      for (int g = 0; g < 2 * c - 1; ++g) {
+        Histogram next{};
+        for (int p = 0; p < patterns; ++p) {
+          int q = p ^ (1 << g);  // g < c: complement row g
+          if (g >= c) {          // else swap rows g-c, g-c+1
+            const int b = g - c;
+            q = ((p >> b) & 1) == ((p >> (b + 1)) & 1) ? p : p ^ (3 << b);
+          }
+          next[static_cast<std::size_t>(q)] = cur[static_cast<std::size_t>(p)];
+        }
+        const std::uint32_t j = index.at(next);
+        if (!seen[j]) {
+          seen[j] = true;
+          queue.push_back(j);
+        }
+      }
+    }
+    // weight = orbit size × digit labellings with that histogram
+    const Histogram& rep = all[start];
+    u128 labellings = labellings_all;
+    for (int p = 0; p < patterns; ++p)
+      for (int f = 2; f <= rep[static_cast<std::size_t>(p)]; ++f) labellings /= static_cast<u128>(f);
+    BandSignatureClass cls;
+    cls.weight = checked_mul(labellings, static_cast<u128>(queue.size()));
+    // columns 2b = S_b, 2b+1 = its complement; digits numbered in pattern order
+    cls.columns.assign(2 * static_cast<std::size_t>(c), 0);
+    int digit = 0;
+    for (int p = 0; p < patterns; ++p)
+      for (int k = 0; k < rep[static_cast<std::size_t>(p)]; ++k, ++digit)
+        for (int b = 0; b < c; ++b) cls.columns[static_cast<std::size_t>(2 * b + (((p >> b) & 1) ? 0 : 1))] |= 1u << digit;
+    classes.push_back(std::move(cls));
+  }
+  return classes;
+}
+
+namespace {
+
 /// `--method factorisations`: N = Σ_class weight · B², the classes of
-/// two_column_signature_classes, B by pivot_factorisations with one memo
+/// stack_configuration_classes (C ≤ 4) or two_column_signature_classes
+/// (C = 5), B by pivot_factorisations with one memo
 /// shared by the job's tasks.
 class PivotBands final : public BandCount {
 public:
   PivotBands(int c, int threads, std::size_t memo_entries)
       : c_(c), memo_(std::make_shared<FactorisationMemo>(memo_entries)) {
     if (c < 2 || c > 5) throw std::invalid_argument("factorisations need 2 ≤ C ≤ 5");
-    classes_ = two_column_signature_classes(c, threads).classes;
+    // Up to C = 4 the stack-configuration orbits are found fastest (1,450
+    // histograms for C = 4: about 1 ms, against 6 ms for the orderly
+    // generation); for C = 5 the 589,392 histograms take 2.5 s, the orderly
+    // generation 0.12 s (one thread, this machine).
+    classes_ = c <= 4 ? stack_configuration_classes(c) : two_column_signature_classes(c, threads).classes;
     check_classes();
     std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a of the class list
     auto mix = [&hash](u128 v) {

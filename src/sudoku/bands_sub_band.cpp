@@ -319,18 +319,45 @@ Graph checked_regular(std::span<const std::uint32_t> adjacency, int k) {
 }
 
 /// The coloured graph digits | columns | boxes of a multiset of column pairs.
+/// The digits are cut into cells by an isomorphism invariant (per digit,
+/// how many other digits share its side of 0, 1, 2, … boxes), cells in
+/// increasing invariant order: nauty's refinement cannot split the digits of
+/// this graph (each meets one column per box), so a finer start saves most
+/// of its search. Isomorphisms keep the invariant, so canonical forms and
+/// automorphism groups are those of the uncut graph's orbits.
 void signature_graph(const std::vector<std::uint32_t>& sets, int c, graph::ColouredGraph& g) {
   const int digits = 2 * c;
   const int boxes = static_cast<int>(sets.size());
-  const int cells[3] = {digits, 2 * boxes, boxes};
-  g.reset(cells);
-  const std::uint32_t all = (1u << digits) - 1u;
+  std::array<std::uint64_t, kMaxN> order{};  // invariant << 8 | digit, sorted
+  for (int d = 0; d < digits; ++d) {
+    std::uint64_t inv = 0;  // 4 bits per number of shared boxes (≤ 6)
+    for (int e = 0; e < digits; ++e) {
+      if (e == d) continue;
+      int shared = 0;
+      for (std::uint32_t s : sets) shared += ((s >> d) & 1u) == ((s >> e) & 1u) ? 1 : 0;
+      inv += std::uint64_t{1} << (4 * shared);
+    }
+    order[static_cast<std::size_t>(d)] = inv << 8 | static_cast<std::uint64_t>(d);
+  }
+  std::sort(order.begin(), order.begin() + digits);
+  std::array<int, kMaxN + 2> cells{};
+  std::array<int, kMaxN> vertex_of{};  // digit → vertex
+  int cell_count = 0;
+  for (int i = 0; i < digits; ++i) {
+    vertex_of[static_cast<std::size_t>(order[static_cast<std::size_t>(i)] & 0xFF)] = i;
+    if (i == 0 || (order[static_cast<std::size_t>(i)] >> 8) != (order[static_cast<std::size_t>(i - 1)] >> 8))
+      ++cell_count;
+    ++cells[static_cast<std::size_t>(cell_count - 1)];
+  }
+  cells[static_cast<std::size_t>(cell_count++)] = 2 * boxes;
+  cells[static_cast<std::size_t>(cell_count++)] = boxes;
+  g.reset(std::span<const int>(cells.data(), static_cast<std::size_t>(cell_count)));
   for (int b = 0; b < boxes; ++b) {
     const std::uint32_t s = sets[static_cast<std::size_t>(b)];
-    for (int d = 0; d < digits; ++d) g.add_edge(d, digits + 2 * b + (((s >> d) & 1u) ? 0 : 1));
+    for (int d = 0; d < digits; ++d)
+      g.add_edge(vertex_of[static_cast<std::size_t>(d)], digits + 2 * b + (((s >> d) & 1u) ? 0 : 1));
     g.add_edge(digits + 2 * b, digits + 2 * boxes + b);
     g.add_edge(digits + 2 * b + 1, digits + 2 * boxes + b);
-    (void)all;
   }
 }
 

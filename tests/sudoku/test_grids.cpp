@@ -258,6 +258,33 @@ TEST(SudokuGrids, PivotFactorisationsEqualTheDirectCountOnEveryBandClass) {
   EXPECT_LE(st.hits, st.lookups);
 }
 
+TEST(SudokuGrids, StackConfigurationClassesHaveTheKnownCountsAndWeights) {
+  // 2, 4, 26 orbits (linche89/sudoku-enumeration; the column–digit graph
+  // classes of two_column_signature_classes are as many), weights summing
+  // to binom(2C,C)^C, and Σ weight · B (bands kernel) equal over both class
+  // lists, a check of the weights class by class in aggregate.
+  const std::size_t expected[] = {2, 4, 26};
+  for (int c = 2; c <= 4; ++c) {
+    const auto stacks = stack_configuration_classes(c);
+    const auto graphs = two_column_signature_classes(c, 2).classes;
+    EXPECT_EQ(stacks.size(), expected[c - 2]) << c;
+    EXPECT_EQ(stacks.size(), graphs.size()) << c;
+    u128 binom = 1;
+    for (int i = 1; i <= c; ++i) binom = binom * static_cast<u128>(c + i) / static_cast<u128>(i);
+    u128 all = 1, sum = 0, by_stacks = 0, by_graphs = 0;
+    for (int i = 0; i < c; ++i) all *= binom;
+    for (const auto& e : stacks) {
+      sum += e.weight;
+      by_stacks += e.weight * ordered_one_factorisations(e.columns, c);
+    }
+    for (const auto& e : graphs) by_graphs += e.weight * ordered_one_factorisations(e.columns, c);
+    EXPECT_EQ(sum, all) << c;
+    EXPECT_EQ(by_stacks, by_graphs) << c;
+  }
+  EXPECT_THROW((void)stack_configuration_classes(1), std::invalid_argument);
+  EXPECT_THROW((void)stack_configuration_classes(6), std::invalid_argument);
+}
+
 TEST(SudokuGrids, FactorisationMemoStopsStoringAtItsBound) {
   FactorisationMemo memo(64);  // one graph per shard
   for (std::uint64_t k = 0; k < 10000; ++k) memo.insert(k, k);
@@ -283,10 +310,10 @@ TEST(SudokuGrids, FactorisationsAndBandsAgreeForEveryThreadCount) {
     EXPECT_EQ(to_string(by_bands), test::known_grid_count(s.rows, s.cols)) << s.name();
     for (int threads : {1, 2, 4})
       EXPECT_EQ(bands_total(*make_bands_factorisations(c, 2), threads), by_bands) << s.name() << " " << threads;
-    // Task by task (the classes of two_column_signature_classes, in order):
-    // weight · B² with B by the bands kernel, ordered_one_factorisations.
+    // Task by task (the stack-configuration classes, in order): weight · B²
+    // with B by the bands kernel, ordered_one_factorisations.
     const engine::Job job = pivot->job("test");
-    const auto classes = two_column_signature_classes(c, 2).classes;
+    const auto classes = stack_configuration_classes(c);
     ASSERT_EQ(job.task_count, classes.size()) << s.name();
     for (std::size_t i = 0; i < job.task_count; ++i) {
       engine::Tally t(1);

@@ -159,7 +159,9 @@ public:
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0, bool split = false);
 
 /// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 5, by N = Σ_class weight · B² over
-/// the classes of two_column_signature_classes (`--method factorisations`), B by
+/// the classes of stack_configuration_classes for C ≤ 4 and of
+/// two_column_signature_classes (faster there) for C = 5
+/// (`--method factorisations`), B by
 /// pivot_factorisations with one FactorisationMemo of at most
 /// `memo_entries` graphs shared by all tasks (run_stats() gives its
 /// lookups, hits, hit rate, entries and estimated bytes). One task per
@@ -236,6 +238,22 @@ struct SignatureClasses {
 /// automorphism group order); throws InternalError unless they sum to
 /// binom(2C,C)^C, and std::invalid_argument unless 2 ≤ C ≤ 6.
 [[nodiscard]] SignatureClasses two_column_signature_classes(int c, int threads = 0);
+
+/// The classes of C×2-box band signatures as orbits of *stack
+/// configurations*: the C × 2C 0/1 matrix whose row b is the digit set S_b
+/// of box b's first column (row weight C), reduced to the histogram of its
+/// 2C digit columns (2^C patterns) and taken up to row permutations and row
+/// complements (swapping a box's two columns); B is constant on an orbit.
+/// The orbits are found by breadth-first closure over every histogram, in
+/// increasing order of their least histogram (stable ids, no nauty): 2, 4,
+/// 26, 355 for C = 2..5, as linche89/sudoku-enumeration (2026) finds, and
+/// as many as the column–digit graph classes of two_column_signature_classes.
+/// Each class's columns are its least histogram's signature (column 2b =
+/// S_b, 2b+1 its complement, digits numbered in pattern order), its weight
+/// the orbit size times the (2C)!/Π hist[p]! digit labellings, so the
+/// weights sum to binom(2C,C)^C. Throws std::invalid_argument unless
+/// 2 ≤ C ≤ 5.
+[[nodiscard]] std::vector<BandSignatureClass> stack_configuration_classes(int c);
 
 /// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 6, by N = Σ_class weight · B² with
 /// the classes of two_column_signature_classes and B by
