@@ -77,14 +77,20 @@ TEST(SudokuGridsCli, JsonHoldsTotalReducedAndMultiplier) {
   }
 }
 
-TEST(SudokuGridsCli, DefaultIsBandsWithClassesAndPhaseTimes) {
+TEST(SudokuGridsCli, DefaultIsBandsFor3x3AndFactorisationsFor2xCWithClassesAndPhaseTimes) {
   const auto j = run_json({"--sudoku", "3x3"});
   EXPECT_EQ(j["method"], "bands");
   EXPECT_EQ(j["classes"], 44);
   EXPECT_EQ(j["tasks"], 44);
   EXPECT_TRUE(j["setup_seconds"].is_number());
   EXPECT_TRUE(j["count_seconds"].is_number());
-  EXPECT_EQ(run_json({"--sudoku", "2x4"})["classes"], 26);
+  // 2xC and Cx2: factorisations, unless --split-depth or > 16 workers ask
+  // for the split band classes.
+  const auto two_by_four = run_json({"--sudoku", "2x4"});
+  EXPECT_EQ(two_by_four["method"], "factorisations");
+  EXPECT_EQ(two_by_four["classes"], 26);
+  EXPECT_EQ(run_json({"--sudoku", "2x4", "--split-depth", "0"})["method"], "bands");
+  EXPECT_EQ(run_json({"--sudoku", "2x4", "--threads", "17"})["method"], "bands");
 }
 
 TEST(SudokuGridsCli, SearchHonoursTheSplitDepth) {
@@ -106,7 +112,7 @@ TEST(SudokuGridsCli, TextOutputNamesEveryCount) {
   const auto reduced = static_cast<unsigned long long>(parse_u128(known_grid_count(2, 3)) / multiplier(2, 3));
   for (const std::string& key : {std::string("grids"), known_grid_count(2, 3), std::string("reduced"),
                                 std::to_string(reduced), std::string("multiplier"), std::to_string(m),
-                                std::string("bands"), std::string("classes")})
+                                std::string("factorisations"), std::string("classes")})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << "\n" << r.out;
 }
 
