@@ -466,14 +466,14 @@ public:
 
   [[nodiscard]] BigInt total(const engine::Tally& totals) const override { return to_big(totals.get(0)); }
 
-  [[nodiscard]] std::vector<std::pair<std::string, double>> run_stats() const override {
+  [[nodiscard]] std::vector<RunStat> run_stats() const override {
     const FactorisationMemo::Stats st = memo_->stats();
-    return {{"memo_lookups", static_cast<double>(st.lookups)},
-            {"memo_hits", static_cast<double>(st.hits)},
-            {"memo_hit_rate", st.lookups ? static_cast<double>(st.hits) / static_cast<double>(st.lookups) : 0.0},
-            {"memo_entries", static_cast<double>(st.entries)},
-            {"memo_bytes", static_cast<double>(st.bytes)},
-            {"memo_bound_entries", static_cast<double>(st.max_entries)}};
+    return {{"memo_lookups", static_cast<double>(st.lookups), true},
+            {"memo_hits", static_cast<double>(st.hits), true},
+            {"memo_hit_rate", st.lookups ? static_cast<double>(st.hits) / static_cast<double>(st.lookups) : 0.0, false},
+            {"memo_entries", static_cast<double>(st.entries), true},
+            {"memo_bytes", static_cast<double>(st.bytes), true},
+            {"memo_bound_entries", static_cast<double>(st.max_entries), true}};
   }
 
 private:

@@ -5,6 +5,7 @@
 // signature classes by orderly generation and B by a sub-band split) and
 // "search" (tree search over reduced grids: 2x2, 2x3, 3x2).
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -118,7 +119,12 @@ Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<
     report.extra["classes"] = bands->class_count();
     report.extra["setup_seconds"] = setup;
     report.extra["count_seconds"] = result.wall_seconds;
-    for (const auto& [name, value] : bands->run_stats()) report.extra[name] = value;
+    for (const BandCount::RunStat& stat : bands->run_stats()) {
+      if (stat.integer)
+        report.extra[stat.name] = static_cast<std::uint64_t>(stat.value);
+      else
+        report.extra[stat.name] = stat.value;
+    }
     return report;
   };
   return plan;

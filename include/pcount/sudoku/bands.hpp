@@ -32,7 +32,6 @@
 #include <memory>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "pcount/engine/bigint.hpp"
@@ -134,9 +133,15 @@ public:
   [[nodiscard]] virtual engine::Job job(std::string fingerprint) const = 0;
   /// The grid total from the job's summed tally (all tasks must have run).
   [[nodiscard]] virtual BigInt total(const engine::Tally& totals) const = 0;
-  /// Measurements of the run for the report (name, value), e.g. a memo's
-  /// hit rate; none by default.
-  [[nodiscard]] virtual std::vector<std::pair<std::string, double>> run_stats() const { return {}; }
+  /// One measurement of the run for the report.
+  struct RunStat {
+    std::string name;
+    double value = 0;
+    bool integer = false;  ///< a count: report it as an integer
+  };
+  /// Measurements of the run for the report, e.g. a memo's lookups and hit
+  /// rate; none by default.
+  [[nodiscard]] virtual std::vector<RunStat> run_stats() const { return {}; }
 };
 
 /// 9×9 (3x3 boxes) by the 44 band classes. The tables are computed at
