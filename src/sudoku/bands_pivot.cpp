@@ -17,6 +17,8 @@
 // The cycles of H and of G − H are counted while H is built column by
 // column: a 2-regular bipartite graph is, on its digits, a graph with one
 // edge per column, and its cycles are its components.
+// The classes: the stack-configuration orbits (stack_configuration_classes)
+// up to C = 4, the orderly classes of two_column_signature_classes for C = 5.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -87,7 +89,8 @@ Graph checked_graph(std::span<const std::uint32_t> adjacency, int k) {
 /// The counter of one graph size (n columns, n digits); one per thread.
 class PivotCounter {
 public:
-  PivotCounter(int n, FactorisationMemo* memo) : n_(n), memo_(n <= detail::BipartiteCanoniser::kMaxColumns ? memo : nullptr), canon_(n, true) {}
+  PivotCounter(int n, FactorisationMemo* memo)
+      : n_(n), memo_(n <= detail::BipartiteCanoniser::kMaxColumns ? memo : nullptr), canon_(n, true) {}
 
   /// F(g) of the k-regular graph g.
   u128 count(const Graph& g, int k) {
@@ -128,8 +131,10 @@ private:
     std::array<std::array<std::uint32_t, kMaxColumns>, kMaxColumns> through{};
     Graph m{};
     matchings(g, 0, 0, m, [&](const Graph& pm) {
-      for (int c = 0; c < n_; ++c)
-        ++through[static_cast<std::size_t>(c)][static_cast<std::size_t>(__builtin_ctz(pm[static_cast<std::size_t>(c)]))];
+      for (int c = 0; c < n_; ++c) {
+        const auto i = static_cast<std::size_t>(c);
+        ++through[i][static_cast<std::size_t>(__builtin_ctz(pm[i]))];
+      }
     });
     int pivot_col = 0;
     int pivot_digit = __builtin_ctz(g[0]);
@@ -402,7 +407,8 @@ std::vector<BandSignatureClass> stack_configuration_classes(int c) {
     int digit = 0;
     for (int p = 0; p < patterns; ++p)
       for (int k = 0; k < rep[static_cast<std::size_t>(p)]; ++k, ++digit)
-        for (int b = 0; b < c; ++b) cls.columns[static_cast<std::size_t>(2 * b + (((p >> b) & 1) ? 0 : 1))] |= 1u << digit;
+        for (int b = 0; b < c; ++b)
+          cls.columns[static_cast<std::size_t>(2 * b + (((p >> b) & 1) ? 0 : 1))] |= 1u << digit;
     classes.push_back(std::move(cls));
   }
   return classes;

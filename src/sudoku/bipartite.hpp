@@ -74,7 +74,8 @@ public:
     for (int i = 0; i < 2 * n_; ++i) {
       const auto v = static_cast<int>(order[static_cast<std::size_t>(i)] & 0xFF);
       position[static_cast<std::size_t>(v)] = i;
-      const bool new_cell = i == 0 || i == n_ || (order[static_cast<std::size_t>(i)] >> 8) != (order[static_cast<std::size_t>(i - 1)] >> 8);
+      const bool new_cell = i == 0 || i == n_ ||
+                            (order[static_cast<std::size_t>(i)] >> 8) != (order[static_cast<std::size_t>(i - 1)] >> 8);
       if (new_cell) ++cell_count;
       ++cells[static_cast<std::size_t>(cell_count - 1)];
     }

@@ -166,7 +166,8 @@ Plan plan_subbands(const Invocation& inv, BoxShape shape) {
 
 Plan plan_factorisations(const Invocation& inv, BoxShape shape) {
   if (inv.common.split_depth)
-    throw InvalidArgument("--split-depth", "does not apply to --method factorisations (its tasks are the band classes)");
+    throw InvalidArgument("--split-depth",
+                          "does not apply to --method factorisations (its tasks are the band classes)");
   const auto t0 = Clock::now();
   const auto bands = make_bands_factorisations(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
   return band_class_plan(shape, "factorisations", bands, seconds_since(t0));
@@ -193,7 +194,8 @@ Plan plan_sudoku(const Invocation& inv) {
     if (inv.common.method == "bands" || inv.common.method == "subbands" || inv.common.method == "factorisations")
       throw InvalidArgument("--list", "needs --method search (bands, factorisations and subbands count classes of "
                                       "grids, they do not list them)");
-    (void)choose_method(inv, {"bands", "factorisations", "search", "subbands"}, "search");  // a bad --method still exits 2
+    // a bad --method still exits 2
+    (void)choose_method(inv, {"bands", "factorisations", "search", "subbands"}, "search");
     return plan_list(inv, shape);
   }
   const bool search_ok = search_applies(shape);
