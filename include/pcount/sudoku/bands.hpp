@@ -22,6 +22,11 @@
 ///   class of the C-regular column–digit bipartite graph (canonical form by
 ///   nauty); the classes are the engine's tasks.
 ///
+/// - `factorisations` (2xC and Cx2, C = 2..5): the same Σ B², classes as
+///   stack-configuration orbits, B by pivot_factorisations (rooted edge
+///   pivot, degree-4 two-factor identity, a memo shared by all tasks; after
+///   linche89/sudoku-enumeration, 2026).
+///
 /// B(σ) = ordered 1-factorisations of the column–digit bipartite graph (the
 /// rows of the band are its perfect matchings), counted by
 /// ordered_one_factorisations.
@@ -67,8 +72,9 @@ namespace pcount::sudoku {
 [[nodiscard]] u128 ordered_one_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part);
 
 /// A memo of ordered 1-factorisation counts of residual graphs (degree ≥ 4,
-/// at most 11 columns) keyed by their canonical form (nauty, colour classes
-/// columns | digits), shared by every thread and every class of a job.
+/// at most 11 columns) keyed by their canonical form (nauty, columns and
+/// digits cut into cells by an isomorphism invariant; pivot_factorisations
+/// makes the keys), shared by every thread and every class of a job.
 /// Sharded by key hash, each shard under its own mutex. Bounded: past
 /// `max_entries` graphs nothing more is stored (misses are then counted
 /// afresh), so a job's memory stays below about max_entries ·
