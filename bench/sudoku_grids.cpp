@@ -7,6 +7,13 @@
 //                               tables from first principles plus the run.
 //   BM_SudokuBands2x4/threads   8x8 by Σ B(σ)² over 26 nauty classes
 //                               (class discovery + run).
+//   BM_SudokuFactorisations2x4/threads  8x8 by `--method factorisations`
+//                               (orderly classes + pivot kernel + memo).
+//   BM_PivotFactorisations2x5/memo  B of the first 20 2x5 band classes
+//                               (canonical-form order) by the pivot kernel,
+//                               memo = 1: one memo shared by the 20 (fresh
+//                               each iteration), memo = 0: none; counters
+//                               hit_rate and entries.
 //   BM_SubBand2x6Leaves/memo    12x12 (2x6) sub-band counts, a timing sample:
 //                               four random 6x2 band signatures (fixed
 //                               seed), one column-1 part each, stopped after
@@ -109,6 +116,35 @@ BENCHMARK(BM_SudokuBands3x3)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMi
 
 void BM_SudokuBands2x4(benchmark::State& state) { bands(state, {2, 4}); }
 BENCHMARK(BM_SudokuBands2x4)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_SudokuFactorisations2x4(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  engine::RunOptions options;
+  options.threads = threads;
+  pcount::BigInt total;
+  for (auto _ : state) {
+    const auto counter = sudoku::make_bands_factorisations(4, threads);
+    total = counter->total(engine::run(counter->job("bench"), options).totals);
+    benchmark::DoNotOptimize(total);
+  }
+  if (pcount::to_string(total) != pcount::test::known_grid_count(2, 4)) state.SkipWithError("wrong grid total");
+}
+BENCHMARK(BM_SudokuFactorisations2x4)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_PivotFactorisations2x5(benchmark::State& state) {
+  const auto classes = sudoku::two_column_signature_classes(5, 1).classes;
+  const bool memo_on = state.range(0) != 0;
+  sudoku::FactorisationMemo::Stats st;
+  for (auto _ : state) {
+    sudoku::FactorisationMemo memo;
+    for (std::size_t i = 0; i < 20; ++i)
+      benchmark::DoNotOptimize(sudoku::pivot_factorisations(classes[i].columns, 5, memo_on ? &memo : nullptr));
+    st = memo.stats();
+  }
+  state.counters["hit_rate"] = st.lookups ? static_cast<double>(st.hits) / static_cast<double>(st.lookups) : 0.0;
+  state.counters["entries"] = static_cast<double>(st.entries);
+}
+BENCHMARK(BM_PivotFactorisations2x5)->Arg(1)->Arg(0)->Iterations(1)->Unit(benchmark::kSecond);
 
 }  // namespace
 

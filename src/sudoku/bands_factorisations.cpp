@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "bipartite.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/sudoku/bands.hpp"
 
@@ -13,40 +14,6 @@ namespace {
 
 constexpr int kMaxVertices = 32;
 using Adjacency = std::array<std::uint32_t, kMaxVertices>;
-
-/// Cycles of a 2-regular bipartite graph (each column has two digits).
-int count_cycles(const Adjacency& adj, int n) {
-  std::array<std::uint32_t, kMaxVertices> digit_cols{};  // digit → columns containing it
-  for (int c = 0; c < n; ++c) {
-    std::uint32_t m = adj[static_cast<std::size_t>(c)];
-    while (m) {
-      const auto d = static_cast<std::size_t>(__builtin_ctz(m));
-      m &= m - 1;
-      digit_cols[d] |= 1u << c;
-    }
-  }
-  const std::uint32_t all_cols = n == 32 ? ~0u : (1u << n) - 1u;
-  std::uint32_t unvisited = all_cols;
-  int cycles = 0;
-  while (unvisited) {
-    ++cycles;
-    int col = __builtin_ctz(unvisited);
-    const std::uint32_t first = adj[static_cast<std::size_t>(col)];
-    // walk: enter the next column through the digit we did not come from
-    std::uint32_t digit_bit = first & (0u - first);  // leave col through its lowest digit... walk the other way round
-    for (;;) {
-      unvisited &= ~(1u << col);
-      const std::uint32_t other = adj[static_cast<std::size_t>(col)] & ~digit_bit;  // digit leaving col
-      const auto d = static_cast<std::size_t>(__builtin_ctz(other));
-      const std::uint32_t next_cols = digit_cols[d] & ~(1u << col);
-      const int next = __builtin_ctz(next_cols);
-      digit_bit = other;
-      if (!(unvisited & (1u << next))) break;
-      col = next;
-    }
-  }
-  return cycles;
-}
 
 struct Factoriser {
   int n;
@@ -63,7 +30,7 @@ struct Factoriser {
   /// ones with column 0's digits in increasing order).
   u128 count(const Adjacency& adj, int k) const {
     if (k <= 1) return 1;
-    if (k == 2) return static_cast<u128>(1) << (count_cycles(adj, n) - 1);
+    if (k == 2) return static_cast<u128>(1) << (detail::cycles_of_two_factor(adj.data(), n) - 1);
     if (k >= 4) {
       // Peel the 2-factor F = M(1) ∪ M(2) of the two matchings holding
       // column 0's two smallest digits: each such F splits into that ordered
@@ -96,7 +63,7 @@ struct Factoriser {
         const auto i = static_cast<std::size_t>(c);
         rest[i] = adj[i] & ~chosen[i];
       }
-      const u128 split = static_cast<u128>(1) << (count_cycles(chosen, n) - 1);
+      const u128 split = static_cast<u128>(1) << (detail::cycles_of_two_factor(chosen.data(), n) - 1);
       total = checked_add(total, checked_mul(split, count(rest, k - 2)));
       return;
     }

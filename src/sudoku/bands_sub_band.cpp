@@ -37,6 +37,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bipartite.hpp"
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
@@ -61,30 +62,6 @@ u128 binomial(int n, int k) {
   u128 r = 1;
   for (int i = 1; i <= k; ++i) r = r * static_cast<u128>(n - k + i) / static_cast<u128>(i);
   return r;
-}
-
-/// Cycles of a 2-regular bipartite graph on n columns and n digits.
-int cycles_of_two_factor(const Graph& adj, int n) {
-  std::array<std::uint32_t, kMaxN> digit_cols{};
-  for (int c = 0; c < n; ++c)
-    for (std::uint32_t m = adj[static_cast<std::size_t>(c)]; m; m &= m - 1)
-      digit_cols[static_cast<std::size_t>(__builtin_ctz(m))] |= 1u << c;
-  std::uint32_t unvisited = (1u << n) - 1u;
-  int cycles = 0;
-  while (unvisited) {
-    ++cycles;
-    int col = __builtin_ctz(unvisited);
-    std::uint32_t came = adj[static_cast<std::size_t>(col)] & (0u - adj[static_cast<std::size_t>(col)]);
-    for (;;) {
-      unvisited &= ~(1u << col);
-      const std::uint32_t leave = adj[static_cast<std::size_t>(col)] & ~came;  // the other digit
-      const int next = __builtin_ctz(digit_cols[static_cast<std::size_t>(__builtin_ctz(leave))] & ~(1u << col));
-      came = leave;
-      if (!(unvisited & (1u << next))) break;
-      col = next;
-    }
-  }
-  return cycles;
 }
 
 /// 64-bit FNV-1a over the words of a canonical form.
@@ -139,7 +116,7 @@ public:
 
   u128 count(const Graph& g) {
     if (k_ <= 1) return 1;
-    if (k_ == 2) return static_cast<u128>(1) << cycles_of_two_factor(g, n_);
+    if (k_ == 2) return static_cast<u128>(1) << detail::cycles_of_two_factor(g.data(), n_);
     g_ = g;
     prepare();
     total_ = 0;
@@ -258,7 +235,7 @@ private:
   }
 
   void leaf(const Graph& k2) {
-    const u128 lower = static_cast<u128>(1) << cycles_of_two_factor(k2, n_);
+    const u128 lower = static_cast<u128>(1) << detail::cycles_of_two_factor(k2.data(), n_);
     Graph top{};
     for (int c = 0; c < n_; ++c) top[static_cast<std::size_t>(c)] = g_[static_cast<std::size_t>(c)] & ~k2[static_cast<std::size_t>(c)];
     total_ = checked_add(total_, checked_mul(lower, top_count(top)));
@@ -267,7 +244,7 @@ private:
   u128 top_count(const Graph& top) {
     const int degree = k_ - 2;
     if (degree <= 1) return 1;
-    if (degree == 2) return static_cast<u128>(1) << cycles_of_two_factor(top, n_);
+    if (degree == 2) return static_cast<u128>(1) << detail::cycles_of_two_factor(top.data(), n_);
     // A 3-regular top part is counted faster than nauty labels it (2x5:
     // 8× slower with the cache, results/sudoku-grids-12.md); the cache pays
     // from degree 4 (2x6), whose direct count is ~10⁴ 2-factors. The top
@@ -342,18 +319,45 @@ Graph checked_regular(std::span<const std::uint32_t> adjacency, int k) {
 }
 
 /// The coloured graph digits | columns | boxes of a multiset of column pairs.
+/// The digits are cut into cells by an isomorphism invariant (per digit,
+/// how many other digits share its side of 0, 1, 2, … boxes), cells in
+/// increasing invariant order: nauty's refinement cannot split the digits of
+/// this graph (each meets one column per box), so a finer start saves most
+/// of its search. Isomorphisms keep the invariant, so canonical forms and
+/// automorphism groups are those of the uncut graph's orbits.
 void signature_graph(const std::vector<std::uint32_t>& sets, int c, graph::ColouredGraph& g) {
   const int digits = 2 * c;
   const int boxes = static_cast<int>(sets.size());
-  const int cells[3] = {digits, 2 * boxes, boxes};
-  g.reset(cells);
-  const std::uint32_t all = (1u << digits) - 1u;
+  std::array<std::uint64_t, kMaxN> order{};  // invariant << 8 | digit, sorted
+  for (int d = 0; d < digits; ++d) {
+    std::uint64_t inv = 0;  // 4 bits per number of shared boxes (≤ 6)
+    for (int e = 0; e < digits; ++e) {
+      if (e == d) continue;
+      int shared = 0;
+      for (std::uint32_t s : sets) shared += ((s >> d) & 1u) == ((s >> e) & 1u) ? 1 : 0;
+      inv += std::uint64_t{1} << (4 * shared);
+    }
+    order[static_cast<std::size_t>(d)] = inv << 8 | static_cast<std::uint64_t>(d);
+  }
+  std::sort(order.begin(), order.begin() + digits);
+  std::array<int, kMaxN + 2> cells{};
+  std::array<int, kMaxN> vertex_of{};  // digit → vertex
+  int cell_count = 0;
+  for (int i = 0; i < digits; ++i) {
+    vertex_of[static_cast<std::size_t>(order[static_cast<std::size_t>(i)] & 0xFF)] = i;
+    if (i == 0 || (order[static_cast<std::size_t>(i)] >> 8) != (order[static_cast<std::size_t>(i - 1)] >> 8))
+      ++cell_count;
+    ++cells[static_cast<std::size_t>(cell_count - 1)];
+  }
+  cells[static_cast<std::size_t>(cell_count++)] = 2 * boxes;
+  cells[static_cast<std::size_t>(cell_count++)] = boxes;
+  g.reset(std::span<const int>(cells.data(), static_cast<std::size_t>(cell_count)));
   for (int b = 0; b < boxes; ++b) {
     const std::uint32_t s = sets[static_cast<std::size_t>(b)];
-    for (int d = 0; d < digits; ++d) g.add_edge(d, digits + 2 * b + (((s >> d) & 1u) ? 0 : 1));
+    for (int d = 0; d < digits; ++d)
+      g.add_edge(vertex_of[static_cast<std::size_t>(d)], digits + 2 * b + (((s >> d) & 1u) ? 0 : 1));
     g.add_edge(digits + 2 * b, digits + 2 * boxes + b);
     g.add_edge(digits + 2 * b + 1, digits + 2 * boxes + b);
-    (void)all;
   }
 }
 

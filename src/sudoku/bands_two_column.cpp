@@ -23,6 +23,7 @@
 
 
 
+#include "bipartite.hpp"
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/graph/canonical.hpp"
@@ -48,33 +49,6 @@ struct ClassEntry {
   Columns columns{};
 };
 using ClassMap = std::map<u128, ClassEntry>;
-
-/// Canonical form of the column–digit graph (2C columns, 2C digits), as the
-/// 4C² ≤ 100 adjacency bits of nauty's canonical labelling with the colour
-/// classes {columns | digits}.
-class Canoniser {
-public:
-  explicit Canoniser(int c) : half_(2 * c) {}
-
-  u128 key(const Columns& cols) {
-    const int cells[2] = {half_, half_};  // columns | digits
-    g_.reset(cells);
-    for (int col = 0; col < half_; ++col)
-      for (int d = 0; d < half_; ++d)
-        if (cols[static_cast<std::size_t>(col)] & (1u << d)) g_.add_edge(col, half_ + d);
-    graph::canonical_form(g_, form_);
-    u128 k = 0;
-    for (int col = 0; col < half_; ++col)
-      for (int d = 0; d < half_; ++d)
-        if (form_.has_edge(col, half_ + d)) k |= static_cast<u128>(1) << (col * half_ + d);
-    return k;
-  }
-
-private:
-  int half_;
-  graph::ColouredGraph g_;
-  graph::CanonicalForm form_;
-};
 
 class TwoColumnBands final : public BandCount {
 public:
@@ -110,7 +84,7 @@ public:
     auto discover = [&](std::size_t t) {
       const First& first = firsts[t / per_first];
       const std::size_t p0 = t % per_first;
-      Canoniser canon(c);
+      detail::BipartiteCanoniser canon(2 * c);
       ClassMap& local = found[t];
       Columns cols{};
       cols[0] = s0;
@@ -130,7 +104,7 @@ public:
             run = 1;
           }
         }
-        ClassEntry& e = local[canon.key(cols)];
+        ClassEntry& e = local[canon.key(cols.data())];
         if (e.weight == 0) e.columns = cols;
         e.weight = checked_add(e.weight, checked_mul(checked_mul(first.weight, rest_factor), mult));
       };
@@ -175,9 +149,27 @@ public:
       classes_.push_back(entry);
     }
     list_hash_ = hash;
+    check_classes();
   }
 
   [[nodiscard]] std::size_t class_count() const override { return classes_.size(); }
+
+  /// Run-time self-checks: the class weights (× binom(2C,C) for S_0) sum to
+  /// all binom(2C,C)^C signatures, and there are 2, 4, 26, 355 classes for
+  /// C = 2..5 (the histogram orbits of the C × 2C stack configurations under
+  /// row permutations and complements give the same numbers).
+  void check_classes() const {
+    const u128 b = binomial(2 * c_, c_);
+    u128 sum = 0;
+    for (const ClassEntry& e : classes_) sum = checked_add(sum, e.weight);
+    u128 all = 1;
+    for (int i = 1; i < c_; ++i) all = checked_mul(all, b);
+    if (sum != all) throw InternalError("2x" + std::to_string(c_) + " band class weights do not sum to binom(2C,C)^C");
+    constexpr std::size_t kClasses[] = {2, 4, 26, 355};
+    if (classes_.size() != kClasses[c_ - 2])
+      throw InternalError("2x" + std::to_string(c_) + " has " + std::to_string(classes_.size()) +
+                          " band classes, expected " + std::to_string(kClasses[c_ - 2]));
+  }
 
   [[nodiscard]] engine::Job job(std::string fingerprint) const override {
     engine::Job job;

@@ -1,9 +1,11 @@
 // The `--sudoku RxC` problem: all sudoku grids with boxes of R rows × C columns.
 // Methods: "bands" (band / column-signature classes: 3x3, 2xC and Cx2 for
-// C = 2..5), "subbands" (2xC and Cx2 for C = 2..6: the same Σ B² with
+// C = 2..5), "factorisations" (the same classes for 2xC and Cx2, C = 2..5,
+// B by a rooted edge pivot and a shared memo), "subbands" (2xC and Cx2 for C = 2..6: the same Σ B² with
 // signature classes by orderly generation and B by a sub-band split) and
 // "search" (tree search over reduced grids: 2x2, 2x3, 3x2).
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -23,7 +25,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 const char* const kSupported =
-    "supported: --method bands for 3x3, 2x2..2x5 and 3x2..5x2; --method subbands for 2x2..2x6 and 3x2..6x2; "
+    "supported: --method bands for 3x3, 2x2..2x5 and 3x2..5x2; --method factorisations for 2x2..2x5 and 3x2..5x2; "
+    "--method subbands for 2x2..2x6 and 3x2..6x2; "
     "--method search for 2x2, 2x3, 3x2";
 
 bool search_applies(BoxShape s) {
@@ -34,6 +37,8 @@ bool bands_applies(BoxShape s) {
   if (s.rows == 3 && s.cols == 3) return true;
   return (s.rows == 2 && s.cols >= 2 && s.cols <= 5) || (s.cols == 2 && s.rows >= 2 && s.rows <= 5);
 }
+
+bool factorisations_applies(BoxShape s) { return bands_applies(s) && !(s.rows == 3 && s.cols == 3); }
 
 bool subbands_applies(BoxShape s) {
   return (s.rows == 2 && s.cols >= 2 && s.cols <= 6) || (s.cols == 2 && s.rows >= 2 && s.rows <= 6);
@@ -114,6 +119,12 @@ Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<
     report.extra["classes"] = bands->class_count();
     report.extra["setup_seconds"] = setup;
     report.extra["count_seconds"] = result.wall_seconds;
+    for (const BandCount::RunStat& stat : bands->run_stats()) {
+      if (stat.integer)
+        report.extra[stat.name] = static_cast<std::uint64_t>(stat.value);
+      else
+        report.extra[stat.name] = stat.value;
+    }
     return report;
   };
   return plan;
@@ -153,16 +164,38 @@ Plan plan_subbands(const Invocation& inv, BoxShape shape) {
   return band_class_plan(shape, "subbands", bands, seconds_since(t0));
 }
 
+Plan plan_factorisations(const Invocation& inv, BoxShape shape) {
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth",
+                          "does not apply to --method factorisations (its tasks are the band classes)");
+  const auto t0 = Clock::now();
+  const auto bands = make_bands_factorisations(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
+  return band_class_plan(shape, "factorisations", bands, seconds_since(t0));
+}
+
+/// The default method: `factorisations` for 2xC and Cx2 (C ≤ 5; fewer
+/// instructions than `bands` on every such shape, 40× less CPU for 2x5,
+/// results/sudoku-grids-peer.md) unless --split-depth is given or the run
+/// has more than 16 workers, where `bands` splits its classes (one
+/// factorisations task per class: the largest 2x5 class is about 3 % of
+/// the work, at most 1/(4 × workers) up to 8 workers); `bands` for 3x3,
+/// `subbands` for 2x6 and 6x2.
+std::string default_grid_method(const Invocation& inv, bool bands_ok, bool factorisations_ok) {
+  if (factorisations_ok && !inv.common.split_depth && driver::run_workers(inv) <= 16) return "factorisations";
+  return bands_ok ? "bands" : "subbands";
+}
+
 Plan plan_sudoku(const Invocation& inv) {
   const BoxShape shape = [&] {
     const auto [r, c] = parse_box("--sudoku", *inv.value("sudoku"));
     return BoxShape{r, c};
   }();
   if (inv.common.list) {
-    if (inv.common.method == "bands" || inv.common.method == "subbands")
-      throw InvalidArgument("--list", "needs --method search (bands and subbands count classes of grids, they do not "
-                                      "list them)");
-    (void)choose_method(inv, {"bands", "search", "subbands"}, "search");  // a bad --method still exits 2
+    if (inv.common.method == "bands" || inv.common.method == "subbands" || inv.common.method == "factorisations")
+      throw InvalidArgument("--list", "needs --method search (bands, factorisations and subbands count classes of "
+                                      "grids, they do not list them)");
+    // a bad --method still exits 2
+    (void)choose_method(inv, {"bands", "factorisations", "search", "subbands"}, "search");
     return plan_list(inv, shape);
   }
   const bool search_ok = search_applies(shape);
@@ -170,7 +203,14 @@ Plan plan_sudoku(const Invocation& inv) {
   const bool subbands_ok = subbands_applies(shape);
   if (!search_ok && !bands_ok && !subbands_ok)
     throw InvalidArgument("--sudoku", "no method counts " + shape.name() + " boxes yet; " + kSupported);
-  const std::string method = choose_method(inv, {"bands", "search", "subbands"}, bands_ok ? "bands" : "subbands");
+  const bool factorisations_ok = factorisations_applies(shape);
+  const std::string method = choose_method(inv, {"bands", "factorisations", "search", "subbands"},
+                                           default_grid_method(inv, bands_ok, factorisations_ok));
+  if (method == "factorisations") {
+    if (!factorisations_ok)
+      throw InvalidArgument("--method", "factorisations does not apply to " + shape.name() + "; " + kSupported);
+    return plan_factorisations(inv, shape);
+  }
   if (method == "subbands") {
     if (!subbands_ok)
       throw InvalidArgument("--method", "subbands does not apply to " + shape.name() + "; " + kSupported);
@@ -194,7 +234,7 @@ constexpr ParameterOption kParameters[] = {{"box_shape", "--sudoku"}};
 std::span<const Problem> grid_problems() {
   static const Problem table[] = {
       {"sudoku", "RxC", "sudoku grids with boxes of R rows × C columns, e.g. 2x3, 3x3", "sudoku", nullptr,
-       "bands|search|subbands", plan_sudoku, nullptr, kParameters, true},
+       "bands|factorisations|search|subbands", plan_sudoku, nullptr, kParameters, true},
   };
   return table;
 }

@@ -54,6 +54,8 @@ TEST(SudokuGridsCli, JsonHoldsTotalReducedAndMultiplier) {
       {2, 2, "search"}, {2, 3, "search"}, {3, 2, "search"}, {2, 3, "bands"},
       {3, 2, "bands"},  {2, 4, "bands"},  {4, 2, "bands"},  {3, 3, "bands"},
       {2, 2, "subbands"}, {2, 3, "subbands"}, {3, 2, "subbands"}, {2, 4, "subbands"}, {4, 2, "subbands"},
+      {2, 2, "factorisations"}, {2, 3, "factorisations"}, {3, 2, "factorisations"}, {2, 4, "factorisations"},
+      {4, 2, "factorisations"},
   };
   for (const auto& c : cases) {
     const std::string box = std::to_string(c.rows) + "x" + std::to_string(c.cols);
@@ -75,14 +77,20 @@ TEST(SudokuGridsCli, JsonHoldsTotalReducedAndMultiplier) {
   }
 }
 
-TEST(SudokuGridsCli, DefaultIsBandsWithClassesAndPhaseTimes) {
+TEST(SudokuGridsCli, DefaultIsBandsFor3x3AndFactorisationsFor2xCWithClassesAndPhaseTimes) {
   const auto j = run_json({"--sudoku", "3x3"});
   EXPECT_EQ(j["method"], "bands");
   EXPECT_EQ(j["classes"], 44);
   EXPECT_EQ(j["tasks"], 44);
   EXPECT_TRUE(j["setup_seconds"].is_number());
   EXPECT_TRUE(j["count_seconds"].is_number());
-  EXPECT_EQ(run_json({"--sudoku", "2x4"})["classes"], 26);
+  // 2xC and Cx2: factorisations, unless --split-depth or > 16 workers ask
+  // for the split band classes.
+  const auto two_by_four = run_json({"--sudoku", "2x4"});
+  EXPECT_EQ(two_by_four["method"], "factorisations");
+  EXPECT_EQ(two_by_four["classes"], 26);
+  EXPECT_EQ(run_json({"--sudoku", "2x4", "--split-depth", "0"})["method"], "bands");
+  EXPECT_EQ(run_json({"--sudoku", "2x4", "--threads", "17"})["method"], "bands");
 }
 
 TEST(SudokuGridsCli, SearchHonoursTheSplitDepth) {
@@ -104,7 +112,7 @@ TEST(SudokuGridsCli, TextOutputNamesEveryCount) {
   const auto reduced = static_cast<unsigned long long>(parse_u128(known_grid_count(2, 3)) / multiplier(2, 3));
   for (const std::string& key : {std::string("grids"), known_grid_count(2, 3), std::string("reduced"),
                                 std::to_string(reduced), std::string("multiplier"), std::to_string(m),
-                                std::string("bands"), std::string("classes")})
+                                std::string("factorisations"), std::string("classes")})
     EXPECT_NE(r.out.find(key), std::string::npos) << key << "\n" << r.out;
 }
 
@@ -164,6 +172,38 @@ TEST(SudokuGridsCli, BandClassesAreSplitForMoreThanSixteenWorkers) {
   EXPECT_EQ(run_json({"--sudoku", "2x4", "--threads", "17", "--split-depth", "0"})["tasks"], 26);
 }
 
+TEST(SudokuGridsCli, FactorisationsInShardsAndCheckpointsGiveTheTotalAndReportTheMemo) {
+  const auto whole = run_json({"--sudoku", "2x4", "--method", "factorisations", "--threads", "2"});
+  EXPECT_EQ(whole["counts"]["grids"], known_grid_count(2, 4));
+  EXPECT_EQ(whole["tasks"], 26);
+  EXPECT_EQ(whole["classes"], 26);
+  EXPECT_GE(whole["memo_hit_rate"].get<double>(), 0.0);
+  EXPECT_LE(whole["memo_hit_rate"].get<double>(), 1.0);
+  EXPECT_GT(whole["memo_bound_entries"].get<double>(), 0.0);
+  const std::string base = "/tmp/pcount-test-sudoku-factorisations-" + std::to_string(::getpid());
+  std::vector<std::string> files;
+  for (int i = 0; i < 3; ++i) {
+    files.push_back(base + "-" + std::to_string(i) + ".json");
+    ASSERT_EQ(run_count({"--sudoku", "2x4", "--method", "factorisations", "--shard", std::to_string(i) + "/3", "--out",
+                         files.back(), "--quiet"})
+                  .status,
+              0);
+  }
+  std::vector<std::string> merge_args = {"merge", "--json"};
+  merge_args.insert(merge_args.end(), files.begin(), files.end());
+  const CommandResult merged = run_count(merge_args);
+  for (const auto& f : files) ::unlink(f.c_str());
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"], whole["counts"]);
+  const std::string ck = base + ".ckpt";
+  const auto first = run_json({"--sudoku", "2x4", "--method", "factorisations", "--checkpoint", ck});
+  const auto again = run_json({"--sudoku", "2x4", "--method", "factorisations", "--checkpoint", ck});
+  ::unlink(ck.c_str());
+  EXPECT_EQ(first["counts"], whole["counts"]);
+  EXPECT_EQ(again["counts"], whole["counts"]);
+  EXPECT_EQ(again["tasks_resumed"], 26);
+}
+
 TEST(SudokuGridsCli, SubBandClassesInShardsAndCheckpointsGiveTheTotal) {
   const auto whole = run_json({"--sudoku", "4x2", "--method", "subbands", "--threads", "2"});
   EXPECT_EQ(whole["counts"]["grids"], known_grid_count(4, 2));
@@ -205,6 +245,10 @@ TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
       {{"--sudoku", "2x6", "--method", "search"}, "--method"},
       {{"--sudoku", "6x2", "--split-depth", "1"}, "--split-depth"},
       {{"--sudoku", "3x3", "--method", "subbands"}, "--method"},
+      {{"--sudoku", "3x3", "--method", "factorisations"}, "--method"},
+      {{"--sudoku", "2x6", "--method", "factorisations"}, "--method"},
+      {{"--sudoku", "2x4", "--method", "factorisations", "--split-depth", "0"}, "--split-depth"},
+      {{"--sudoku", "2x3", "--method", "factorisations", "--list"}, "--list"},
       {{"--sudoku", "2x4", "--method", "subbands", "--split-depth", "0"}, "--split-depth"},
       {{"--sudoku", "2x3", "--method", "subbands", "--list"}, "--list"},
       {{"--sudoku", "8x3", "--list"}, "--sudoku"},  // side 24: the listing holds at most 16×16 (found by fuzz_cli)

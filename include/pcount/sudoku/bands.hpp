@@ -22,6 +22,11 @@
 ///   class of the C-regular column–digit bipartite graph (canonical form by
 ///   nauty); the classes are the engine's tasks.
 ///
+/// - `factorisations` (2xC and Cx2, C = 2..5): the same Σ B², classes as
+///   stack-configuration orbits, B by pivot_factorisations (rooted edge
+///   pivot, degree-4 two-factor identity, a memo shared by all tasks; after
+///   linche89/sudoku-enumeration, 2026).
+///
 /// B(σ) = ordered 1-factorisations of the column–digit bipartite graph (the
 /// rows of the band are its perfect matchings), counted by
 /// ordered_one_factorisations.
@@ -66,6 +71,62 @@ namespace pcount::sudoku {
 /// out of range.
 [[nodiscard]] u128 ordered_one_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part);
 
+/// A memo of ordered 1-factorisation counts of residual graphs (degree ≥ 4,
+/// at most 11 columns) keyed by their canonical form (nauty, columns and
+/// digits cut into cells by an isomorphism invariant; pivot_factorisations
+/// makes the keys), shared by every thread and every class of a job.
+/// Sharded by key hash, each shard under its own mutex. Bounded: past
+/// `max_entries` graphs nothing more is stored (misses are then counted
+/// afresh), so a job's memory stays below about max_entries ·
+/// kBytesPerEntry plus the bucket arrays.
+class FactorisationMemo {
+public:
+  /// Estimated bytes per stored graph (key and value 32 bytes, hash node,
+  /// allocator overhead).
+  static constexpr std::size_t kBytesPerEntry = 64;
+  /// The default bound, 2^27 graphs (about 8.6 GB at kBytesPerEntry plus
+  /// 1 GB of buckets): a job fits in 24 GiB.
+  static constexpr std::size_t kDefaultMaxEntries = std::size_t{1} << 27;
+
+  explicit FactorisationMemo(std::size_t max_entries = kDefaultMaxEntries);
+  ~FactorisationMemo();
+  FactorisationMemo(const FactorisationMemo&) = delete;
+  FactorisationMemo& operator=(const FactorisationMemo&) = delete;
+
+  /// What the memo did so far.
+  struct Stats {
+    std::uint64_t lookups = 0;  ///< find() calls
+    std::uint64_t hits = 0;     ///< find() calls that found the graph
+    std::size_t entries = 0;    ///< graphs stored
+    std::size_t bytes = 0;      ///< estimated memory: entries · kBytesPerEntry + buckets
+    std::size_t max_entries = 0;
+  };
+  [[nodiscard]] Stats stats() const;
+  /// Looks `key` up; on a hit sets `value` and returns true. Thread-safe.
+  bool find(u128 key, u128& value);
+  /// Stores `value` under `key` unless the memo is full. Thread-safe.
+  void insert(u128 key, u128 value);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Ordered 1-factorisations of a k-regular bipartite graph (as
+/// ordered_one_factorisations: n = adjacency.size() columns and n digits,
+/// adjacency[c] = digit mask of column c), by the rooted edge pivot
+/// F(G) = k · Σ_{M ∋ e} F(G − M) over the perfect matchings M through the
+/// edge e with the fewest of them, the degree-4 identity
+/// F₄(G) = 6 · Σ_H 2^(c(H) + c(G − H)) over the 2-factors H holding column
+/// 0's two smallest digits (c = cycles), and F₂ = 2^c (docs/sudoku-grids.md,
+/// "The factorisations method"; after linche89/sudoku-enumeration, 2026).
+/// Residual graphs of degree ≥ 4 go through `memo` when one is given and
+/// n ≤ 11. Needs 1 ≤ n ≤ 32, every column and digit of degree k; throws
+/// std::invalid_argument otherwise, engine::TaskAbandoned when the run is
+/// being stopped.
+[[nodiscard]] u128 pivot_factorisations(std::span<const std::uint32_t> adjacency, int k,
+                                        FactorisationMemo* memo = nullptr);
+
 /// A grid count split into band classes: the engine job over the classes
 /// and the final scaling of its counter to the grid total.
 class BandCount {
@@ -78,6 +139,15 @@ public:
   [[nodiscard]] virtual engine::Job job(std::string fingerprint) const = 0;
   /// The grid total from the job's summed tally (all tasks must have run).
   [[nodiscard]] virtual BigInt total(const engine::Tally& totals) const = 0;
+  /// One measurement of the run for the report.
+  struct RunStat {
+    std::string name;
+    double value = 0;
+    bool integer = false;  ///< a count: report it as an integer
+  };
+  /// Measurements of the run for the report, e.g. a memo's lookups and hit
+  /// rate; none by default.
+  [[nodiscard]] virtual std::vector<RunStat> run_stats() const { return {}; }
 };
 
 /// 9×9 (3x3 boxes) by the 44 band classes. The tables are computed at
@@ -98,6 +168,19 @@ public:
 /// (one counter per class), and total() squares the sums; the fingerprint
 /// says "split=<parts>". Without it, one task per class and one counter.
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0, bool split = false);
+
+/// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 5, by N = Σ_class weight · B² over
+/// the classes of stack_configuration_classes for C ≤ 4 and of
+/// two_column_signature_classes (faster there) for C = 5
+/// (`--method factorisations`), B by
+/// pivot_factorisations with one FactorisationMemo of at most
+/// `memo_entries` graphs shared by all tasks (run_stats() gives its
+/// lookups, hits, hit rate, entries and estimated bytes). One task per
+/// class. Throws std::invalid_argument for other C; InternalError when a
+/// class count, the class weights (Σ = binom(2C,C)^C) or a B (a positive
+/// multiple of C!) is wrong.
+[[nodiscard]] std::shared_ptr<const BandCount> make_bands_factorisations(
+    int c, int threads = 0, std::size_t memo_entries = FactorisationMemo::kDefaultMaxEntries);
 
 /// B(σ) of a two-column band by the sub-band split (docs/sudoku-grids.md,
 /// "The sub-band method"; after Pettersen's 4 + 2 split of 6x2 bands,
@@ -166,6 +249,22 @@ struct SignatureClasses {
 /// automorphism group order); throws InternalError unless they sum to
 /// binom(2C,C)^C, and std::invalid_argument unless 2 ≤ C ≤ 6.
 [[nodiscard]] SignatureClasses two_column_signature_classes(int c, int threads = 0);
+
+/// The classes of C×2-box band signatures as orbits of *stack
+/// configurations*: the C × 2C 0/1 matrix whose row b is the digit set S_b
+/// of box b's first column (row weight C), reduced to the histogram of its
+/// 2C digit columns (2^C patterns) and taken up to row permutations and row
+/// complements (swapping a box's two columns); B is constant on an orbit.
+/// The orbits are found by breadth-first closure over every histogram, in
+/// increasing order of their least histogram (stable ids, no nauty): 2, 4,
+/// 26, 355 for C = 2..5, as linche89/sudoku-enumeration (2026) finds, and
+/// as many as the column–digit graph classes of two_column_signature_classes.
+/// Each class's columns are its least histogram's signature (column 2b =
+/// S_b, 2b+1 its complement, digits numbered in pattern order), its weight
+/// the orbit size times the (2C)!/Π hist[p]! digit labellings, so the
+/// weights sum to binom(2C,C)^C. Throws std::invalid_argument unless
+/// 2 ≤ C ≤ 5.
+[[nodiscard]] std::vector<BandSignatureClass> stack_configuration_classes(int c);
 
 /// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 6, by N = Σ_class weight · B² with
 /// the classes of two_column_signature_classes and B by
