@@ -47,18 +47,38 @@ std::string confidence(const engine::RunEstimate& e) {
   return "rough";
 }
 
+/// The fields every --estimate JSON report starts with.
+nlohmann::ordered_json json_head(const Invocation& inv, const engine::Job& job) {
+  nlohmann::ordered_json j;
+  j["program"] = "pcount";
+  j["version"] = std::string(version());
+  j["build"] = std::string(build_info());
+  j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
+  j["estimate"] = true;
+  j["fingerprint"] = job.fingerprint;
+  return j;
+}
+
+/// The command estimated, as typed (made printable).
+std::string command_text(const Invocation& inv) {
+  std::string what;
+  for (const std::string& w : inv.session.command) what += (what.empty() ? "" : " ") + w;
+  return printable(what, 100);
+}
+
+/// Prints the report and ends the run (an estimate runs nothing).
+[[noreturn]] void emit(const Invocation& inv, const std::string& report) {
+  inv.out << report;
+  inv.out.flush();
+  throw EarlyExit{0};
+}
+
 /// --estimate when not one sampled task finished: the tree's size alone.
 [[noreturn]] void print_size_only(const Invocation& inv, const engine::Job& job, const engine::NoTaskFinished& e,
                                   std::size_t tasks, double setup) {
   const double cpu_low = e.knuth.probes > 0 ? e.knuth.nodes / kOptimisticNodesPerSecond : -1.0;
   if (inv.common.json) {
-    nlohmann::ordered_json j;
-    j["program"] = "pcount";
-    j["version"] = std::string(version());
-    j["build"] = std::string(build_info());
-    j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
-    j["estimate"] = true;
-    j["fingerprint"] = job.fingerprint;
+    nlohmann::ordered_json j = json_head(inv, job);
     j["threads"] = inv.common.threads;
     j["tasks"] = tasks;
     j["tasks_sampled"] = 0;
@@ -71,17 +91,13 @@ std::string confidence(const engine::RunEstimate& e) {
     j["knuth_nodes"] = e.knuth.probes > 0 ? nlohmann::ordered_json(e.knuth.nodes) : nullptr;
     j["knuth_relative_error"] = e.knuth.relative_error;
     j["knuth_probes"] = e.knuth.probes;
-    inv.out << j.dump() << '\n';
-    inv.out.flush();
-    throw EarlyExit{0};
+    emit(inv, j.dump() + '\n');
   }
   std::ostringstream s;
   auto line = [&s](const std::string& key, const std::string& value) {
     s << std::left << std::setw(14) << key << value << '\n';
   };
-  std::string what;
-  for (const std::string& w : inv.session.command) what += (what.empty() ? "" : " ") + w;
-  line("estimate of", printable(what, 100));
+  line("estimate of", command_text(inv));
   line("tasks", std::to_string(tasks) + "; none finished within " + seconds_text(e.sample_seconds) +
                     " (every task is longer), so only the tree's size is known");
   if (e.knuth.probes > 0) {
@@ -95,9 +111,7 @@ std::string confidence(const engine::RunEstimate& e) {
   }
   line("setup", seconds_text(setup) + " before the tasks");
   line("confidence", "rough (from the tree's size alone)");
-  inv.out << s.str();
-  inv.out.flush();
-  throw EarlyExit{0};
+  emit(inv, s.str());
 }
 
 }  // namespace
@@ -188,13 +202,7 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   const std::string by = e.task_estimates ? (job.estimate ? "the tasks' own estimates" : "Knuth probes of each task")
                                           : "task id (the job has no task estimates)";
   if (inv.common.json) {
-    nlohmann::ordered_json j;
-    j["program"] = "pcount";
-    j["version"] = std::string(version());
-    j["build"] = std::string(build_info());
-    j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
-    j["estimate"] = true;
-    j["fingerprint"] = job.fingerprint;
+    nlohmann::ordered_json j = json_head(inv, job);
     j["threads"] = c.threads;
     j["processes"] = o.processes;
     j["workers"] = e.workers;
@@ -236,17 +244,13 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
     } else {
       j["knuth_nodes"] = nullptr;
     }
-    inv.out << j.dump() << '\n';
-    inv.out.flush();
-    throw EarlyExit{0};
+    emit(inv, j.dump() + '\n');
   }
   std::ostringstream s;
   auto line = [&s](const std::string& key, const std::string& value) {
     s << std::left << std::setw(14) << key << value << '\n';
   };
-  std::string what;
-  for (const std::string& w : inv.session.command) what += (what.empty() ? "" : " ") + w;
-  line("estimate of", printable(what, 100));
+  line("estimate of", command_text(inv));
   line("tasks", std::to_string(e.tasks) + (shard.count > 1 ? " (shard " + std::to_string(shard.index) + "/" +
                                                                   std::to_string(shard.count) + ")"
                                                             : "") +
@@ -306,9 +310,7 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
                   load, cores, 100.0 * o.noise);
     line("note", busy_text);
   }
-  inv.out << s.str();
-  inv.out.flush();
-  throw EarlyExit{0};
+  emit(inv, s.str());
 }
 
 }  // namespace pcount::driver

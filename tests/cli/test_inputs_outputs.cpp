@@ -31,17 +31,7 @@ using test::run_count;
 using test::slurp;
 
 /// A fresh empty directory for one test.
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("pcount-io-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
+fs::path scratch(const std::string& name) { return test::scratch_dir("pcount-io-" + name); }
 
 TEST(InputsOutputs, EveryOutputIsCheckedBeforeAnyWork) {
   // --queens 18 takes tens of CPU-seconds: each refusal below comes from
@@ -70,7 +60,7 @@ TEST(InputsOutputs, TwoOptionsNamingOneFileAreRefused) {
   const std::string f = (dir / "f").string();
   const std::string same = (dir / "." / "f").string();  // another spelling of the same path
   const std::string puzzles = (dir / "puzzles.txt").string();
-  write(puzzles, std::string(81, '.') + "\n");
+  test::write_file(puzzles, std::string(81, '.') + "\n");
   expect_bad_input({
       {{"--queens", "9", "--checkpoint", f, "--out", same}, "--checkpoint, --out: both name"},
       {{"--queens", "9", "--checkpoint", f, "--profile", f}, "--checkpoint, --profile: both name"},
@@ -90,21 +80,21 @@ TEST(InputsOutputs, DamagedCheckpointHeadersSayDamagedAndHowToStartAfresh) {
   const auto header_end = good.find("\ncounters");
   ASSERT_NE(header_end, std::string::npos);
 
-  write(ckpt, good.substr(0, good.find("fingerprint") + 14));  // cut inside the fingerprint line
+  test::write_file(ckpt, good.substr(0, good.find("fingerprint") + 14));  // cut inside the fingerprint line
   expect_bad_input({{{"--queens", "9", "--checkpoint", ckpt}, "damaged: its header is incomplete; remove it"}});
   std::string garbled = good;
   garbled.replace(garbled.find("fingerprint ") + 12, 7, "pc#@!x ");
-  write(ckpt, garbled);
+  test::write_file(ckpt, garbled);
   expect_bad_input({{{"--queens", "9", "--checkpoint", ckpt}, "damaged: its fingerprint line is garbled"}});
   std::string crlf;
   for (char c : good) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
-  write(ckpt, crlf);
+  test::write_file(ckpt, crlf);
   const auto r = run_count({"--queens", "9", "--checkpoint", ckpt});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("CR LF"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << "no stray carriage return in the message";
   // A whole header of another job keeps its own message.
-  write(ckpt, good);
+  test::write_file(ckpt, good);
   expect_bad_input({{{"--queens", "10", "--checkpoint", ckpt}, "written by another job"}});
 }
 
@@ -117,7 +107,7 @@ TEST(InputsOutputs, APuzzleFileWithoutLineEndsIsReadInBoundedMemory) {
   // The lines before an overlong one are solved and printed in order.
   const fs::path dir = scratch("long-line");
   const std::string ai_escargot = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..";
-  write(dir / "p.txt", ai_escargot + "\n" + std::string(5000, '1') + "\n" + ai_escargot + "\n");
+  test::write_file(dir / "p.txt", ai_escargot + "\n" + std::string(5000, '1') + "\n" + ai_escargot + "\n");
   const auto r = run_count({"--puzzle-file", (dir / "p.txt").string(), "--threads", "1"});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.out.rfind("1 1 ", 0), 0u) << r.out;
@@ -158,7 +148,7 @@ TEST(InputsOutputs, ShardFileNumbersAreTypeAndRangeCheckedBeforeUse) {
     nlohmann::json j = shards[0];
     c.edit(j);
     const fs::path f = dir / "edited.json";
-    write(f, j.dump());
+    test::write_file(f, j.dump());
     const auto r = run_count({"merge", f.string(), (dir / "s1.json").string()});
     EXPECT_EQ(r.status, 1) << c.what;
     EXPECT_EQ(r.out, "") << c.what;
@@ -190,7 +180,7 @@ TEST(InputsOutputs, MergeRunsNothingThatAShardFileNames) {
                                             "--show", "3"};
   for (std::size_t i = 0; i < 2; ++i) {
     for (const auto& a : planted) shards[i]["command"].push_back(a);
-    write(dir / ("p" + std::to_string(i) + ".json"), test::shard_text(shards[i]));
+    test::write_file(dir / ("p" + std::to_string(i) + ".json"), test::shard_text(shards[i]));
   }
   const auto r = run_count({"merge", (dir / "p0.json").string(), (dir / "p1.json").string(), "--json"});
   EXPECT_EQ(r.status, 0) << r.err;
@@ -212,16 +202,16 @@ TEST(InputsOutputs, MergeKeepsOnlyTheJobFromAFilesCommand) {
   // recursion before the allow-list) and control characters meant for the
   // terminal: merge refuses the first and prints the second escaped.
   shard[0]["command"] = {"merge", a};
-  write(a, test::shard_text(shard[0]));
-  write(b, test::shard_text(shard[1]));
+  test::write_file(a, test::shard_text(shard[0]));
+  test::write_file(b, test::shard_text(shard[1]));
   const auto r = run_count({"merge", a, b});
   EXPECT_TRUE(r.status == 1 || r.status == 2) << r.status << ": " << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_NE(r.err.find("its command 'merge ...' names no problem of count"), std::string::npos) << r.err;
 
   for (auto& s : shard) s["command"] = {"--queens", "8", "-qh", "--svg", "x\n\x1b[31mred"};
-  write(a, test::shard_text(shard[0]));
-  write(b, test::shard_text(shard[1]));
+  test::write_file(a, test::shard_text(shard[0]));
+  test::write_file(b, test::shard_text(shard[1]));
   const auto e = run_count({"merge", a, b});
   EXPECT_EQ(e.status, 0) << e.err;
   EXPECT_NE(e.out.find("92"), std::string::npos) << e.out;  // OEIS A000170
@@ -232,8 +222,8 @@ TEST(InputsOutputs, MergeKeepsOnlyTheJobFromAFilesCommand) {
 
 TEST(InputsOutputs, CheckingAnOutputTouchesNoExistingFile) {
   const fs::path dir = scratch("probe");
-  write(dir / "r.json.tmp", "precious");
-  write(dir / "run.tmp", "an earlier result");
+  test::write_file(dir / "r.json.tmp", "precious");
+  test::write_file(dir / "run.tmp", "an earlier result");
   ASSERT_EQ(run_count({"--queens", "6", "--out", (dir / "r.json").string(), "--quiet"}).status, 0);
   ASSERT_EQ(run_count({"--queens", "6", "--checkpoint", (dir / "run").string(), "--quiet"}).status, 0);
   EXPECT_EQ(slurp(dir / "r.json.tmp"), "precious");
@@ -244,10 +234,10 @@ TEST(InputsOutputs, EmptyOrCutFirstLineCheckpointsAreDamaged) {
   const fs::path dir = scratch("first-line");
   const std::string ckpt = (dir / "t.ckpt").string();
   for (const std::string text : {"", "# pcount che"}) {
-    write(ckpt, text);
+    test::write_file(ckpt, text);
     expect_bad_input({{{"--queens", "6", "--checkpoint", ckpt}, "damaged: its header is incomplete; remove it"}});
   }
-  write(ckpt, "something else\n");
+  test::write_file(ckpt, "something else\n");
   expect_bad_input({{{"--queens", "6", "--checkpoint", ckpt}, "not a pcount checkpoint file"}});
 }
 

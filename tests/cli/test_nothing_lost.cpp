@@ -45,17 +45,7 @@ using test::is_one_line;
 using test::run_count;
 using test::slurp;
 
-fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("pcount-lost-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-void write(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-}
+fs::path scratch(const std::string& name) { return test::scratch_dir("pcount-lost-" + name); }
 
 std::string shown(const std::vector<std::string>& args) {
   std::string s;
@@ -66,10 +56,10 @@ std::string shown(const std::vector<std::string>& args) {
 TEST(NothingLost, StrategyAndBoundTreesAreRegularFilesOfBoundedSize) {
   const fs::path dir = scratch("strategy");
   const std::string big = (dir / "big.json").string();
-  write(big, "");
+  test::write_file(big, "");
   fs::resize_file(big, (std::uintmax_t{16} << 20) + 1);  // sparse: one byte over the cap
   const std::string inf = (dir / "inf.json").string();
-  write(inf, "{\"guesses\":1e999}");
+  test::write_file(inf, "{\"guesses\":1e999}");
   expect_bad_input({
       {{"--mastermind", "--strategy-file", "/dev/zero"}, "--strategy-file: /dev/zero: is not a regular file"},
       {{"--mastermind", "--strategy", "optimal", "--bound-tree", "/dev/zero"},
@@ -113,11 +103,11 @@ TEST(NothingLost, ACheckpointRecordOfAnotherJobIsRefused) {
       spliced += line + "\n";  // b's record of task 0
       break;
     }
-  write(s, spliced);
+  test::write_file(s, spliced);
   expect_bad_input({{{"--latin", "6", "--split-depth", "1", "--checkpoint", s},
                      "line 7 is damaged (checksum; or a record of another job)"}});
   // Unspliced, the same file resumes to the published total.
-  write(s, slurp(a));
+  test::write_file(s, slurp(a));
   const CommandResult r = run_count({"--latin", "6", "--split-depth", "1", "--checkpoint", s});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("reduced       9408"), std::string::npos) << r.out;
@@ -195,7 +185,7 @@ void edit_shard(const std::string& path, const std::function<void(nlohmann::json
   nlohmann::json j = nlohmann::json::parse(slurp(path));
   edit(j);
   if (redigest) test::redigest(j);
-  write(path, j.dump());
+  test::write_file(path, j.dump());
 }
 
 TEST(NothingLost, MergeChecksEachListingTasksLinesAgainstItsCount) {
@@ -285,7 +275,7 @@ TEST(NothingLost, CountingAllSolutionsOfAPuzzleFileGetsTheSizeCheck) {
   // with --limit 0 that is refused before the run, as --puzzle refuses it.
   const fs::path dir = scratch("limit0");
   const std::string f = (dir / "blank.txt").string();
-  write(f, std::string(81, '.') + "\n");
+  test::write_file(f, std::string(81, '.') + "\n");
   const CommandResult r = run_count({"--puzzle-file", f, "--limit", "0"});
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_TRUE(is_one_line(r.err)) << r.err;
@@ -330,7 +320,7 @@ TEST(NothingLost, AFinishedCheckpointOnAReadOnlyFileSystemIsUsed) {
   std::istringstream in(slurp(done));
   std::string text, line;
   for (int i = 0; i < 7 && std::getline(in, line); ++i) text += line + "\n";  // header and one record
-  write(part, text);
+  test::write_file(part, text);
   EXPECT_EQ(::mount(nullptr, dir.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr), 0) << std::strerror(errno);
   const CommandResult r = run_count(with(done));
   const CommandResult unfinished = run_count(with(part));
