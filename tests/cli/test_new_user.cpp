@@ -1,4 +1,4 @@
-// What a new user meets first (issue 32): node counts are integers in every
+// What a new user meets first: node counts are integers in every
 // JSON report (run, merge, estimate); merge reports the shards' threads,
 // tasks and longest wall, not its own; seconds print to the microsecond in
 // text; and the classes method says so when it has no cache directory.
