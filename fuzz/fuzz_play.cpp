@@ -7,10 +7,12 @@
 // (std::cin reads it). Properties: the game ends with exit status 0 (found
 // or quit), 1 (input ended) or 2 (runaway input or too many slips); no line
 // on stderr or stdout is longer than 512 bytes (an answer line is never
-// echoed whole); stdout grows at most by a prompt per input line and a few
+// echoed whole, and piped answers end each prompt's line: the process's
+// own stdin is /dev/null, so never a terminal); stdout grows at most by a prompt per input line and a few
 // lines more. Any exception escaping main is a finding.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -40,6 +42,8 @@ std::size_t longest_line(const std::string& text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
+  static const bool stdin_is_null = std::freopen("/dev/null", "r", stdin) != nullptr;
+  if (!stdin_is_null) broken("cannot reopen stdin on /dev/null");
   std::vector<std::string> args = {"count", (data[0] & 1) ? "--mastermind" : "--bulls-and-cows", "--play"};
   if (data[0] & 2) {
     args.emplace_back("--strategy");

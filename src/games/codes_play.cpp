@@ -94,8 +94,8 @@ std::string check_score(const Answer& a, const codes::CodeSet& cs, const std::fu
 
 }  // namespace
 
-Asked ask_answer(const driver::Invocation& inv, std::istream& in, const codes::CodeSet& cs, std::size_t guess,
-                 int number, const std::function<bool(std::uint8_t)>& possible) {
+Asked ask_answer(const driver::Invocation& inv, std::istream& in, bool echo, const codes::CodeSet& cs,
+                 std::size_t guess, int number, const std::function<bool(std::uint8_t)>& possible) {
   const std::string me = inv.session.program + ": --play: ";
   for (int slips = 0;;) {
     inv.out << "guess " << number << ": " << cs.name(guess) << "   answer? " << std::flush;
@@ -111,6 +111,7 @@ Asked ask_answer(const driver::Invocation& inv, std::istream& in, const codes::C
       inv.err << me << "an answer line of over " << (kMaxLineRead >> 20) << " MiB: stopping\n";
       return {std::nullopt, 2};
     }
+    if (echo) inv.out << printable(line, 40) << "\n" << std::flush;
     std::string why = "a line of over " + std::to_string(kMaxLine) + " bytes";
     std::uint8_t code = 0;
     if (read == LineRead::line) {

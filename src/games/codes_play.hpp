@@ -60,8 +60,11 @@ struct Asked {
 /// Prompts on inv.out for the answer to guess number `number` (`guess`)
 /// and reads lines from `in` until one is a possible score that `possible`
 /// accepts; each slip is named on inv.err with the expected form and asked
-/// again (at most kMaxSlips in a row).
-[[nodiscard]] Asked ask_answer(const driver::Invocation& inv, std::istream& in, const codes::CodeSet& cs,
+/// again (at most kMaxSlips in a row). With `echo` (input that is not a
+/// terminal, so the typed line end is not shown), each line read is written
+/// after its prompt, at most 40 bytes of it and unprintable bytes escaped,
+/// so every prompt ends its own line of stdout.
+[[nodiscard]] Asked ask_answer(const driver::Invocation& inv, std::istream& in, bool echo, const codes::CodeSet& cs,
                                std::size_t guess, int number, const std::function<bool(std::uint8_t)>& possible);
 
 }  // namespace pcount::games::play

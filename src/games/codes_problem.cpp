@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "pcount/engine/files.hpp"
 #include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
@@ -199,6 +201,7 @@ int run_codes(const Invocation& inv, codes::Game game) {
   if (!tree && strategy == codes::Strategy::optimal && !mastermind) tree = shipped_optimal_tree(cs);
   Player player(cs, strategy, tree);
   if (play) inv.out << play::intro(game);
+  const bool echo = play && isatty(STDIN_FILENO) == 0;  // a piped answer's line end is not shown
   for (;;) {
     if (player.made() >= codes::kMaxGuesses)
       throw InternalError("code game: the strategy needs more than " + std::to_string(codes::kMaxGuesses) + " guesses");
@@ -208,7 +211,7 @@ int run_codes(const Invocation& inv, codes::Game game) {
       a = cs.answer(g, *secret);
       inv.out << cs.name(g) << "  " << spaced_answer(a) << "\n";
     } else {
-      const play::Asked asked = play::ask_answer(inv, std::cin, cs, g, player.made() + 1,
+      const play::Asked asked = play::ask_answer(inv, std::cin, echo, cs, g, player.made() + 1,
                                                  [&](std::uint8_t answer) { return player.possible(g, answer); });
       if (!asked.answer) return asked.status;
       a = *asked.answer;

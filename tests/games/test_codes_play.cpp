@@ -102,6 +102,26 @@ TEST(CodesPlay, ASlipIsAskedAgainWithTheExpectedForm) {
   }
 }
 
+// Piped answers are not shown by a terminal, so each one is written after
+// its prompt: every prompt ends its own line, and a long or binary answer
+// is cut to 40 bytes with control bytes escaped (the transcript of
+// docs/games.md).
+TEST(CodesPlay, APipedGameShowsEachAnswerAfterItsPrompt) {
+  const std::string in = input_file("piped", "?\n\x01" + std::string(300, 'x') + "\n" + kWin);
+  const CommandResult r = run_count({"--bulls-and-cows", "--play"}, in);
+  EXPECT_EQ(r.status, 0) << r.err;
+  const std::string expected = "guess 1: 0123   answer? ?\n"
+                               "guess 1: 0123   answer? \\x01" + std::string(39, 'x') + "...\n"
+                               "guess 1: 0123   answer? 0 4\n"
+                               "guess 2: 1032   answer? 04\n"
+                               "guess 3: 2301   answer? 0B 4C\n"
+                               "guess 4: 3210   answer? 4B\n"
+                               "solved: 3210 in 4 guesses\n";
+  ASSERT_GE(r.out.size(), expected.size()) << r.out;
+  EXPECT_EQ(r.out.substr(r.out.size() - expected.size()), expected);
+  fs::remove(in);
+}
+
 TEST(CodesPlay, QuitEndOfInputAndRunawayInputEndTheGame) {
   struct Case {
     std::string name, input;
