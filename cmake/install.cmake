@@ -6,7 +6,9 @@
 #                "Using pcount as a library").
 #   Runtime:     count (and count-mpi when it was built), share/pcount/ (the
 #                data count finds beside itself), share/doc/pcount/ (LICENSE,
-#                CHANGELOG.md); with PCOUNT_BUNDLE also the shared libraries
+#                CHANGELOG.md), share/man/man1/count.1 and
+#                share/bash-completion/completions/count (made from
+#                `count --help`); with PCOUNT_BUNDLE also the shared libraries
 #                and nauty-genbg of the relocatable bundle, with the copyright
 #                file of each (share/doc/pcount/third-party/).
 #
@@ -52,6 +54,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/data/games/bulls-and-cows-optimal.json ${PRO
         DESTINATION ${CMAKE_INSTALL_DATADIR}/pcount/games COMPONENT Runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT Runtime)
+# The guides (docs/*.md), which the man page points to.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT Runtime
+        FILES_MATCHING PATTERN "*.md")
+# The man page and bash completion made from `count --help` (CMakeLists.txt),
+# when help2man and python3 were there to make them.
+install(FILES ${PROJECT_BINARY_DIR}/count.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT Runtime OPTIONAL)
+install(FILES ${PROJECT_BINARY_DIR}/count.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
+        RENAME count COMPONENT Runtime OPTIONAL)
 if(PCOUNT_BUNDLE)
   pcount_bundle_install_rules()
 endif()

@@ -3,13 +3,15 @@
 
 PCOUNT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Debian packages the build needs (see README: Dependencies).
+# Debian packages the build needs (see README: Dependencies); help2man and
+# python3 make count's man page and bash completion from `count --help`.
 PCOUNT_PACKAGES=(
   g++ cmake ninja-build pkg-config
   libtbb-dev libboost-program-options-dev libboost-dev nlohmann-json3-dev
   libbenchmark-dev libgtest-dev libgmock-dev
   libnauty2-dev nauty
   libopenmpi-dev openmpi-bin
+  help2man python3
 )
 # Only for scripts/test and scripts/fuzz: clang with its sanitizer and
 # libFuzzer runtimes (the asan preset), python3 for the long-test record.
