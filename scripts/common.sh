@@ -3,7 +3,7 @@
 
 PCOUNT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Debian packages the build needs (see README: Dependencies); help2man and
+# Debian packages the build needs; help2man and
 # python3 make count's man page and bash completion from `count --help`.
 PCOUNT_PACKAGES=(
   g++ cmake ninja-build pkg-config
