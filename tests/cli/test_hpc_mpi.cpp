@@ -192,5 +192,29 @@ TEST_F(HpcMpi, BadInputExits2WithOneMessage) {
   EXPECT_NE(r.err.find("count: --queens: "), std::string::npos) << r.err;
 }
 
+// scripts/slurm/mpi.sbatch as Slurm runs it (the stub sbatch runs a spooled
+// copy; the stub srun starts 2 ranks with mpirun): the total of 12-Queens
+// (OEIS A000170: 14200; A002562: 1787), and a requeued job (the same
+// submission again) resumes every task from the ranks' checkpoints.
+TEST_F(HpcMpi, TheBatchScriptRunsUnderSrunAndARequeueResumes) {
+  const std::string results = file("sbatch");
+  const char* path = std::getenv("PATH");
+  const std::string source = PCOUNT_SOURCE_DIR;
+  const std::vector<std::string> submit = {
+      "/usr/bin/env", "PATH=" + source + "/tests/support/slurm-stub:" + (path ? path : "/usr/bin:/bin"),
+      "STUB_MPIEXEC=" + std::string(kMpirun), "PCOUNT_COUNT_MPI=" + std::string(kMpiExe),
+      "PCOUNT_RESULTS=" + results, "sbatch", source + "/scripts/slurm/mpi.sbatch", "--queens", "12"};
+  for (const char* tasks : {"tasks         8\n", "tasks         8, 8 from earlier runs\n"}) {
+    const CommandResult r = run_command(submit);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string total = slurp(results + "/mpi-total.txt");
+    EXPECT_NE(total.find("all           14200\n"), std::string::npos) << total;
+    EXPECT_NE(total.find("distinct      1787\n"), std::string::npos) << total;
+    EXPECT_NE(total.find("ranks         2\n"), std::string::npos) << total;
+    EXPECT_NE(total.find(tasks), std::string::npos) << total;
+  }
+  std::filesystem::remove_all(results);
+}
+
 }  // namespace
 }  // namespace pcount::test
