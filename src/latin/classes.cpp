@@ -74,18 +74,51 @@ std::filesystem::path cache_file(const std::filesystem::path& dir, int n, int d)
   return dir / ("latin-classes-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
 }
 
+/// Longest line read from a cache file (a class line is under 80 bytes):
+/// a longer one makes the file invalid, so a damaged cache, or a device
+/// such as /dev/zero in its place, is read no further than this.
+constexpr std::size_t kMaxCacheLine = 4096;
+
+/// Reads a cache file line by line, each line at most kMaxCacheLine bytes.
+class CacheLines {
+public:
+  explicit CacheLines(const std::filesystem::path& file) : in_(file) {}
+  /// False when the file could not be opened.
+  explicit operator bool() const { return static_cast<bool>(in_); }
+  /// The next line (without its '\n') into `line`; false at the end of the
+  /// file or at a line longer than kMaxCacheLine (then too_long()).
+  bool next(std::string& line) {
+    line.clear();
+    std::streambuf* buf = in_.rdbuf();
+    for (int ch = buf->sbumpc(); ch != '\n'; ch = buf->sbumpc()) {
+      if (ch == std::char_traits<char>::eof()) return !line.empty();
+      if (line.size() == kMaxCacheLine) {
+        too_long_ = true;
+        return false;
+      }
+      line.push_back(static_cast<char>(ch));
+    }
+    return true;
+  }
+  [[nodiscard]] bool too_long() const { return too_long_; }
+
+private:
+  std::ifstream in_;
+  bool too_long_ = false;
+};
+
 /// Reads a cache file; nullopt when missing or not valid in every line.
 std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& file, int n, int d) {
-  std::ifstream in(file);
+  CacheLines in(file);
   if (!in) return std::nullopt;
   std::string line;
-  if (!std::getline(in, line) || line != cache_header(n, d)) return std::nullopt;
+  if (!in.next(line) || line != cache_header(n, d)) return std::nullopt;
   std::vector<GraphClass> classes;
   LineHash hash;
-  while (std::getline(in, line)) {
+  while (in.next(line)) {
     if (line.rfind("end ", 0) == 0) {
       if (line != "end " + std::to_string(classes.size()) + " " + hex128(hash.h).substr(16)) return std::nullopt;
-      if (std::getline(in, line)) return std::nullopt;  // nothing may follow
+      if (in.next(line) || in.too_long()) return std::nullopt;  // nothing may follow
       return classes;
     }
     std::istringstream fields(line);
@@ -240,18 +273,18 @@ std::filesystem::path table_file(const std::filesystem::path& dir, int n, int d)
 template <class T, class Parse>
 std::optional<std::vector<T>> read_checked_lines(const std::filesystem::path& file, const std::string& header,
                                                  std::size_t count, Parse parse) {
-  std::ifstream in(file);
+  CacheLines in(file);
   if (!in) return std::nullopt;
   std::string line;
-  if (!std::getline(in, line) || line != header) return std::nullopt;
+  if (!in.next(line) || line != header) return std::nullopt;
   std::vector<T> values;
   values.reserve(count);
   LineHash hash;
-  while (std::getline(in, line)) {
+  while (in.next(line)) {
     if (line.rfind("end ", 0) == 0) {
       if (values.size() != count) return std::nullopt;
       if (line != "end " + std::to_string(count) + " " + hex128(hash.h).substr(16)) return std::nullopt;
-      if (std::getline(in, line)) return std::nullopt;  // nothing may follow
+      if (in.next(line) || in.too_long()) return std::nullopt;  // nothing may follow
       return values;
     }
     if (values.size() == count) return std::nullopt;
