@@ -85,7 +85,7 @@ std::string command_text(const Invocation& inv) {
     j["cpu_seconds"] = nullptr;
     j["cpu_seconds_low"] = cpu_low >= 0 ? nlohmann::ordered_json(cpu_low) : nullptr;
     j["confidence"] = "rough";
-    j["knuth_nodes"] = e.knuth.probes > 0 ? nodes_json(e.knuth.nodes) : nullptr;
+    j["knuth_nodes"] = e.knuth.probes > 0 ? nlohmann::ordered_json(e.knuth.nodes) : nullptr;
     j["knuth_relative_error"] = e.knuth.relative_error;
     j["knuth_probes"] = e.knuth.probes;
     emit(inv, j.dump() + '\n');
@@ -251,7 +251,7 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
   j["cpu_timing_noise"] = o.cpu_noise;
   j["nodes"] = e.nodes > 0 ? nodes_json(e.nodes) : nullptr;
   if (e.knuth.probes > 0) {
-    j["knuth_nodes"] = nodes_json(e.knuth.nodes);
+    j["knuth_nodes"] = e.knuth.nodes;
     j["knuth_relative_error"] = e.knuth.relative_error;
     j["knuth_probes"] = e.knuth.probes;
   } else {
