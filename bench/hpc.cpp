@@ -125,7 +125,7 @@ void BM_ShardMerge(benchmark::State& state) {
   MergeResult m;
   for (auto _ : state) {
     std::vector<ShardResult> parsed;
-    for (const auto& s : shards) parsed.push_back(shard_from_json(nlohmann::json::parse(to_json(s).dump()), "s"));
+    for (const auto& s : shards) parsed.push_back(parse_shard_json(shard_json_text(s), "s"));
     m = merge_shards(parsed, names);
   }
   if (m.totals.counts[0] != expected_sum(tasks)) state.SkipWithError("wrong total");

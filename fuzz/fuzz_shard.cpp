@@ -6,7 +6,7 @@
 // every task belongs to the shard and its id is below task_count, the
 // shard index is below its count, the totals and every task hold exactly
 // one count per counter name, the totals equal the sum of the tasks,
-// writing it back with to_json reads back to the same result, and
+// writing it back with shard_json_text reads back to the same result, and
 // merge_shards on it either adds up or refuses with std::runtime_error. Any
 // other exception type (a JSON library error, say) escapes and is a finding.
 #include <cstddef>
@@ -52,10 +52,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   check(r);
-  const engine::ShardResult again = engine::shard_from_json(nlohmann::json::parse(engine::to_json(r).dump()), "again");
+  const engine::ShardResult again = engine::parse_shard_json(engine::shard_json_text(r), "again");
   if (again.tasks.size() != r.tasks.size() || !(again.totals == r.totals) || again.counter_names != r.counter_names ||
       again.fingerprint != r.fingerprint || again.task_count != r.task_count)
-    broken("to_json does not read back to the same result");
+    broken("shard_json_text does not read back to the same result");
   try {
     const engine::MergeResult m = engine::merge_shards({r}, {"fuzz"});
     if (!(m.totals == r.totals)) broken("merge of one complete shard changed the totals");

@@ -14,8 +14,10 @@ PCOUNT_PACKAGES=(
   help2man python3
 )
 # Only for scripts/test and scripts/fuzz: clang with its sanitizer and
-# libFuzzer runtimes (the asan preset), python3 for the long-test record.
-PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3)
+# libFuzzer runtimes (the asan preset), python3 for the long-test record,
+# python3-jsonschema for scripts/json-schema-check, universal-ctags for
+# scripts/function-lengths.
+PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-jsonschema universal-ctags)
 
 # pcount_install_deps [PACKAGE...]: the build's packages and those named.
 pcount_install_deps() {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pcount/driver/driver.hpp"
-#include "pcount/engine/u128.hpp"
+#include "driver/report_format.hpp"
 
 namespace pcount::driver {
 
@@ -67,12 +67,5 @@ private:
 /// sample gets what is left of S after the set-up (at least a tenth of S). run_job calls it
 /// instead of running when Common::estimate is set.
 [[noreturn]] void print_estimate(const Invocation& inv, const engine::Job& job);
-
-/// A node count in a JSON report: an integer (every count below 2^64, that
-/// is every run that can finish), else its decimal string. An estimate's
-/// nodes (a double) are rounded to an integer below 2^64 and stay a number
-/// above.
-[[nodiscard]] nlohmann::ordered_json nodes_json(const u128& nodes);
-[[nodiscard]] nlohmann::ordered_json nodes_json(double nodes);
 
 }  // namespace pcount::driver

@@ -358,16 +358,6 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
   return kept;
 }
 
-nlohmann::ordered_json nodes_json(const u128& nodes) {
-  if (nodes <= std::numeric_limits<std::uint64_t>::max()) return static_cast<std::uint64_t>(nodes);
-  return to_string(nodes);
-}
-
-nlohmann::ordered_json nodes_json(double nodes) {
-  if (nodes >= 0 && nodes < 0x1p64) return static_cast<std::uint64_t>(std::llround(nodes));
-  return nodes;
-}
-
 std::string_view version() { return PCOUNT_VERSION; }
 
 #ifndef PCOUNT_BUILD_INFO
@@ -440,14 +430,25 @@ std::string extra_text(const std::string& key, const nlohmann::ordered_json& val
   return value.dump();
 }
 
+/// How the job ran, for its report: the run's figures, or under merge the
+/// shards' (RunResult from merge_main, shard count and task time from the files).
+JobFigures figures(const Invocation& inv, const engine::Job& job, const engine::RunResult& result) {
+  JobFigures f = run_figures(result);
+  if (job.split_depth >= 0) f.split_depth = job.split_depth;
+  if (const engine::MergeResult* m = inv.session.replay_files) {
+    f.shards = m->shard_count;
+    f.task_seconds = m->task_seconds;
+  }
+  if (inv.session.distributed) f.ranks = inv.session.distributed->size();
+  return f;
+}
+
 /// print_report on `out`.
 void write_report(std::ostream& out, const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
                   const Report& report) {
+  const JobFigures f = figures(inv, job, result);
   if (inv.common.json) {
-    nlohmann::ordered_json j;
-    j["program"] = "pcount";
-    j["version"] = std::string(version());
-    j["build"] = std::string(build_info());
+    nlohmann::ordered_json j = json_head(inv.session.replay ? ReportKind::merge : ReportKind::run);
     j["problem"] = report.problem;
     j["title"] = report.title;
     j["params"] = report.params;
@@ -455,48 +456,18 @@ void write_report(std::ostream& out, const Invocation& inv, const engine::Job& j
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
     for (const auto& [name, value] : report.counts) counts[name] = value;
     j["counts"] = counts;
-    j["threads"] = result.threads;
-    j["tasks"] = result.tasks_total;
-    j["tasks_run"] = result.tasks_run;
-    j["tasks_resumed"] = result.tasks_resumed;
-    if (job.split_depth >= 0) j["split_depth"] = job.split_depth; else j["split_depth"] = nullptr;
-    j["wall_seconds"] = result.wall_seconds;
-    j["nodes"] = result.totals.nodes ? nodes_json(result.totals.nodes) : nullptr;
-    if (const engine::MergeResult* m = inv.session.replay_files) {
-      j["shards"] = m->shard_count;  // threads: the most of any shard; wall_seconds: the longest shard
-      j["task_seconds"] = m->task_seconds;
-    }
-    if (inv.session.distributed) j["ranks"] = inv.session.distributed->size();
+    put_figures(j, f);
     for (const auto& [key, value] : report.extra.items()) j[key] = value;
     out << j.dump() << '\n';
     return;
   }
-  std::ostringstream s;
-  auto line = [&s](const std::string& key, const std::string& value) {
-    s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
-  };
-  line("problem", report.title);
-  for (const auto& [name, value] : report.counts) line(name, value);
-  line("method", report.method);
-  for (const auto& [key, value] : report.extra.items()) line(key, extra_text(key, value));
-  const engine::MergeResult* merged = inv.session.replay_files;
-  if (merged) line("shards", std::to_string(merged->shard_count));
-  if (inv.session.distributed) line("ranks", std::to_string(inv.session.distributed->size()));
-  line("threads", std::to_string(result.threads) + (merged ? " (the most of any shard)" : "") +
-                      (inv.session.distributed ? " per rank" : ""));
-  line("tasks", std::to_string(result.tasks_total) +
-                    (job.split_depth >= 0 ? " (split depth " + std::to_string(job.split_depth) + ")" : "") +
-                    (result.tasks_resumed ? ", " + std::to_string(result.tasks_resumed) + " from earlier runs" : ""));
-  if (result.totals.nodes) line("nodes", to_string(result.totals.nodes));
-  std::ostringstream wall;
-  wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s" << (merged ? " (the longest shard)" : "");
-  line("wall", wall.str());
-  if (merged) {
-    std::ostringstream work;
-    work << std::fixed << std::setprecision(3) << merged->task_seconds << " s (the tasks' times summed over the shards)";
-    line("task time", work.str());
-  }
-  out << s.str() << report.text_after;
+  TextBlock t;
+  t.line("problem", report.title);
+  for (const auto& [name, value] : report.counts) t.line(name, value);
+  t.line("method", report.method);
+  for (const auto& [key, value] : report.extra.items()) t.line(key, extra_text(key, value));
+  put_figures(t, f);
+  out << t.str() << report.text_after;
 }
 
 /// merge of a job whose tasks print: the tasks' output kept in the shard
@@ -573,58 +544,157 @@ int checked_exit(int status, const std::string& name, std::ostream& out, std::os
   return status;
 }
 
-int run_invocation(int argc, const char* const* argv, const Program& program, Session& session, std::ostream& out,
-                   std::ostream& err) {
-  const std::string& name = session.program;
-  // Result files left by run_job until the report is out (Session::after_report).
-  const auto finish = [&session, &err, &name](int status) {
-    for (auto& write : session.after_report) try {
-        write();
-      } catch (const std::exception& e) {
-        err << name << ": error: " << e.what() << (status == 0 ? " (the counts printed are complete)" : "") << '\n';
-        if (status == 0) status = 1;
-      }
-    session.after_report.clear();
-    return status;
-  };
-  const Problem* chosen = nullptr;  // for naming options in errors
-  // "--list K": K is optional (an implicit value), which Boost only takes as
-  // "--list=K"; the next word is K when it is not an option (no positional
-  // arguments exist, so it cannot be anything else).
+namespace {
+
+/// "--list K" and "--estimate S": K and S are optional (implicit values),
+/// which Boost only takes as "--list=K"; the next word is K when it is not
+/// an option (no positional arguments exist, so it cannot be anything
+/// else). "--list -1" is a bad K, not an option.
+std::vector<std::string> join_optional_values(int argc, const char* const* argv) {
   std::vector<std::string> words(argv, argv + argc);
   for (std::size_t i = 1; i + 1 < words.size(); ++i)
     if ((words[i] == "--list" || words[i] == "--estimate") &&
-        (words[i + 1].rfind("-", 0) != 0 || looks_numeric(words[i + 1]))) {  // "--list -1": a bad K, not an option
+        (words[i + 1].rfind("-", 0) != 0 || looks_numeric(words[i + 1]))) {
       words[i] += "=" + words[i + 1];
       words.erase(words.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     }
-  std::vector<const char*> wargs;
-  for (const auto& w : words) wargs.push_back(w.c_str());
-  argc = static_cast<int>(wargs.size());
-  argv = wargs.data();
+  return words;
+}
+
+/// Parses `words` into `vm`; on a bad command line says why on `err` and
+/// returns 2.
+std::optional<int> parse_words(const std::vector<std::string>& words, const Parsed& p, po::variables_map& vm,
+                               const std::string& name, std::ostream& err) {
+  std::vector<const char*> args;
+  for (const auto& w : words) args.push_back(w.c_str());
   try {
-    Parsed p = build_options(program);
-    po::variables_map vm;
-    try {
-      const po::parsed_options parsed =
-          po::command_line_parser(argc, argv)
-              .options(p.all)
-              .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
-              .run();
-      // No positional arguments are allowed: name the first one.
-      for (const po::option& o : parsed.options)
-        if (o.string_key.empty() && !o.original_tokens.empty()) {
-          err << name << ": '" << o.original_tokens.front() << "': unexpected argument without an option (see "
-              << name << " --help)\n";
-          return 2;
-        }
-      po::store(parsed, vm);
-      po::notify(vm);
-    } catch (const po::error& e) {
-      auto [arg, msg] = describe(e);
-      err << name << ": " << (arg.empty() ? "" : arg + ": ") << msg << '\n';
-      return 2;
+    const po::parsed_options parsed =
+        po::command_line_parser(static_cast<int>(args.size()), args.data())
+            .options(p.all)
+            .style(po::command_line_style::unix_style ^ po::command_line_style::allow_guessing)
+            .run();
+    // No positional arguments are allowed: name the first one.
+    for (const po::option& o : parsed.options)
+      if (o.string_key.empty() && !o.original_tokens.empty()) {
+        err << name << ": '" << o.original_tokens.front() << "': unexpected argument without an option (see "
+            << name << " --help)\n";
+        return 2;
+      }
+    po::store(parsed, vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    auto [arg, msg] = describe(e);
+    err << name << ": " << (arg.empty() ? "" : arg + ": ") << msg << '\n';
+    return 2;
+  }
+  return std::nullopt;
+}
+
+/// The combinations --estimate and --list refuse (InvalidArgument).
+void check_combinations(const Invocation& inv, const Program& program) {
+  const Problem& problem = *inv.problem;
+  if (inv.common.estimate)
+    for (const char* o : {"checkpoint", "out", "profile", "list", "output", "strategy-out", "svg"})
+      if (inv.has(o)) throw InvalidArgument("--estimate", std::string("runs only a sample and keeps nothing; drop --") + o);
+  if (!inv.common.list) return;
+  if (!problem.lists) {
+    std::string can;
+    for (const Problem& e : program.problems)
+      if (e.lists) can += (can.empty() ? "" : ", ") + dashed(e.option);
+    throw InvalidArgument("--list", "does not apply to " + dashed(problem.option) + " (it counts without "
+                          "listing)" + (can.empty() ? std::string() : "; problems that list: " + can));
+  }
+  if (inv.common.list_limit != 0 && inv.common.shard_count > 1)
+    throw InvalidArgument("--list", "K (the first K objects) does not combine with --shard; list all and "
+                                    "count merge, or run without --shard");
+  if (inv.common.list_limit != 0 && (!inv.common.checkpoint.empty() || !inv.common.out_file.empty()))
+    throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
+                                        (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));
+}
+
+/// The problem's plan for the invocation, checked against it.
+Plan plan_job(const Invocation& inv) {
+  const Problem& problem = *inv.problem;
+  if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
+  Plan plan = [&] {
+    const SetupNotice notice(inv);  // --estimate S: the set-up counts against S
+    return problem.plan(inv);
+  }();
+  if (inv.common.list) {
+    if (!plan.job.run_task_output)
+      throw InternalError("--list: --" + std::string(problem.option) + " planned a job that does not print");
+    plan.output.max_lines = inv.common.list_limit;
+  }
+  if (!plan.batch)
+    for (const char* o : {"checkpoint", "shard", "out"})
+      if (inv.has(o)) throw InvalidArgument(dashed(o), "does not apply to this search (it finds, it does not count)");
+  return plan;
+}
+
+/// The job's totals: run_job's, or under merge the shards' sum (after
+/// checking that the files are this job's results).
+engine::RunResult run_or_replay(const Invocation& inv, const Plan& plan) {
+  const Session& session = inv.session;
+  if (!session.replay) return run_job(inv, plan.job, plan.output);
+  try {
+    if (session.replay_files) engine::check_merge_matches_job(*session.replay_files, plan.job);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("merge: ") + e.what());
+  }
+  engine::RunResult result = *session.replay;  // threads, tasks run and resumed, wall: the shards' (merge_main)
+  if (result.threads <= 0) result.threads = inv.common.threads;
+  if (session.replay_files) replay_outputs(inv, plan, *session.replay_files);
+  return result;
+}
+
+/// Prints the report, on stdout or (when the tasks printed there) stderr;
+/// returns the exit status.
+int print_outcome(const Invocation& inv, const Plan& plan, const engine::RunResult& result) {
+  const Session& session = inv.session;
+  const Report report = plan.report(result);
+  // A job whose tasks printed keeps stdout for that output (Plan::output).
+  const bool printed = plan.job.run_task_output && inv.common.output_file.empty() &&
+                       (!session.replay || (session.replay_files && session.replay_files->has_outputs));
+  inv.out.flush();
+  if (!printed)
+    print_report(inv, plan.job, result, report);
+  else if (!inv.common.quiet)
+    write_report(inv.err, inv, plan.job, result, report);
+  inv.out.flush();
+  if (!printed && !inv.out) {  // nothing computed is lost: the report goes to stderr instead
+    const int e = errno;
+    inv.err << session.program << ": error: writing the report to stdout failed (" << std::strerror(e)
+            << "); the report follows on stderr\n";
+    write_report(inv.err, inv, plan.job, result, report);
+    return 1;
+  }
+  return session.replay ? 0 : report.status;
+}
+
+/// Runs the writes run_job left until the report was out
+/// (Session::after_report); a failing write turns status 0 into 1.
+int finish(Session& session, int status, std::ostream& err) {
+  for (auto& write : session.after_report) try {
+      write();
+    } catch (const std::exception& e) {
+      err << session.program << ": error: " << e.what() << (status == 0 ? " (the counts printed are complete)" : "")
+          << '\n';
+      if (status == 0) status = 1;
     }
+  session.after_report.clear();
+  return status;
+}
+
+}  // namespace
+
+int run_invocation(int argc, const char* const* argv, const Program& program, Session& session, std::ostream& out,
+                   std::ostream& err) {
+  const std::string& name = session.program;
+  const Problem* chosen = nullptr;  // for naming options in errors
+  try {
+    const Parsed p = build_options(program);
+    po::variables_map vm;
+    if (const auto status = parse_words(join_optional_values(argc, argv), p, vm, name, err)) return *status;
     if (vm.count("help")) {
       print_help(out, program, p);
       return 0;
@@ -640,25 +710,7 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
         throw InvalidArgument(dashed(option), "does not apply to " + dashed(problem.option));
     Invocation inv{vm, read_common(vm), out, err, session, &problem};
     check_paths(inv);
-    if (inv.common.estimate)
-      for (const char* o : {"checkpoint", "out", "profile", "list", "output", "strategy-out", "svg"})
-        if (vm.count(o))
-          throw InvalidArgument("--estimate", std::string("runs only a sample and keeps nothing; drop --") + o);
-    if (inv.common.list) {
-      if (!problem.lists) {
-        std::string can;
-        for (const Problem& e : program.problems)
-          if (e.lists) can += (can.empty() ? "" : ", ") + dashed(e.option);
-        throw InvalidArgument("--list", "does not apply to " + dashed(problem.option) + " (it counts without "
-                              "listing)" + (can.empty() ? std::string() : "; problems that list: " + can));
-      }
-      if (inv.common.list_limit != 0 && inv.common.shard_count > 1)
-        throw InvalidArgument("--list", "K (the first K objects) does not combine with --shard; list all and "
-                                        "count merge, or run without --shard");
-      if (inv.common.list_limit != 0 && (!inv.common.checkpoint.empty() || !inv.common.out_file.empty()))
-        throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
-                                            (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));
-    }
+    check_combinations(inv, program);
     // The input is read and the tasks planned below; the run's workers wake
     // meanwhile (engine::start_workers), so that it starts at full width.
     if (!session.replay) engine::start_workers(inv.common.threads);
@@ -667,58 +719,15 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
       const int status = problem.run(inv);
       if (status != Problem::kUsePlan || !problem.plan) {
         out.flush();
-        return finish(status);
+        return finish(session, status, err);
       }
     }
-    if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
-    Plan plan = [&] {
-      const SetupNotice notice(inv);  // --estimate S: the set-up counts against S
-      return problem.plan(inv);
-    }();
-    if (inv.common.list) {
-      if (!plan.job.run_task_output)
-        throw InternalError("--list: --" + std::string(problem.option) + " planned a job that does not print");
-      plan.output.max_lines = inv.common.list_limit;
-    }
-    if (!plan.batch) {
-      const char* batch_only[] = {"checkpoint", "shard", "out"};
-      for (const char* o : batch_only)
-        if (vm.count(o)) throw InvalidArgument(dashed(o), "does not apply to this search (it finds, it does not count)");
-    }
-    engine::RunResult result;
-    if (session.replay) {  // merge: the shards' sum instead of a run
-      try {
-        if (session.replay_files) engine::check_merge_matches_job(*session.replay_files, plan.job);
-      } catch (const std::runtime_error& e) {
-        throw std::runtime_error(std::string("merge: ") + e.what());
-      }
-      result = *session.replay;  // threads, tasks run and resumed, wall: the shards' (merge_main)
-      if (result.threads <= 0) result.threads = inv.common.threads;
-      if (session.replay_files) replay_outputs(inv, plan, *session.replay_files);
-    } else {
-      result = run_job(inv, plan.job, plan.output);
-    }
-    const Report report = plan.report(result);
-    // A job whose tasks printed keeps stdout for that output (Plan::output).
-    const bool printed = plan.job.run_task_output && inv.common.output_file.empty() &&
-                         (!session.replay || (session.replay_files && session.replay_files->has_outputs));
-    out.flush();
-    if (!printed)
-      print_report(inv, plan.job, result, report);
-    else if (!inv.common.quiet)
-      write_report(err, inv, plan.job, result, report);
-    out.flush();
-    if (!printed && !out) {  // nothing computed is lost: the report goes to stderr instead
-      const int e = errno;
-      err << name << ": error: writing the report to stdout failed (" << std::strerror(e)
-          << "); the report follows on stderr\n";
-      write_report(err, inv, plan.job, result, report);
-      return finish(1);
-    }
-    return finish(session.replay ? 0 : report.status);
+    const Plan plan = plan_job(inv);
+    const engine::RunResult result = run_or_replay(inv, plan);
+    return finish(session, print_outcome(inv, plan, result), err);
   } catch (const EarlyExit& e) {
     out.flush();
-    return finish(e.status);
+    return finish(session, e.status, err);
   } catch (const InvalidArgument& e) {
     const std::string option = option_for(chosen, e.argument());
     err << name << ": " << (option.empty() ? "" : option + ": ") << e.what() << '\n';

@@ -48,11 +48,8 @@ std::string confidence(const engine::RunEstimate& e) {
 }
 
 /// The fields every --estimate JSON report starts with.
-nlohmann::ordered_json json_head(const Invocation& inv, const engine::Job& job) {
-  nlohmann::ordered_json j;
-  j["program"] = "pcount";
-  j["version"] = std::string(version());
-  j["build"] = std::string(build_info());
+nlohmann::ordered_json estimate_head(const Invocation& inv, const engine::Job& job) {
+  nlohmann::ordered_json j = json_head(ReportKind::estimate);
   j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
   j["estimate"] = true;
   j["fingerprint"] = job.fingerprint;
@@ -78,7 +75,7 @@ std::string command_text(const Invocation& inv) {
                                   std::size_t tasks, double setup) {
   const double cpu_low = e.knuth.probes > 0 ? e.knuth.nodes / kOptimisticNodesPerSecond : -1.0;
   if (inv.common.json) {
-    nlohmann::ordered_json j = json_head(inv, job);
+    nlohmann::ordered_json j = estimate_head(inv, job);
     j["threads"] = inv.common.threads;
     j["tasks"] = tasks;
     j["tasks_sampled"] = 0;
@@ -93,10 +90,8 @@ std::string command_text(const Invocation& inv) {
     j["knuth_probes"] = e.knuth.probes;
     emit(inv, j.dump() + '\n');
   }
-  std::ostringstream s;
-  auto line = [&s](const std::string& key, const std::string& value) {
-    s << std::left << std::setw(14) << key << value << '\n';
-  };
+  TextBlock t;
+  const auto line = [&t](const std::string& key, const std::string& value) { t.line(key, value); };
   line("estimate of", command_text(inv));
   line("tasks", std::to_string(tasks) + "; none finished within " + seconds_text(e.sample_seconds) +
                     " (every task is longer), so only the tree's size is known");
@@ -111,7 +106,7 @@ std::string command_text(const Invocation& inv) {
   }
   line("setup", seconds_text(setup) + " before the tasks");
   line("confidence", "rough (from the tree's size alone)");
-  emit(inv, s.str());
+  emit(inv, t.str());
 }
 
 }  // namespace
@@ -157,17 +152,32 @@ SetupNotice::~SetupNotice() {
   state_->thread.join();
 }
 
-void print_estimate(const Invocation& inv, const engine::Job& job) {
+namespace {
+
+/// What an estimate is made with: the invocation, its job and shard, the
+/// sampling options, and the machine's load now.
+struct EstimateSetting {
+  const Invocation& inv;
+  const engine::Job& job;
+  engine::Shard shard;
+  engine::RunEstimateOptions o;
+  double setup = 0.0;  ///< seconds spent before the tasks (the plan)
+  double load = -1.0;  ///< 1-minute load average; < 0 unknown
+  int cores = 1;
+  bool busy = false;   ///< load above 0.9 per core
+};
+
+EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) {
   const Common& c = inv.common;
   Distributed* const dist = inv.session.distributed;
-  if (dist && dist->rank() != 0) throw EarlyExit{0};  // rank 0 samples and prints
-  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - inv.session.started).count();
-  engine::RunEstimateOptions o;
+  EstimateSetting st{inv, job, engine::Shard{c.shard_index, c.shard_count}, {}};
+  engine::RunEstimateOptions& o = st.o;
+  const engine::Shard shard = st.shard;
+  st.setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - inv.session.started).count();
   o.threads = c.threads;
   o.processes = dist ? static_cast<std::size_t>(dist->size()) : 1;
   // S covers the set-up too: the sample gets what is left (at least S/10).
-  o.budget_seconds = std::max(c.estimate_budget / 10, c.estimate_budget - setup);
-  const engine::Shard shard{c.shard_index, c.shard_count};
+  o.budget_seconds = std::max(c.estimate_budget / 10, c.estimate_budget - st.setup);
   if (shard.count > 1) o.include = [shard](std::size_t id) { return shard.includes(id); };
   // The sample is timed on this machine as it is now; the run comes later.
   // Run-to-run speed variation (the σ of a lognormal factor, one for the
@@ -180,76 +190,91 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   // square log ratio of consecutive runs 0.067 CPU and 0.18 wall for
   // Q(17) join, 0.21 CPU and 0.35 wall for R(9) classes; the rule gives
   // 0.15 and 0.30 at load 4.
-  double load = -1.0;
+  double& load = st.load;
   if (getloadavg(&load, 1) != 1) load = -1.0;
-  const int cores = engine::hardware_threads();
-  const bool busy = load > 0.9 * cores;
+  st.cores = engine::hardware_threads();
+  const int cores = st.cores;
+  st.busy = load > 0.9 * cores;
   o.noise = 0.07;
   o.cpu_noise = 0.07;
-  if (busy) {
+  if (st.busy) {
     o.noise = std::min(0.5, 0.07 + 0.2 * (load / cores - 0.9));
     o.cpu_noise = std::max(0.07, o.noise / 2);
   }
-  engine::RunEstimate e;
-  try {
-    e = engine::estimate_run(job, o);
-  } catch (const engine::NoTaskFinished& none) {
-    std::size_t tasks = 0;
-    for (std::size_t id = 0; id < job.task_count; ++id) tasks += shard.includes(id) ? 1 : 0;
-    print_size_only(inv, job, none, tasks, setup);
+  return st;
+}
+
+/// The estimate as one JSON object (docs/json.md).
+[[noreturn]] void print_estimate_json(const EstimateSetting& st, const engine::RunEstimate& e) {
+  const Invocation& inv = st.inv;
+  const engine::Job& job = st.job;
+  const Common& c = inv.common;
+  const engine::RunEstimateOptions& o = st.o;
+  const engine::Shard shard = st.shard;
+  const double setup = st.setup, load = st.load;
+  const int cores = st.cores;
+  const bool busy = st.busy;
+  const std::string sure = confidence(e);
+  nlohmann::ordered_json j = estimate_head(inv, job);
+  j["threads"] = c.threads;
+  j["processes"] = o.processes;
+  j["workers"] = e.workers;
+  if (shard.count > 1) j["shard"] = {{"index", shard.index}, {"count", shard.count}};
+  j["tasks"] = e.tasks;
+  j["tasks_sampled"] = e.sampled;
+  j["sampled_by"] = e.leaf_probes ? "leaf_probes" : "full_runs";
+  if (e.leaf_probes) j["leaf_probes_per_task"] = e.leaf_probes_per_task;
+  j["tasks_extrapolated"] = e.extrapolated;
+  j["strata"] = e.strata;
+  j["stratified_by"] = e.task_estimates ? (job.estimate ? "task_estimates" : "probes") : "task_id";
+  j["sample_seconds"] = e.sample_seconds;
+  j["sampled_task_seconds"] = e.sampled_task_seconds;
+  j["setup_seconds"] = setup;
+  j["cpu_seconds"] = e.cpu_seconds;
+  j["cpu_seconds_low"] = e.cpu_seconds_low;
+  j["cpu_seconds_high"] = e.cpu_seconds_high;
+  j["relative_error"] = e.relative_error;
+  j["task_seconds"] = e.task_seconds;
+  j["task_seconds_low"] = e.task_seconds_low;
+  j["task_seconds_high"] = e.task_seconds_high;
+  j["wall_relative_error"] = e.wall_relative_error;
+  j["largest_task_seconds"] = e.largest_task_seconds;
+  j["largest_task_share"] = e.task_seconds > 0 ? e.largest_task_seconds / e.task_seconds : 0.0;
+  j["wall_seconds_low"] = e.wall_seconds_low;
+  j["wall_seconds_high"] = e.wall_seconds_high;
+  j["confidence"] = sure;
+  j["load_average"] = load >= 0 ? nlohmann::ordered_json(load) : nullptr;
+  j["cores"] = cores;
+  j["busy"] = busy;
+  j["interval"] = "95% (bootstrap percentiles over the sampled tasks, run-to-run timing noise included)";
+  j["timing_noise"] = o.noise;
+  j["cpu_timing_noise"] = o.cpu_noise;
+  j["nodes"] = e.nodes > 0 ? nodes_json(e.nodes) : nullptr;
+  if (e.knuth.probes > 0) {
+    j["knuth_nodes"] = e.knuth.nodes;
+    j["knuth_relative_error"] = e.knuth.relative_error;
+    j["knuth_probes"] = e.knuth.probes;
+  } else {
+    j["knuth_nodes"] = nullptr;
   }
+  emit(inv, j.dump() + '\n');
+}
+
+/// The estimate as text.
+[[noreturn]] void print_estimate_text(const EstimateSetting& st, const engine::RunEstimate& e) {
+  const Invocation& inv = st.inv;
+  const engine::Job& job = st.job;
+  const Common& c = inv.common;
+  const engine::RunEstimateOptions& o = st.o;
+  const engine::Shard shard = st.shard;
+  const double setup = st.setup, load = st.load;
+  const int cores = st.cores;
+  const bool busy = st.busy;
   const std::string sure = confidence(e);
   const std::string by = e.task_estimates ? (job.estimate ? "the tasks' own estimates" : "Knuth probes of each task")
                                           : "task id (the job has no task estimates)";
-  if (inv.common.json) {
-    nlohmann::ordered_json j = json_head(inv, job);
-    j["threads"] = c.threads;
-    j["processes"] = o.processes;
-    j["workers"] = e.workers;
-    if (shard.count > 1) j["shard"] = std::to_string(shard.index) + "/" + std::to_string(shard.count);
-    j["tasks"] = e.tasks;
-    j["tasks_sampled"] = e.sampled;
-    j["sampled_by"] = e.leaf_probes ? "leaf_probes" : "full_runs";
-    if (e.leaf_probes) j["leaf_probes_per_task"] = e.leaf_probes_per_task;
-    j["tasks_extrapolated"] = e.extrapolated;
-    j["strata"] = e.strata;
-    j["stratified_by"] = e.task_estimates ? (job.estimate ? "task_estimates" : "probes") : "task_id";
-    j["sample_seconds"] = e.sample_seconds;
-    j["sampled_task_seconds"] = e.sampled_task_seconds;
-    j["setup_seconds"] = setup;
-    j["cpu_seconds"] = e.cpu_seconds;
-    j["cpu_seconds_low"] = e.cpu_seconds_low;
-    j["cpu_seconds_high"] = e.cpu_seconds_high;
-    j["relative_error"] = e.relative_error;
-    j["task_seconds"] = e.task_seconds;
-    j["task_seconds_low"] = e.task_seconds_low;
-    j["task_seconds_high"] = e.task_seconds_high;
-    j["wall_relative_error"] = e.wall_relative_error;
-    j["largest_task_seconds"] = e.largest_task_seconds;
-    j["largest_task_share"] = e.task_seconds > 0 ? e.largest_task_seconds / e.task_seconds : 0.0;
-    j["wall_seconds_low"] = e.wall_seconds_low;
-    j["wall_seconds_high"] = e.wall_seconds_high;
-    j["confidence"] = sure;
-    j["load_average"] = load >= 0 ? nlohmann::ordered_json(load) : nullptr;
-    j["cores"] = cores;
-    j["busy"] = busy;
-    j["interval"] = "95% (bootstrap percentiles over the sampled tasks, run-to-run timing noise included)";
-    j["timing_noise"] = o.noise;
-    j["cpu_timing_noise"] = o.cpu_noise;
-    j["nodes"] = e.nodes > 0 ? nodes_json(e.nodes) : nullptr;
-    if (e.knuth.probes > 0) {
-      j["knuth_nodes"] = e.knuth.nodes;
-      j["knuth_relative_error"] = e.knuth.relative_error;
-      j["knuth_probes"] = e.knuth.probes;
-    } else {
-      j["knuth_nodes"] = nullptr;
-    }
-    emit(inv, j.dump() + '\n');
-  }
-  std::ostringstream s;
-  auto line = [&s](const std::string& key, const std::string& value) {
-    s << std::left << std::setw(14) << key << value << '\n';
-  };
+  TextBlock t;
+  const auto line = [&t](const std::string& key, const std::string& value) { t.line(key, value); };
   line("estimate of", command_text(inv));
   line("tasks", std::to_string(e.tasks) + (shard.count > 1 ? " (shard " + std::to_string(shard.index) + "/" +
                                                                   std::to_string(shard.count) + ")"
@@ -310,7 +335,23 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
                   load, cores, 100.0 * o.noise);
     line("note", busy_text);
   }
-  emit(inv, s.str());
+  emit(inv, t.str());
+}
+
+}  // namespace
+
+void print_estimate(const Invocation& inv, const engine::Job& job) {
+  Distributed* const dist = inv.session.distributed;
+  if (dist && dist->rank() != 0) throw EarlyExit{0};  // rank 0 samples and prints
+  const EstimateSetting st = estimate_setting(inv, job);
+  engine::RunEstimate e;
+  try {
+    e = engine::estimate_run(job, st.o);
+  } catch (const engine::NoTaskFinished& none) {
+    print_size_only(inv, job, none, st.shard.size(job.task_count), st.setup);
+  }
+  if (inv.common.json) print_estimate_json(st, e);
+  print_estimate_text(st, e);
 }
 
 }  // namespace pcount::driver

@@ -6,8 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <iomanip>
-#include <sstream>
+#include <optional>
 
 #include "driver/batch.hpp"
 #include "pcount/driver/driver.hpp"
@@ -18,49 +17,60 @@ namespace pcount::driver {
 
 namespace {
 
+/// The job's figures from the shards' own runs, not from this merge: CPU
+/// summed, the longest wall, the largest RSS, the most threads.
+engine::RunResult shards_result(const engine::MergeResult& m) {
+  engine::RunResult r;
+  r.totals = m.totals;
+  r.tasks_total = m.task_count;
+  r.tasks_run = m.tasks_run;
+  r.tasks_resumed = m.tasks_resumed;
+  r.threads = m.threads;
+  r.wall_seconds = m.wall_seconds;
+  r.cpu_seconds = m.cpu_seconds;
+  r.max_rss_bytes = m.max_rss_bytes;
+  return r;
+}
+
+/// The merged counters without the problem's report (--raw, or files whose
+/// command is empty).
 void print_raw(std::ostream& out, const engine::MergeResult& m, bool json) {
+  JobFigures f = run_figures(shards_result(m));
+  f.shards = m.shard_count;
+  f.task_seconds = m.task_seconds;
   if (json) {
-    nlohmann::ordered_json j;
-    j["program"] = "pcount";
-    j["version"] = std::string(version());
+    nlohmann::ordered_json j = json_head(ReportKind::merge);
     j["fingerprint"] = m.fingerprint;
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
     for (std::size_t i = 0; i < m.counter_names.size(); ++i) counts[m.counter_names[i]] = to_string(m.totals.get(i));
     j["counts"] = counts;
-    j["tasks"] = m.task_count;
-    j["shards"] = m.shard_count;
-    j["task_seconds"] = m.task_seconds;
-    j["nodes"] = m.totals.nodes ? nodes_json(m.totals.nodes) : nullptr;
+    put_figures(j, f);
     out << j.dump() << '\n';
     return;
   }
-  std::ostringstream s;
-  auto line = [&s](const std::string& key, const std::string& value) {
-    s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
-  };
-  line("job", m.fingerprint);
-  for (std::size_t i = 0; i < m.counter_names.size(); ++i) line(m.counter_names[i], to_string(m.totals.get(i)));
-  line("tasks", std::to_string(m.task_count) + " in " + std::to_string(m.shard_count) + " shards");
-  if (m.totals.nodes) line("nodes", to_string(m.totals.nodes));
-  std::ostringstream secs;
-  secs << std::fixed << std::setprecision(3) << m.task_seconds << " s";
-  line("task time", secs.str());
-  out << s.str();
+  TextBlock t;
+  t.line("job", m.fingerprint);
+  for (std::size_t i = 0; i < m.counter_names.size(); ++i) t.line(m.counter_names[i], to_string(m.totals.get(i)));
+  put_figures(t, f);
+  out << t.str();
 }
 
-}  // namespace
-
-int merge_main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err) {
-  const std::string& name = program.name;
+struct MergeArgs {
   bool json = false;
   bool raw = false;
   std::vector<std::string> files;
+};
+
+/// Parses `merge [--json] [--raw] FILE...`; returns an exit status when
+/// there is nothing to merge (--help: 0; bad usage: 2, said on `err`).
+std::optional<int> parse_merge_args(int argc, const char* const* argv, const std::string& name, MergeArgs& m,
+                                    std::ostream& out, std::ostream& err) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json") {
-      json = true;
+      m.json = true;
     } else if (a == "--raw") {
-      raw = true;
+      m.raw = true;
     } else if (a == "--help" || a == "-h") {
       out << "usage: " << name << " merge [--json] [--raw] FILE...\n"
           << "Checks that the shard result files (" << name << " ... --shard I/K --out FILE) are all the\n"
@@ -72,74 +82,56 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
       err << name << ": merge: " << a << ": unknown option (allowed: --json, --raw)\n";
       return 2;
     } else {
-      files.push_back(a);
+      m.files.push_back(a);
     }
   }
-  if (files.empty()) {
+  if (m.files.empty()) {
     err << name << ": merge: no files given (usage: " << name << " merge [--json] [--raw] FILE...)\n";
     return 2;
   }
-  for (const auto& f : files) {
+  for (const auto& f : m.files) {
     std::error_code ec;
     if (std::filesystem::is_directory(f, ec)) {
       err << name << ": merge: " << f << ": is a directory, expected a shard result file (" << name << " ... --out FILE)\n";
       return 2;
     }
   }
-  engine::MergeResult merged;
-  // The job's figures from the shards' own runs, not from this merge.
-  engine::RunResult result;
-  try {
-    std::vector<engine::ShardResult> shards;
-    for (const auto& f : files) shards.push_back(engine::read_shard_file(f));
-    merged = engine::merge_shards(shards, files);
-    for (const engine::ShardResult& s : shards) {
-      result.threads = std::max(result.threads, s.threads);
-      result.tasks_run += s.tasks_run;
-      result.tasks_resumed += s.tasks_resumed;
-    }
-    const auto kept = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_outputs; });
-    if (kept != 0 && !merged.has_outputs)
-      err << name << ": merge: note: only " << kept << " of " << shards.size()
-          << " files keep their tasks' output (the others resumed from a checkpoint); printing the report only\n";
-  } catch (const std::exception& e) {
-    err << name << ": merge: " << e.what() << '\n';
-    return 1;
-  }
-  if (raw || merged.command.empty()) {
-    print_raw(out, merged, json);
-    return 0;
-  }
-  // The files' command must name a problem of this program: a shard of
-  // another program built on pcount (examples/langford) is merged by that
-  // program, or with --raw.
-  const auto names_ours = [&program](const std::string& word) {
-    return std::any_of(program.problems.begin(), program.problems.end(), [&word](const Problem& p) {
-      const std::string option = "--" + std::string(p.option);
-      return word == option || word.rfind(option + "=", 0) == 0;
-    });
-  };
-  if (std::none_of(merged.command.begin(), merged.command.end(), names_ours)) {
-    err << name << ": merge: " << files.front() << ": written by another program (its command '"
-        << printable(merged.command.front(), 40) << " ...' names no problem of " << name
-        << "); merge it with that program, or use " << name << " merge --raw for its counters\n";
-    return 1;
-  }
-  // Rebuild the job from its command and let the problem print its report
-  // (derived figures included) from the merged totals.
-  result.totals = merged.totals;
-  result.tasks_total = merged.task_count;
-  result.wall_seconds = merged.wall_seconds;
-  // The command comes from a file, which may come from anywhere: it may
-  // choose the problem and its parameters, nothing else. Options that name
-  // files or do more than count (--svg, --out, --checkpoint, --cache-dir,
-  // --show, ...) are dropped, and said so.
+  return std::nullopt;
+}
+
+/// Reads, checks and adds the files; throws std::runtime_error naming the problem.
+engine::MergeResult read_and_merge(const std::vector<std::string>& files, const std::string& name, std::ostream& err) {
+  std::vector<engine::ShardResult> shards;
+  for (const auto& f : files) shards.push_back(engine::read_shard_file(f));
+  engine::MergeResult merged = engine::merge_shards(shards, files);
+  const auto kept = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_outputs; });
+  if (kept != 0 && !merged.has_outputs)
+    err << name << ": merge: note: only " << kept << " of " << shards.size()
+        << " files keep their tasks' output (the others resumed from a checkpoint); printing the report only\n";
+  return merged;
+}
+
+/// Whether `word` of a shard file's command names a problem of `program`.
+bool names_problem_of(const Program& program, const std::string& word) {
+  return std::any_of(program.problems.begin(), program.problems.end(), [&word](const Problem& p) {
+    const std::string option = "--" + std::string(p.option);
+    return word == option || word.rfind(option + "=", 0) == 0;
+  });
+}
+
+/// The arguments that rebuild the job from the files' command (argv[0]
+/// first). The command comes from a file, which may come from anywhere: it
+/// may choose the problem and its parameters, nothing else. Options that
+/// name files or do more than count (--svg, --out, --checkpoint,
+/// --cache-dir, --show, ...) are dropped, and said so; --threads only says
+/// how a shard ran (every Slurm shard passes it) and is dropped silently.
+std::vector<std::string> replay_arguments(const Program& program, const engine::MergeResult& merged, bool json,
+                                          std::ostream& err) {
+  const std::string& name = program.name;
   std::vector<std::string> args{name};
   std::vector<std::string> ignored;
   const std::vector<std::string> kept = job_arguments(program, merged.command, ignored);
   args.insert(args.end(), kept.begin(), kept.end());
-  // --threads only says how the shard ran (every Slurm shard passes it):
-  // dropped without a word; what names a file or draws is listed.
   std::erase_if(ignored, [](const std::string& a) {
     return a.rfind("--threads", 0) == 0 || a.rfind("-t ", 0) == 0 || a == "-t";
   });
@@ -150,13 +142,46 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
     err << name << ": merge: ignored from the shard files' command: " << list << '\n';
   }
   if (json) args.emplace_back("--json");
+  return args;
+}
+
+}  // namespace
+
+int merge_main(int argc, const char* const* argv, const Program& program, std::ostream& out, std::ostream& err) {
+  const std::string& name = program.name;
+  MergeArgs args;
+  if (const auto status = parse_merge_args(argc, argv, name, args, out, err)) return *status;
+  engine::MergeResult merged;
+  try {
+    merged = read_and_merge(args.files, name, err);
+  } catch (const std::exception& e) {
+    err << name << ": merge: " << e.what() << '\n';
+    return 1;
+  }
+  if (args.raw || merged.command.empty()) {
+    print_raw(out, merged, args.json);
+    return 0;
+  }
+  // The files' command must name a problem of this program: a shard of
+  // another program built on pcount (examples/langford) is merged by that
+  // program, or with --raw.
+  if (std::none_of(merged.command.begin(), merged.command.end(),
+                   [&program](const std::string& w) { return names_problem_of(program, w); })) {
+    err << name << ": merge: " << args.files.front() << ": written by another program (its command '"
+        << printable(merged.command.front(), 40) << " ...' names no problem of " << name
+        << "); merge it with that program, or use " << name << " merge --raw for its counters\n";
+    return 1;
+  }
+  // Rebuild the job from its command and let the problem print its report
+  // (derived figures included) from the merged totals, through the same
+  // driver path as a run: parse, plan, report (Session::replay).
+  const engine::RunResult result = shards_result(merged);
+  const std::vector<std::string> words = replay_arguments(program, merged, args.json, err);
   std::vector<const char*> cargs;
-  for (const auto& a : args) cargs.push_back(a.c_str());
-  // The same driver path as a run: parse, plan, report — with the merged
-  // totals in place of the run (Session::replay).
+  for (const auto& a : words) cargs.push_back(a.c_str());
   Session session;
   session.program = name;
-  session.command.assign(args.begin() + 1, args.end());
+  session.command.assign(words.begin() + 1, words.end());
   session.replay = &result;
   session.replay_files = &merged;
   return run_invocation(static_cast<int>(cargs.size()), cargs.data(), program, session, out, err);

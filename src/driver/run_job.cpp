@@ -1,6 +1,7 @@
-// run_job: one job run with everything a batch run needs — checkpoint and
-// resume, shards and result files, profiles, progress, stop file, SIGINT and
-// SIGTERM, and (count-mpi) MPI ranks. See docs/hpc.md.
+// run_job: one job run as the command line asks: the batch (checkpoint and
+// resume, shard, records: engine/batch.hpp) with progress, the stop file,
+// SIGINT and SIGTERM, where the output goes, result files and profiles, and
+// (count-mpi) MPI ranks. See docs/hpc.md.
 
 // GCC 12 reports a false -Wrestrict inside inlined std::string concatenation
 // (GCC bug 105329); the code is correct, so the warning is off for this file.
@@ -27,10 +28,12 @@
 #include "driver/batch.hpp"
 #include "driver/output_file.hpp"
 #include "pcount/driver/driver.hpp"
-#include "pcount/engine/checkpoint.hpp"
+#include "driver/report_format.hpp"
+#include "pcount/engine/batch.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/engine/u128.hpp"
+#include "pcount/engine/usage.hpp"
 
 namespace pcount::driver {
 
@@ -186,17 +189,18 @@ std::string csv_field(const std::string& s) {
   return q + '"';
 }
 
-void write_profile(const std::string& path, const engine::Job& job, const std::vector<engine::TaskRecord>& tasks,
-                   const std::vector<char>& resumed) {
+/// --profile: one CSV row per task of `tasks` (`resumed[id]`: from the checkpoint).
+void write_profile(const std::string& path, const std::vector<std::string>& counter_names,
+                   const std::vector<engine::TaskRecord>& tasks, const std::vector<char>& resumed) {
   std::ostringstream f;
   f << "id,seconds,nodes";
-  for (const auto& name : job.counter_names) f << ',' << csv_field(name);
+  for (const auto& name : counter_names) f << ',' << csv_field(name);
   f << ",resumed,position\n";
   char secs[32];
   for (const auto& t : tasks) {
     std::snprintf(secs, sizeof secs, "%.9f", t.seconds);
     f << t.id << ',' << secs << ',' << to_string(t.counts.nodes);
-    for (std::size_t i = 0; i < job.counter_names.size(); ++i) f << ',' << to_string(t.counts.get(i));
+    for (std::size_t i = 0; i < counter_names.size(); ++i) f << ',' << to_string(t.counts.get(i));
     f << ',' << (resumed[t.id] ? 1 : 0) << ',';
     if (t.position != engine::TaskRecord::kNotScheduled) f << t.position;  // empty: not run here
     f << '\n';
@@ -258,10 +262,11 @@ std::size_t run_workers(const Invocation& inv) {
          static_cast<std::size_t>(dist != nullptr ? std::max(1, dist->size()) : 1);
 }
 
-engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const Output& output) {
-  Distributed* const dist = inv.session.distributed;
-  const bool prints = static_cast<bool>(job.run_task_output);  // tasks print, in id order
-  if (prints && dist)
+namespace {
+
+/// Refuses what this job cannot do, before any work.
+void check_run_options(const Invocation& inv, bool prints) {
+  if (prints && inv.session.distributed)
     throw InvalidArgument(inv.common.list ? std::string("--list")
                           : inv.problem   ? "--" + std::string(inv.problem->option)
                                           : std::string(),
@@ -270,206 +275,304 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   if (!inv.common.output_file.empty() && !prints)
     throw InvalidArgument("--output", "applies to jobs that print objects (--list, --puzzle-file); a shard's "
                                       "result file is --out FILE");
+}
+
+/// PCOUNT_CHECKPOINT_SECONDS: the checkpoint's flush period (default 1 s; tests use less).
+double flush_seconds() {
+  if (const char* env = std::getenv("PCOUNT_CHECKPOINT_SECONDS")) {
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    if (end != env && v > 0 && v <= 3600) return v;
+  }
+  return 1.0;
+}
+
+/// The batch of this invocation: its shard and checkpoint. Under MPI rank 0
+/// logs to FILE and rank r > 0 to FILE.rank<r>; every rank first reads all
+/// of them (any earlier -np), then waits for the others before appending to
+/// its own. A single process also resumes the rank logs of an earlier
+/// count-mpi run. With --output the records carry the file's offsets, and
+/// the bytes they name are on disk before they are written.
+engine::BatchOptions batch_options(const Invocation& inv, const std::unique_ptr<OutputFile>& output_file) {
+  const Common& c = inv.common;
+  Distributed* const dist = inv.session.distributed;
+  engine::BatchOptions b;
+  b.shard = engine::Shard{c.shard_index, c.shard_count};
+  if (c.checkpoint.empty()) return b;
+  b.checkpoint = c.checkpoint;
+  b.flush_seconds = flush_seconds();
+  std::vector<std::string> logs = rank_logs(c.checkpoint);
+  if (dist) {
+    b.also_read = std::move(logs);
+    b.before_open = [dist] { dist->barrier(); };
+    if (dist->rank() > 0) b.checkpoint += ".rank" + std::to_string(dist->rank());
+  } else {
+    b.also_read.assign(logs.begin() + 1, logs.end());
+    if (!c.output_file.empty()) {
+      b.output.offsets = true;
+      b.output.before_sync = [&output_file] {
+        if (output_file) output_file->sync_written();
+      };
+      // Flushed by on_output just before the task is recorded.
+      b.output_end = [&output_file] { return output_file ? output_file->length() : 0; };
+    }
+  }
+  return b;
+}
+
+/// The note on stderr before a printing job resumes: what earlier runs did
+/// and how the output goes on.
+void print_resumed_note(const Invocation& inv, const Output& output, const engine::Batch& batch,
+                        const OutputFile* output_file) {
+  const Common& c = inv.common;
+  const std::size_t tasks = batch.resumed().size();
+  std::string note = output.resumed_note ? output.resumed_note(batch.resumed_totals(), tasks)
+                                         : "--checkpoint " + c.checkpoint + ": " + std::to_string(tasks) +
+                                               " tasks were done by earlier runs; their output is not printed again";
+  if (output_file)
+    note += "; --output " + c.output_file + " is cut back to their " + std::to_string(output_file->length()) +
+            " bytes and written on from there (exactly once)";
+  else
+    note += "; stdout is at-least-once: the last lines before the stop may be printed twice (--output FILE "
+            "writes exactly once)";
+  inv.err << inv.session.program << ": " << note << '\n' << std::flush;
+}
+
+/// Writes the text of a printing job's tasks, in id order (engine/runner.hpp),
+/// to stdout or the --output file, flushed before the checkpoint records the
+/// task; stops after Output::max_lines lines (--list K: cancels the run
+/// through g_stop); keeps each text for a --list shard file when asked.
+class TaskPrinter {
+public:
+  TaskPrinter(const Invocation& inv, const Output& output, std::ostream& sink, bool to_file, bool keep)
+      : inv_(inv), output_(output), sink_(sink), to_file_(to_file), keep_(keep) {}
+
+  void operator()(std::size_t id, std::string_view text) {
+    if (limit_reached_) return;
+    if (output_.max_lines != 0) text = cut_at_limit(text);
+    if (keep_) kept_.emplace_back(id, std::string(text));
+    if (output_.write)
+      output_.write(text, sink_);
+    else
+      sink_ << text;
+    sink_.flush();
+    if (!sink_)
+      throw std::runtime_error(to_file_ ? "--output: writing " + inv_.common.output_file + " failed: " +
+                                              std::strerror(errno)
+                                        : std::string("writing the output on stdout failed: ") + std::strerror(errno));
+  }
+  /// Whether --list K's K lines are out (the run was cancelled for it).
+  [[nodiscard]] bool limit_reached() const { return limit_reached_; }
+  /// The texts kept, by task (with `keep`).
+  [[nodiscard]] std::vector<std::pair<std::size_t, std::string>>& kept() { return kept_; }
+
+private:
+  std::string_view cut_at_limit(std::string_view text) {
+    std::size_t end = 0;
+    while (end < text.size() && lines_ < output_.max_lines) {
+      const std::size_t nl = text.find('\n', end);
+      end = nl == std::string_view::npos ? text.size() : nl + 1;
+      if (nl != std::string_view::npos) ++lines_;
+    }
+    if (lines_ < output_.max_lines) return text;
+    limit_reached_ = true;
+    g_stop.store(true);  // no further task starts
+    return text.substr(0, end);
+  }
+
+  const Invocation& inv_;
+  const Output& output_;
+  std::ostream& sink_;
+  bool to_file_;
+  bool keep_;
+  std::uint64_t lines_ = 0;
+  bool limit_reached_ = false;
+  std::vector<std::pair<std::size_t, std::string>> kept_;
+};
+
+/// Runs the batch's pending tasks with the progress display, the stop file
+/// and SIGINT/SIGTERM; a failing rank ends every rank (count-mpi).
+engine::RunResult run_watched(const Invocation& inv, engine::Batch& batch, engine::RunOptions options,
+                              OutputFile* output_file) {
+  Distributed* const dist = inv.session.distributed;
+  const Common& c = inv.common;
+  const bool show = (!dist || dist->rank() == 0) && !c.quiet && (c.progress || isatty(2) != 0);
+  std::atomic<std::size_t> done{0};
+  options.on_task_done = [&done](std::size_t, const engine::Tally&, double) {
+    done.fetch_add(1, std::memory_order_relaxed);
+  };
+  SignalGuard signals;
+  Monitor monitor(inv, batch.shard_tasks(), batch.resumed().size(), done, show);
+  engine::RunResult result;
+  try {
+    result = batch.run(std::move(options));
+    if (output_file) output_file->sync_to_disk();
+  } catch (const std::exception& e) {
+    monitor.stop();
+    if (dist) dist->abort(e.what(), 1);  // the other ranks must not wait for this one
+    throw;
+  }
+  monitor.stop();
+  if (monitor.saw_stop_file()) g_stop_signal.store(SIGTERM);
+  return result;
+}
+
+/// The CPU time and peak memory of the run: this process's, or under MPI
+/// every rank's (CPU summed, RSS the largest; gathered as one record per rank).
+void add_usage(const Invocation& inv, engine::RunResult& result) {
+  const engine::ProcessUsage own = engine::process_usage();
+  result.cpu_seconds = own.cpu_seconds;
+  result.max_rss_bytes = own.max_rss_bytes;
+  Distributed* const dist = inv.session.distributed;
+  if (!dist) return;
+  engine::Tally rss(1);
+  rss.counts[0] = own.max_rss_bytes;
+  std::vector<engine::TaskRecord> ranks{engine::TaskRecord{static_cast<std::size_t>(dist->rank()), rss, own.cpu_seconds}};
+  dist->gather(ranks, 1);
+  if (dist->rank() != 0) return;
+  result.cpu_seconds = 0;
+  for (const engine::TaskRecord& r : ranks) {
+    result.cpu_seconds += r.seconds;
+    result.max_rss_bytes = std::max(result.max_rss_bytes, static_cast<std::uint64_t>(r.counts.get(0)));
+  }
+}
+
+/// An interrupted run: says on stderr what was done and how to go on, and
+/// ends with status 130 (SIGINT) or 143 (SIGTERM, the stop file).
+[[noreturn]] void stop_interrupted(const Invocation& inv, const engine::RunResult& result, std::size_t shard_tasks) {
+  const Common& c = inv.common;
+  Distributed* const dist = inv.session.distributed;
+  const int sig = g_stop_signal.load();
+  const int status = sig == SIGINT ? 130 : 143;
+  if (dist && dist->rank() != 0) throw EarlyExit{status};
+  const std::string why = sig == SIGINT ? "SIGINT" : sig == SIGTERM && c.stop_file.empty() ? "SIGTERM"
+                          : sig == SIGTERM ? "SIGTERM or the stop file" : "a stop request";
+  const std::size_t abandoned = result.tasks_abandoned;
+  inv.err << inv.session.program << ": stopped by " << why << " after " << result.tasks_run + result.tasks_resumed
+          << " of " << shard_tasks << " tasks" << (c.shard_count > 1 ? " of shard " + shard_text(c) : "") << " ("
+          << result.tasks_resumed << " from the checkpoint); "
+          << (dist ? std::string("tasks still running were abandoned; ")
+              : abandoned > 0 ? std::to_string(abandoned) + (abandoned == 1 ? " task" : " tasks") + " still running " +
+                                    (abandoned == 1 ? "was" : "were") + " abandoned (counted nowhere, run again on resume); "
+                              : std::string())
+          << (c.checkpoint.empty() ? "no --checkpoint, so this work is lost"
+                                   : "rerun the same command to resume from " + c.checkpoint)
+          << '\n';
+  throw EarlyExit{status};
+}
+
+/// --out: the shard result file, written after the report (Session::after_report).
+void leave_shard_file(const Invocation& inv, const engine::Batch& batch, const engine::RunResult& result,
+                      TaskPrinter* printer) {
+  const Common& c = inv.common;
+  engine::ShardResult r = batch.shard_result(result);
+  r.version = std::string(version());
+  r.command = problem_command(inv.session);
+  if (printer && batch.resumed().empty()) {
+    auto& kept = printer->kept();
+    if (kept.size() != r.tasks.size())
+      throw InternalError("shard result: " + std::to_string(kept.size()) + " task outputs for " +
+                          std::to_string(r.tasks.size()) + " tasks");
+    r.has_outputs = true;
+    for (auto& [id, text] : kept) r.outputs.push_back(std::move(text));
+  } else if (printer && c.list) {
+    inv.err << inv.session.program << ": note: --out " << c.out_file << ": " << batch.resumed().size()
+            << " tasks came from the checkpoint without their output, so the file keeps the counts only "
+               "(count merge prints the report, not the output)\n";
+  }
+  inv.session.after_report.push_back([path = c.out_file, r = std::move(r)] { engine::write_shard_file(path, r); });
+}
+
+/// A shard of K > 1: its counts are partial, so no problem report (derived
+/// figures and self-checks need the whole job; count merge prints that).
+/// A job that prints keeps stdout for its output: the partial counts go to
+/// stderr. Ends with status 0.
+[[noreturn]] void print_partial(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
+                                std::size_t shard_tasks, bool prints) {
+  const Common& c = inv.common;
+  const Distributed* const dist = inv.session.distributed;
+  std::ostream& summary = prints && c.output_file.empty() ? inv.err : inv.out;
+  if ((dist && dist->rank() != 0) || (prints && c.quiet)) throw EarlyExit{0};
+  JobFigures f = run_figures(result);
+  f.tasks = shard_tasks;
+  f.tasks_total = job.task_count;
+  if (dist) f.ranks = dist->size();
+  if (c.json) {
+    nlohmann::ordered_json j = json_head(ReportKind::shard);
+    j["fingerprint"] = job.fingerprint;
+    j["shard"] = {{"index", c.shard_index}, {"count", c.shard_count}};
+    nlohmann::ordered_json partial = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < job.counter_names.size(); ++i)
+      partial[job.counter_names[i]] = to_string(result.totals.get(i));
+    j["partial_counts"] = partial;
+    put_figures(j, f);
+    j["out"] = c.out_file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.out_file);
+    summary << j.dump() << '\n';
+  } else {
+    TextBlock t;
+    t.line("job", job.fingerprint);
+    t.line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
+    for (std::size_t i = 0; i < job.counter_names.size(); ++i)
+      t.line(job.counter_names[i], to_string(result.totals.get(i)));
+    put_figures(t, f);
+    if (!c.out_file.empty()) t.line("out", c.out_file);
+    summary << t.str();
+  }
+  throw EarlyExit{0};
+}
+
+}  // namespace
+
+engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const Output& output) {
+  const bool prints = static_cast<bool>(job.run_task_output);  // tasks print, in id order
+  check_run_options(inv, prints);
   if (inv.common.estimate) print_estimate(inv, job);
   check_feasible(inv, job);
   const Common& c = inv.common;
-  const engine::Shard shard{c.shard_index, c.shard_count};
+  Distributed* const dist = inv.session.distributed;
   const bool rank0 = !dist || dist->rank() == 0;
-  const std::size_t counters = job.counter_names.size();
 
-  // Checkpoint: load what earlier runs finished. Under MPI rank 0 logs to
-  // FILE and rank r > 0 to FILE.rank<r>; every rank first reads all of them
-  // (any earlier -np), then waits for the others before appending to its own.
   std::unique_ptr<OutputFile> output_file;  // --output FILE, opened once the checkpoint says where to go on
-  std::unique_ptr<engine::CheckpointLog> log;
-  std::vector<char> resumed(job.task_count, 0);
-  engine::Tally resumed_totals(counters);
-  std::vector<engine::TaskRecord> resumed_tasks;
-  if (!c.checkpoint.empty()) {
-    // PCOUNT_CHECKPOINT_SECONDS: flush period (default 1 s; tests use less).
-    double flush_seconds = 1.0;
-    if (const char* env = std::getenv("PCOUNT_CHECKPOINT_SECONDS")) {
-      char* end = nullptr;
-      const double v = std::strtod(env, &end);
-      if (end != env && v > 0 && v <= 3600) flush_seconds = v;
-    }
-    std::vector<engine::TaskRecord> records;
-    std::vector<std::string> warnings;
-    auto take = [&](const std::string& path, std::vector<engine::TaskRecord> found, const std::string& warning) {
-      if (!warning.empty()) warnings.push_back(path + ": " + warning);
-      records.insert(records.end(), found.begin(), found.end());
-    };
-    std::string own = c.checkpoint;
-    if (dist) {
-      for (const std::string& path : rank_logs(c.checkpoint)) {
-        std::string warning;
-        auto found = engine::read_checkpoint(path, job, &warning);
-        take(path, std::move(found), warning);
-      }
-      dist->barrier();
-      if (dist->rank() > 0) own += ".rank" + std::to_string(dist->rank());
-      log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds);
-    } else {
-      engine::CheckpointOutput offsets;
-      if (!c.output_file.empty()) {
-        offsets.offsets = true;
-        // Before records are written: the bytes they name are on disk.
-        offsets.before_sync = [&output_file] {
-          if (output_file) output_file->sync_written();
-        };
-      }
-      log = std::make_unique<engine::CheckpointLog>(own, job, flush_seconds, std::move(offsets));
-      take(own, log->resumed(), log->warning());
-      // The logs of ranks > 0 of an earlier count-mpi run of this job.
-      const auto paths = rank_logs(c.checkpoint);
-      for (std::size_t i = 1; i < paths.size(); ++i) {
-        std::string warning;
-        auto found = engine::read_checkpoint(paths[i], job, &warning);
-        take(paths[i], std::move(found), warning);
-      }
-    }
-    if (rank0)
-      for (const auto& w : warnings) inv.err << inv.session.program << ": warning: --checkpoint: " << w << '\n';
-    std::sort(records.begin(), records.end(),
-              [](const engine::TaskRecord& a, const engine::TaskRecord& b) { return a.id < b.id; });
-    for (std::size_t i = 0; i < records.size(); ++i) {
-      const engine::TaskRecord& t = records[i];
-      if (i > 0 && records[i - 1].id == t.id) {  // logged by two ranks: counts once, if they agree
-        if (!(records[i - 1].counts == t.counts))
-          throw InvalidArgument("--checkpoint", c.checkpoint + ": task " + std::to_string(t.id) +
-                                                    " is logged twice with different counts (damaged logs)");
-        continue;
-      }
-      if (!shard.includes(t.id)) continue;
-      resumed[t.id] = 1;
-      resumed_totals.merge(t.counts);
-      resumed_tasks.push_back(t);
-    }
-  }
-  const std::size_t shard_tasks = shard.size(job.task_count);
-  if (log && log->read_only() && resumed_tasks.size() < shard_tasks)
-    throw InvalidArgument("--checkpoint", c.checkpoint + ": cannot be written (read-only), and " +
-                                              std::to_string(shard_tasks - resumed_tasks.size()) +
-                                              " tasks of this run are not in it yet; copy it somewhere writable");
-  if (!c.output_file.empty()) {
-    std::uint64_t length = 0;  // where the output of the resumed tasks ends
-    for (const engine::TaskRecord& t : resumed_tasks) length = std::max(length, t.output_end.value_or(0));
-    output_file = std::make_unique<OutputFile>(c.output_file, length);
-  }
-  if (prints && rank0 && !resumed_tasks.empty()) {
-    std::string note =
-        output.resumed_note ? output.resumed_note(resumed_totals, resumed_tasks.size())
-                            : "--checkpoint " + c.checkpoint + ": " + std::to_string(resumed_tasks.size()) +
-                                  " tasks were done by earlier runs; their output is not printed again";
-    if (output_file)
-      note += "; --output " + c.output_file + " is cut back to their " + std::to_string(output_file->length()) +
-              " bytes and written on from there (exactly once)";
-    else
-      note += "; stdout is at-least-once: the last lines before the stop may be printed twice (--output FILE "
-              "writes exactly once)";
-    inv.err << inv.session.program << ": " << note << '\n' << std::flush;
-  }
+  engine::Batch batch(job, batch_options(inv, output_file));
+  if (rank0)
+    for (const auto& w : batch.warnings()) inv.err << inv.session.program << ": warning: --checkpoint: " << w << '\n';
+  if (!c.output_file.empty()) output_file = std::make_unique<OutputFile>(c.output_file, batch.output_length());
+  if (prints && rank0 && !batch.resumed().empty()) print_resumed_note(inv, output, batch, output_file.get());
   std::ostream listing(output_file.get());  // the --output file's stream (unused without it)
-  std::ostream& sink = output_file ? listing : inv.out;
 
   engine::RunOptions options;
   options.threads = c.threads;
-  options.include = [&](std::size_t id) { return shard.includes(id) && !resumed[id]; };
   options.record_tasks = !c.out_file.empty() || !c.profile.empty();
   options.cancel = &g_stop;
-  std::atomic<std::size_t> done{0};
-  options.on_task_done = [&](std::size_t id, const engine::Tally& counts, double seconds) {
-    if (log) {
-      engine::TaskRecord record{id, counts, seconds};
-      if (output_file) record.output_end = output_file->length();  // flushed by on_output just before
-      log->record(record);
-    }
-    done.fetch_add(1, std::memory_order_relaxed);
-  };
   // --out of a listing job (--list): each task's text is kept for the shard
-  // file (format_version 2) when every task of the shard runs now. (Other
-  // printing jobs, --puzzle-file, keep their counts only: merge reports.)
-  const bool keep_outputs = prints && c.list && !c.out_file.empty() && rank0 && resumed_tasks.empty();
-  std::vector<std::pair<std::size_t, std::string>> kept_outputs;
-  // Output::max_lines (--list K): lines written so far, and whether the
-  // limit was reached (the run is then cancelled through g_stop).
-  std::uint64_t lines_written = 0;
-  bool limit_reached = false;
-  if (prints) {
-    // In id order, one task at a time (engine/runner.hpp); flushed before
-    // on_task_done lets the checkpoint record the task.
-    options.on_output = [&](std::size_t id, std::string_view text) {
-      if (limit_reached) return;
-      if (output.max_lines != 0) {
-        std::size_t end = 0;
-        while (end < text.size() && lines_written < output.max_lines) {
-          const std::size_t nl = text.find('\n', end);
-          end = nl == std::string_view::npos ? text.size() : nl + 1;
-          if (nl != std::string_view::npos) ++lines_written;
-        }
-        if (lines_written >= output.max_lines) {
-          text = text.substr(0, end);
-          limit_reached = true;
-          g_stop.store(true);  // no further task starts
-        }
-      }
-      if (keep_outputs) kept_outputs.emplace_back(id, std::string(text));
-      if (output.write)
-        output.write(text, sink);
-      else
-        sink << text;
-      sink.flush();
-      if (!sink)
-        throw std::runtime_error(output_file ? "--output: writing " + c.output_file + " failed: " + std::strerror(errno)
-                                             : std::string("writing the output on stdout failed: ") +
-                                                   std::strerror(errno));
-    };
-  }
+  // file when every task of the shard runs now. (Other printing jobs,
+  // --puzzle-file, keep their counts only: merge reports.)
+  const bool keep = prints && c.list && !c.out_file.empty() && rank0 && batch.resumed().empty();
+  TaskPrinter printer(inv, output, output_file ? listing : inv.out, output_file != nullptr, keep);
+  if (prints) options.on_output = [&printer](std::size_t id, std::string_view text) { printer(id, text); };
   if (dist) {
-    dist->begin(job.fingerprint, shard_tasks - resumed_tasks.size());
+    dist->begin(job.fingerprint, batch.pending());
     options.claim = [dist] { return dist->claim(); };
   }
-
-  const bool show = rank0 && !c.quiet && (c.progress || isatty(2) != 0);
-  SignalGuard signals;
-  engine::RunResult result;
-  {
-    Monitor monitor(inv, shard_tasks, resumed_tasks.size(), done, show);
-    try {
-      result = engine::run(job, options);
-      if (output_file) output_file->sync_to_disk();
-    } catch (const std::exception& e) {
-      monitor.stop();
-      if (log) log->close();  // keep what finished before the error
-      if (dist) dist->abort(e.what(), 1);  // the other ranks must not wait for this one
-      throw;
-    }
-    monitor.stop();
-    if (log) log->close();
-    if (monitor.saw_stop_file()) g_stop_signal.store(SIGTERM);
-  }
+  engine::RunResult result = run_watched(inv, batch, std::move(options), output_file.get());
   if (dist) {
-    dist->reduce(result.totals, counters, result.tasks_run, result.interrupted);
-    if (options.record_tasks) dist->gather(result.tasks, counters);
+    dist->reduce(result.totals, job.counter_names.size(), result.tasks_run, result.interrupted);
+    if (!c.out_file.empty() || !c.profile.empty()) dist->gather(result.tasks, job.counter_names.size());
   }
-  result.totals.merge(resumed_totals);
-  result.tasks_resumed = resumed_tasks.size();
+  add_usage(inv, result);
+  batch.add_resumed(result);  // result.tasks: every task of this shard, by id
 
-  // All tasks of this shard, by id: the resumed ones and the ones run now.
-  std::vector<engine::TaskRecord> all_tasks;
-  if (options.record_tasks && rank0) {
-    all_tasks = resumed_tasks;
-    all_tasks.insert(all_tasks.end(), result.tasks.begin(), result.tasks.end());
-    std::sort(all_tasks.begin(), all_tasks.end(),
-              [](const engine::TaskRecord& a, const engine::TaskRecord& b) { return a.id < b.id; });
+  // Result files are written after the report is printed (run_invocation
+  // runs Session::after_report), so that a write failing at the end loses no count.
+  if (!c.profile.empty() && rank0) {
+    std::vector<char> resumed(job.task_count, 0);
+    for (const engine::TaskRecord& t : batch.resumed()) resumed[t.id] = 1;
+    inv.session.after_report.push_back(
+        [path = c.profile, names = job.counter_names, tasks = result.tasks, resumed = std::move(resumed)] {
+          write_profile(path, names, tasks, resumed);
+        });
   }
-  // Result files are written after the report is printed (cli::main runs
-  // inv.after_report), so that a write failing at the end loses no count.
-  const auto later = [&inv](std::function<void()> write) { inv.session.after_report.push_back(std::move(write)); };
-  if (!c.profile.empty() && rank0)
-    later([path = c.profile, job, all_tasks, resumed] { write_profile(path, job, all_tasks, resumed); });
-
-  if (limit_reached && g_stop_signal.load() == 0) {
+  if (printer.limit_reached() && g_stop_signal.load() == 0) {
     // --list K: the first K objects are out. The counts cover only part of
     // the job, so there is no report (a job with fewer objects than K runs
     // to its end and reports as usual).
@@ -478,99 +581,9 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
               << output.max_lines << " lines; the counts are not complete, so no report\n";
     throw EarlyExit{0};
   }
-  if (result.interrupted) {
-    const int sig = g_stop_signal.load();
-    const int status = sig == SIGINT ? 130 : 143;
-    if (rank0) {
-      const std::string why = sig == SIGINT ? "SIGINT" : sig == SIGTERM && c.stop_file.empty() ? "SIGTERM"
-                              : sig == SIGTERM ? "SIGTERM or the stop file" : "a stop request";
-      inv.err << inv.session.program << ": stopped by " << why << " after " << result.tasks_run + result.tasks_resumed << " of "
-              << shard_tasks << " tasks" << (c.shard_count > 1 ? " of shard " + shard_text(c) : "") << " ("
-              << result.tasks_resumed << " from the checkpoint); "
-              << (dist ? std::string("tasks still running were abandoned; ")
-                  : result.tasks_abandoned > 0
-                      ? std::to_string(result.tasks_abandoned) + (result.tasks_abandoned == 1 ? " task" : " tasks") +
-                            " still running " + (result.tasks_abandoned == 1 ? "was" : "were") +
-                            " abandoned (counted nowhere, run again on resume); "
-                      : std::string())
-              << (c.checkpoint.empty() ? "no --checkpoint, so this work is lost"
-                                       : "rerun the same command to resume from " + c.checkpoint)
-              << '\n';
-    }
-    throw EarlyExit{status};
-  }
-
-  if (!c.out_file.empty() && rank0) {
-    engine::ShardResult r;
-    r.version = std::string(version());
-    r.fingerprint = job.fingerprint;
-    r.counter_names = job.counter_names;
-    r.task_count = job.task_count;
-    r.shard = shard;
-    r.command = problem_command(inv.session);
-    r.threads = result.threads;
-    r.wall_seconds = result.wall_seconds;
-    r.tasks_run = result.tasks_run;
-    r.tasks_resumed = result.tasks_resumed;
-    r.totals = result.totals;
-    r.tasks = all_tasks;
-    if (keep_outputs) {
-      if (kept_outputs.size() != all_tasks.size())
-        throw InternalError("shard result: " + std::to_string(kept_outputs.size()) + " task outputs for " +
-                            std::to_string(all_tasks.size()) + " tasks");
-      r.has_outputs = true;
-      for (auto& [id, text] : kept_outputs) r.outputs.push_back(std::move(text));
-    } else if (prints && c.list && !resumed_tasks.empty()) {
-      inv.err << inv.session.program << ": note: --out " << c.out_file << ": " << resumed_tasks.size()
-              << " tasks came from the checkpoint without their output, so the file keeps the counts only "
-                 "(count merge prints the report, not the output)\n";
-    }
-    if (r.tasks.size() != shard_tasks)
-      throw InternalError("shard result has " + std::to_string(r.tasks.size()) + " of " +
-                          std::to_string(shard_tasks) + " tasks");
-    later([path = c.out_file, r = std::move(r)] { engine::write_shard_file(path, r); });
-  }
-  if (c.shard_count > 1) {
-    // A shard's counts are partial: no problem report (derived figures and
-    // self-checks need the whole job). count merge prints that. A job that
-    // prints keeps stdout for its output: the partial counts go to stderr.
-    std::ostream& summary = prints && c.output_file.empty() ? inv.err : inv.out;
-    if (rank0 && !(prints && c.quiet)) {
-      if (c.json) {
-        nlohmann::ordered_json j;
-        j["program"] = "pcount";
-        j["version"] = std::string(version());
-        j["build"] = std::string(build_info());
-        j["fingerprint"] = job.fingerprint;
-        j["shard"] = {{"index", shard.index}, {"count", shard.count}};
-        nlohmann::ordered_json partial = nlohmann::ordered_json::object();
-        for (std::size_t i = 0; i < counters; ++i) partial[job.counter_names[i]] = to_string(result.totals.get(i));
-        j["partial_counts"] = partial;
-        j["tasks"] = shard_tasks;
-        j["tasks_total"] = job.task_count;
-        j["tasks_run"] = result.tasks_run;
-        j["tasks_resumed"] = result.tasks_resumed;
-        j["wall_seconds"] = result.wall_seconds;
-        j["out"] = c.out_file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(c.out_file);
-        summary << j.dump() << '\n';
-      } else {
-        std::ostringstream s;
-        auto line = [&s](const std::string& key, const std::string& value) {
-          s << std::left << std::setw(static_cast<int>(std::max<std::size_t>(14, key.size() + 1))) << key << value << '\n';
-        };
-        line("job", job.fingerprint);
-        line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
-        for (std::size_t i = 0; i < counters; ++i) line(job.counter_names[i], to_string(result.totals.get(i)));
-        line("tasks", std::to_string(shard_tasks) + " of " + std::to_string(job.task_count));
-        std::ostringstream wall;
-        wall << std::fixed << std::setprecision(3) << result.wall_seconds << " s";
-        line("wall", wall.str());
-        if (!c.out_file.empty()) line("out", c.out_file);
-        summary << s.str();
-      }
-    }
-    throw EarlyExit{0};
-  }
+  if (result.interrupted) stop_interrupted(inv, result, batch.shard_tasks());
+  if (!c.out_file.empty() && rank0) leave_shard_file(inv, batch, result, prints && c.list ? &printer : nullptr);
+  if (c.shard_count > 1) print_partial(inv, job, result, batch.shard_tasks(), prints);
   return result;
 }
 

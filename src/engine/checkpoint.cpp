@@ -117,67 +117,108 @@ struct Parsed {
   std::string warning;
 };
 
+/// Refuses a file whose header is not `job`'s, saying what differs in one
+/// line: a file that is not ours, a damaged header, or a well-formed header
+/// of another job. Always throws InvalidArgument.
+[[noreturn]] void refuse_header(const std::string& path_, const std::string& text, const Job& job,
+                               bool output_offsets) {
+  const std::string afresh = "; remove it (or give another --checkpoint path) to start afresh";
+  const std::string_view magic(kMagic);
+  if (text.size() <= magic.size() && magic.substr(0, text.size()) == text)  // empty, or cut in line 1
+    refuse(path_, "damaged: its header is incomplete" + afresh);
+  if (text.rfind(kMagicV1, 0) == 0)
+    refuse(path_, "written by an older pcount (checkpoint format 1, whose records are not bound to their job); "
+                  "remove it (or give another --checkpoint path) to start afresh");
+  if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
+  if (text.find('\r') != std::string::npos && text.find('\r') < text.find("\ncounters"))
+    refuse(path_, "damaged: its lines end in CR LF (edited on Windows?)" + afresh);
+  // The six header lines, each complete and with its key.
+  static const char* const keys[] = {nullptr, "version ", "fingerprint ", "tasks ", "counters ", "output "};
+  std::vector<std::string> lines;
+  std::size_t pos = 0;
+  while (lines.size() < 6) {
+    const std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) refuse(path_, "damaged: its header is incomplete" + afresh);
+    lines.push_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  for (std::size_t i = 1; i < 6; ++i)
+    if (lines[i].rfind(keys[i], 0) != 0 || lines[i].size() == std::strlen(keys[i]))
+      refuse(path_, "damaged: header line " + std::to_string(i + 1) + " is not '" + keys[i] + "...'" + afresh);
+  const std::string found = lines[2].substr(12);
+  if (found.rfind("pcount/", 0) != 0)
+    refuse(path_, "damaged: its fingerprint line is garbled" + afresh);
+  if (found != job.fingerprint) {
+    // Only the automatic split depth differs (it may depend on --threads): say which to give.
+    const auto split_of = [](const std::string& fp) {
+      const auto at = fp.rfind(" split=");
+      return at == std::string::npos ? std::string() : fp.substr(at + 7);
+    };
+    const auto stem = [](const std::string& fp) { return fp.substr(0, fp.rfind(" split=")); };
+    if (!split_of(found).empty() && stem(found) == stem(job.fingerprint))
+      refuse(path_, "written with split depth " + printable(split_of(found), 8) + ", this run has " +
+                        split_of(job.fingerprint) + "; add --split-depth " + printable(split_of(found), 8) +
+                        " (or the same --threads) to resume");
+    refuse(path_, "written by another job ('" + printable(found) + "'); this job is '" + job.fingerprint +
+                      "' (same command, --method and --split-depth needed; or use another file)");
+  }
+  // Same job otherwise: say what differs, the counters first.
+  const std::string counters = counter_difference(split_names(lines[4].substr(9)), job.counter_names, "the file");
+  if (!counters.empty())
+    refuse(path_, "has " + counters + ": not this job's checkpoint (another program version?); use another file");
+  if (lines[5] != (output_offsets ? "output offsets" : "output none"))
+    refuse(path_, output_offsets ? "was written by a run without --output (its listing went to stdout); "
+                                   "resume it the same way, or use another file"
+                                 : "was written by a run with --output FILE; resume it with the same --output, "
+                                   "or use another file");
+  refuse(path_, "header differs from this job (program version or task count); use another file");
+}
+
+/// One record line (without its '\n') of a checkpoint of `job`, checked
+/// against its checksum (`seed`: the header's hash); `where` names it in errors.
+TaskRecord parse_record(const std::string& path_, const std::string& line, const std::string& where, std::uint32_t seed,
+                        const Job& job, bool output_offsets) {
+  const std::size_t counters_ = job.counter_names.size();
+  const std::size_t last_space = line.rfind(' ');
+  if (last_space == std::string::npos) refuse(path_, where);
+  const std::string body = line.substr(0, last_space);
+  if (line.substr(last_space + 1) != hex8(fnv1a(body, seed)))
+    refuse(path_, where + " (checksum; or a record of another job)");
+  const auto parts = split_spaces(body);
+  const std::size_t fields = 3 + counters_ + (output_offsets ? 1 : 0);
+  if (parts.size() != fields)
+    refuse(path_, where + " (field count: " + std::to_string(parts.size()) + " fields, expected 3 + " +
+                      std::to_string(counters_) + " counters" + (output_offsets ? " + an output offset)" : ")"));
+  TaskRecord rec;
+  rec.counts = Tally(counters_);
+  try {
+    const u128 id = parse_u128(parts[0]);
+    if (id >= job.task_count) refuse(path_, where + " (task id out of range)");
+    rec.id = static_cast<std::size_t>(id);
+    rec.seconds = std::stod(parts[1]);
+    if (!(rec.seconds >= 0.0 && rec.seconds <= 1e12)) refuse(path_, where + " (bad number)");
+    rec.counts.nodes = parse_u128(parts[2]);
+    for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
+    if (output_offsets) {
+      const u128 end = parse_u128(parts[3 + counters_]);
+      if (end > u128{1} << 62) refuse(path_, where + " (bad output offset)");
+      rec.output_end = static_cast<std::uint64_t>(end);
+    }
+  } catch (const InvalidArgument&) {
+    throw;
+  } catch (const std::exception&) {
+    refuse(path_, where + " (bad number)");
+  }
+  return rec;
+}
+
 /// Parses the text of a checkpoint file of `job`; throws InvalidArgument.
 Parsed parse_checkpoint(const std::string& path_, const std::string& text, const Job& job, bool output_offsets) {
   const std::string header = checkpoint_header(job, output_offsets);
   const std::uint32_t seed = fnv1a(header);
-  const std::size_t counters_ = job.counter_names.size();
   Parsed out;
   out.size = text.size();
-  if (text.compare(0, header.size(), header) != 0) {
-    // Say what differs, in one line: a file that is not ours, a damaged
-    // header, or a well-formed header of another job.
-    const std::string afresh = "; remove it (or give another --checkpoint path) to start afresh";
-    const std::string_view magic(kMagic);
-    if (text.size() <= magic.size() && magic.substr(0, text.size()) == text)  // empty, or cut in line 1
-      refuse(path_, "damaged: its header is incomplete" + afresh);
-    if (text.rfind(kMagicV1, 0) == 0)
-      refuse(path_, "written by an older pcount (checkpoint format 1, whose records are not bound to their job); "
-                    "remove it (or give another --checkpoint path) to start afresh");
-    if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
-    if (text.find('\r') != std::string::npos && text.find('\r') < text.find("\ncounters"))
-      refuse(path_, "damaged: its lines end in CR LF (edited on Windows?)" + afresh);
-    // The six header lines, each complete and with its key.
-    static const char* const keys[] = {nullptr, "version ", "fingerprint ", "tasks ", "counters ", "output "};
-    std::vector<std::string> lines;
-    std::size_t pos = 0;
-    while (lines.size() < 6) {
-      const std::size_t nl = text.find('\n', pos);
-      if (nl == std::string::npos) refuse(path_, "damaged: its header is incomplete" + afresh);
-      lines.push_back(text.substr(pos, nl - pos));
-      pos = nl + 1;
-    }
-    for (std::size_t i = 1; i < 6; ++i)
-      if (lines[i].rfind(keys[i], 0) != 0 || lines[i].size() == std::strlen(keys[i]))
-        refuse(path_, "damaged: header line " + std::to_string(i + 1) + " is not '" + keys[i] + "...'" + afresh);
-    const std::string found = lines[2].substr(12);
-    if (found.rfind("pcount/", 0) != 0)
-      refuse(path_, "damaged: its fingerprint line is garbled" + afresh);
-    if (found != job.fingerprint) {
-      // Only the automatic split depth differs (it may depend on --threads): say which to give.
-      const auto split_of = [](const std::string& fp) {
-        const auto at = fp.rfind(" split=");
-        return at == std::string::npos ? std::string() : fp.substr(at + 7);
-      };
-      const auto stem = [](const std::string& fp) { return fp.substr(0, fp.rfind(" split=")); };
-      if (!split_of(found).empty() && stem(found) == stem(job.fingerprint))
-        refuse(path_, "written with split depth " + printable(split_of(found), 8) + ", this run has " +
-                          split_of(job.fingerprint) + "; add --split-depth " + printable(split_of(found), 8) +
-                          " (or the same --threads) to resume");
-      refuse(path_, "written by another job ('" + printable(found) + "'); this job is '" + job.fingerprint +
-                        "' (same command, --method and --split-depth needed; or use another file)");
-    }
-    // Same job otherwise: say what differs, the counters first.
-    const std::string counters = counter_difference(split_names(lines[4].substr(9)), job.counter_names, "the file");
-    if (!counters.empty())
-      refuse(path_, "has " + counters + ": not this job's checkpoint (another program version?); use another file");
-    if (lines[5] != (output_offsets ? "output offsets" : "output none"))
-      refuse(path_, output_offsets ? "was written by a run without --output (its listing went to stdout); "
-                                     "resume it the same way, or use another file"
-                                   : "was written by a run with --output FILE; resume it with the same --output, "
-                                     "or use another file");
-    refuse(path_, "header differs from this job (program version or task count); use another file");
-  }
+  if (text.compare(0, header.size(), header) != 0) refuse_header(path_, text, job, output_offsets);
   std::map<std::size_t, TaskRecord> seen;
   std::size_t pos = header.size();
   std::size_t line_no = static_cast<std::size_t>(std::count(header.begin(), header.end(), '\n'));
@@ -192,36 +233,7 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
     }
     const std::string line = text.substr(pos, nl - pos);
     const std::string where = "line " + std::to_string(line_no) + " is damaged";
-    const std::size_t last_space = line.rfind(' ');
-    if (last_space == std::string::npos) refuse(path_, where);
-    const std::string body = line.substr(0, last_space);
-    if (line.substr(last_space + 1) != hex8(fnv1a(body, seed)))
-      refuse(path_, where + " (checksum; or a record of another job)");
-    const auto parts = split_spaces(body);
-    const std::size_t fields = 3 + counters_ + (output_offsets ? 1 : 0);
-    if (parts.size() != fields)
-      refuse(path_, where + " (field count: " + std::to_string(parts.size()) + " fields, expected 3 + " +
-                        std::to_string(counters_) + " counters" + (output_offsets ? " + an output offset)" : ")"));
-    TaskRecord rec;
-    rec.counts = Tally(counters_);
-    try {
-      const u128 id = parse_u128(parts[0]);
-      if (id >= job.task_count) refuse(path_, where + " (task id out of range)");
-      rec.id = static_cast<std::size_t>(id);
-      rec.seconds = std::stod(parts[1]);
-      if (!(rec.seconds >= 0.0 && rec.seconds <= 1e12)) refuse(path_, where + " (bad number)");
-      rec.counts.nodes = parse_u128(parts[2]);
-      for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
-      if (output_offsets) {
-        const u128 end = parse_u128(parts[3 + counters_]);
-        if (end > u128{1} << 62) refuse(path_, where + " (bad output offset)");
-        rec.output_end = static_cast<std::uint64_t>(end);
-      }
-    } catch (const InvalidArgument&) {
-      throw;
-    } catch (const std::exception&) {
-      refuse(path_, where + " (bad number)");
-    }
+    const TaskRecord rec = parse_record(path_, line, where, seed, job, output_offsets);
     auto [it, inserted] = seen.emplace(rec.id, rec);
     if (!inserted && (it->second.counts != rec.counts || it->second.output_end != rec.output_end))
       refuse(path_, where + " (task " + std::to_string(rec.id) + " recorded twice with different counts)");

@@ -85,15 +85,6 @@ std::unique_ptr<tbb::task_arena> adopt_warm_arena(int threads) {
   return fits ? std::move(arena) : nullptr;
 }
 
-/// A finished task of a job with ordered output, waiting until every lower
-/// included id has been delivered.
-struct Pending {
-  bool ready = false;
-  std::size_t id = 0;
-  Tally counts;
-  double seconds = 0.0;
-  std::string text;
-};
 }  // namespace
 
 bool stop_requested() noexcept {
@@ -123,6 +114,279 @@ void start_workers(int threads) {
     });
 }
 
+namespace {
+
+/// What the unordered and the ordered runner share: the schedule, the
+/// per-thread tallies, the task records, the cancel state and the first
+/// error.
+class RunState {
+public:
+  RunState(const Job& the_job, const RunOptions& the_options)
+      : job(the_job), options(the_options), counters(the_job.counter_names.size()),
+        order(schedule(the_job, the_options)), partial(Tally{counters}),
+        records(the_options.record_tasks ? order.size() : 0), finished(the_options.record_tasks ? order.size() : 0, 0) {}
+
+  /// Whether the cancel flag is set; marks the run cancelled when it is.
+  bool cancel_seen() {
+    if (!options.cancel || !options.cancel->load(std::memory_order_relaxed)) return false;
+    cancelled.store(true, std::memory_order_relaxed);
+    return true;
+  }
+  /// Keeps the first error; no task starts after it.
+  void fail(std::exception_ptr e) {
+    std::lock_guard lock(error_mutex_);
+    if (!error_) error_ = std::move(e);
+    failed.store(true, std::memory_order_relaxed);
+  }
+  /// Runs `run` (a task's kernel) with the cancel flag in scope and returns
+  /// its wall seconds.
+  template <class F>
+  double timed(F&& run) {
+    const auto t0 = Clock::now();
+    const TaskScope scope(options.cancel);
+    run();
+    return seconds_since(t0);
+  }
+  /// The slot helper: counts the finished task at schedule position `slot`
+  /// (its tally into this thread's partial sum, its record, the done count),
+  /// hands its text to on_output when it has one, then calls on_task_done.
+  /// Throws std::logic_error when the task used a counter the job does not
+  /// name, and what the callbacks throw.
+  void count(std::size_t slot, std::size_t id, const Tally& tally, double seconds, const std::string* text) {
+    if (tally.counts.size() > counters)
+      throw std::logic_error("task " + std::to_string(id) + " added to counter " +
+                             std::to_string(tally.counts.size() - 1) + " but the job names only " +
+                             std::to_string(counters) + " counters");
+    partial.local().merge(tally);
+    if (options.record_tasks) {
+      records[slot] = TaskRecord{id, tally, seconds, slot};
+      finished[slot] = 1;
+    }
+    done.fetch_add(1, std::memory_order_relaxed);
+    if (text && options.on_output) options.on_output(id, *text);
+    if (options.on_task_done) options.on_task_done(id, tally, seconds);
+  }
+  /// Fills `result` once the workers are done: totals, counts, the records
+  /// by id. Rethrows the first error.
+  void finish(RunResult& result) {
+    if (error_) std::rethrow_exception(error_);
+    result.tasks_run = done.load();
+    result.interrupted = cancelled.load();
+    result.tasks_abandoned = abandoned.load();
+    for (const Tally& t : partial) result.totals.merge(t);
+    if (!options.record_tasks) return;
+    result.tasks.reserve(result.tasks_run);
+    for (std::size_t slot = 0; slot < order.size(); ++slot)
+      if (finished[slot]) result.tasks.push_back(std::move(records[slot]));
+    std::sort(result.tasks.begin(), result.tasks.end(),
+              [](const TaskRecord& a, const TaskRecord& b) { return a.id < b.id; });
+  }
+
+  const Job& job;
+  const RunOptions& options;
+  const std::size_t counters;
+  const std::vector<std::size_t> order;  ///< task ids in hand-out order
+  tbb::enumerable_thread_specific<Tally> partial;
+  std::vector<TaskRecord> records;  ///< by schedule position, with record_tasks
+  std::vector<char> finished;       ///< records[slot] is set
+  std::atomic<bool> failed{false};
+  std::atomic<bool> cancelled{false};
+  std::atomic<std::size_t> done{0};
+  std::atomic<std::size_t> abandoned{0};  ///< tasks given up with TaskAbandoned
+
+private:
+  std::exception_ptr error_;
+  std::mutex error_mutex_;
+};
+
+/// Runs `worker` once on each of `threads` threads of `arena`.
+template <class F>
+void on_each_thread(tbb::task_arena& arena, int threads, const F& worker) {
+  arena.execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<int>(0, threads, 1),
+        [&](const tbb::blocked_range<int>& workers) {
+          for (int w = workers.begin(); w != workers.end(); ++w) worker();
+        },
+        tbb::simple_partitioner());
+  });
+}
+
+/// The unordered runner: each worker claims the next position of the
+/// schedule until none is left, so the largest estimates really start
+/// first. (A parallel_for over the positions splits them in halves, one per
+/// thread, so one thread ran the largest tasks one after another:
+/// Mastermind's worst-case job idled 10 % on 2 threads.) Across processes
+/// (MPI) `options.claim` hands out the positions.
+class UnorderedRunner {
+public:
+  explicit UnorderedRunner(RunState& st) : st_(st) {}
+
+  void run(tbb::task_arena& arena, int threads) {
+    on_each_thread(arena, threads, [this] { work(); });
+  }
+
+private:
+  void work() {
+    while (!st_.failed.load(std::memory_order_relaxed) && !st_.cancel_seen()) {
+      std::size_t slot = 0;
+      try {
+        slot = st_.options.claim ? st_.options.claim() : next_.fetch_add(1, std::memory_order_relaxed);
+      } catch (...) {
+        st_.fail(std::current_exception());
+        return;
+      }
+      if (slot >= st_.order.size() || !run_slot(slot)) return;
+    }
+  }
+
+  /// Runs the task at position `slot`; false = stop taking tasks.
+  bool run_slot(std::size_t slot) {
+    const std::size_t id = st_.order[slot];
+    try {
+      Tally tally(st_.counters);  // sized once: the kernel's adds do not allocate
+      double seconds = 0;
+      try {
+        seconds = st_.timed([&] { st_.job.run_task(id, tally); });
+      } catch (const TaskAbandoned&) {
+        // The run is being stopped: the task leaves no trace (task.hpp).
+        st_.abandoned.fetch_add(1, std::memory_order_relaxed);
+        st_.cancelled.store(true, std::memory_order_relaxed);
+        return false;
+      }
+      st_.count(slot, id, tally, seconds, nullptr);
+    } catch (...) {
+      st_.fail(std::current_exception());
+      return false;
+    }
+    return true;
+  }
+
+  RunState& st_;
+  std::atomic<std::size_t> next_{0};
+};
+
+/// A finished task of a job with ordered output, waiting until every lower
+/// included id has been delivered.
+struct Pending {
+  bool ready = false;
+  std::size_t id = 0;
+  Tally counts;
+  double seconds = 0.0;
+  std::string text;
+};
+
+/// The ordered runner (runner.hpp, "Ordered output"): position p of the
+/// schedule may start only while p < delivered + window; finished tasks
+/// wait in ring[p % ring.size()] until every lower position has been
+/// delivered. One thread at a time (`delivering_`) hands the texts over,
+/// outside the lock, and only then counts the task (RunState::count). A
+/// task abandoned at position p (TaskAbandoned) leaves a hole: nothing from
+/// p on is delivered or counted, as a later text cannot go out before p's.
+class OrderedRunner {
+public:
+  OrderedRunner(RunState& st, std::size_t window)
+      : st_(st), window_(window), ring_(std::max<std::size_t>(1, std::min(window, st.order.size()))),
+        hole_(st.order.size()) {}
+
+  void run(tbb::task_arena& arena, int threads) {
+    on_each_thread(arena, threads, [this] { work(); });
+  }
+  /// Tasks started but not delivered: abandoned, or finished after an abandoned one.
+  [[nodiscard]] std::size_t undelivered() const { return next_ - delivered_; }
+  [[nodiscard]] std::size_t delivered() const { return delivered_; }
+  /// The most finished texts held at one time.
+  [[nodiscard]] std::size_t peak() const { return peak_; }
+
+private:
+  void fail(std::exception_ptr e) {
+    {
+      std::lock_guard lock(mutex_);
+      st_.fail(std::move(e));
+    }
+    room_.notify_all();
+  }
+
+  /// One worker: takes positions in order while the window allows.
+  void work() {
+    for (;;) {
+      std::size_t p = 0;
+      {
+        std::unique_lock lock(mutex_);
+        const std::size_t n = st_.order.size();
+        room_.wait(lock, [&] {
+          return st_.failed.load(std::memory_order_relaxed) || next_ >= n || hole_ < n || next_ < delivered_ + window_;
+        });
+        if (st_.failed.load(std::memory_order_relaxed) || next_ >= n || hole_ < n || st_.cancel_seen()) return;
+        p = next_++;
+      }
+      Pending r;
+      r.id = st_.order[p];
+      try {
+        r.counts = Tally(st_.counters);
+        r.seconds = st_.timed([&] { st_.job.run_task_output(r.id, r.counts, r.text); });
+      } catch (const TaskAbandoned&) {
+        {
+          std::lock_guard lock(mutex_);
+          hole_ = std::min(hole_, p);
+          st_.cancelled.store(true, std::memory_order_relaxed);
+        }
+        room_.notify_all();
+        return;
+      } catch (...) {
+        fail(std::current_exception());
+        return;
+      }
+      deposit(p, std::move(r));
+    }
+  }
+
+  /// Stores position p's result and, unless another thread is delivering,
+  /// delivers every consecutive ready position from `delivered_` on.
+  void deposit(std::size_t p, Pending&& finished_task) {
+    std::unique_lock lock(mutex_);
+    Pending& slot = ring_[p % ring_.size()];
+    slot = std::move(finished_task);
+    slot.ready = true;
+    peak_ = std::max(peak_, ++held_);
+    if (delivering_) return;  // that thread looks at this slot before it stops
+    delivering_ = true;
+    while (!st_.failed.load(std::memory_order_relaxed) && delivered_ < hole_) {
+      Pending& head = ring_[delivered_ % ring_.size()];
+      if (!head.ready) break;
+      Pending out = std::move(head);
+      head = Pending{};
+      --held_;
+      const std::size_t position = delivered_;
+      lock.unlock();
+      try {
+        st_.count(position, out.id, out.counts, out.seconds, &out.text);
+      } catch (...) {
+        lock.lock();
+        delivering_ = false;
+        lock.unlock();
+        fail(std::current_exception());
+        return;
+      }
+      lock.lock();
+      ++delivered_;
+      room_.notify_all();
+    }
+    delivering_ = false;
+  }
+
+  RunState& st_;
+  const std::size_t window_;
+  std::vector<Pending> ring_;
+  std::mutex mutex_;
+  std::condition_variable room_;  ///< delivered_ advanced, or the run failed
+  std::size_t next_ = 0, delivered_ = 0, held_ = 0, peak_ = 0;
+  std::size_t hole_;  ///< lowest abandoned position; order.size() = none
+  bool delivering_ = false;
+};
+
+}  // namespace
+
 RunResult run(const Job& job, const RunOptions& options) {
   if (options.threads < 0) throw InvalidArgument("threads", "must be ≥ 1");
   const bool ordered = static_cast<bool>(job.run_task_output);
@@ -131,247 +395,33 @@ RunResult run(const Job& job, const RunOptions& options) {
     throw std::invalid_argument("engine::run: a job with ordered output (run_task_output) cannot be claimed across processes");
   const int threads = options.threads == 0 ? hardware_threads() : options.threads;
 
-  const std::size_t counters = job.counter_names.size();
   RunResult result;
-  result.totals = Tally(counters);
+  result.totals = Tally(job.counter_names.size());
   result.tasks_total = job.task_count;
   result.threads = threads;
-  const std::vector<std::size_t> order = schedule(job, options);
-  if (options.record_tasks) result.tasks.resize(order.size());
+  RunState st(job, options);
 
   // Allow more workers than cores when asked for; the arena sets the limit.
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));
-  std::unique_ptr<tbb::task_arena> arena_owner = adopt_warm_arena(threads);
-  if (!arena_owner) arena_owner = std::make_unique<tbb::task_arena>(threads);
-  tbb::task_arena& arena = *arena_owner;
-  tbb::enumerable_thread_specific<Tally> partial(Tally{counters});
-  std::vector<char> finished(options.record_tasks ? order.size() : 0, 0);
-  std::atomic<bool> failed{false};
-  std::atomic<bool> cancelled{false};
-  std::atomic<std::size_t> done{0};
-  std::atomic<std::size_t> abandoned{0};  // tasks given up with TaskAbandoned (not ordered output)
-  std::exception_ptr error;
-  std::mutex error_mutex;
-
-  // Runs the task at position `slot` of the schedule; false = stop taking tasks.
-  auto run_slot = [&](std::size_t slot) -> bool {
-    if (failed.load(std::memory_order_relaxed)) return false;
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-      cancelled.store(true, std::memory_order_relaxed);
-      return false;
-    }
-    const std::size_t id = order[slot];
-    try {
-      Tally tally(counters);  // sized once: the kernel's adds do not allocate
-      const auto t0 = Clock::now();
-      try {
-        const TaskScope scope(options.cancel);
-        job.run_task(id, tally);
-      } catch (const TaskAbandoned&) {
-        // The run is being stopped: the task leaves no trace (task.hpp).
-        abandoned.fetch_add(1, std::memory_order_relaxed);
-        cancelled.store(true, std::memory_order_relaxed);
-        return false;
-      }
-      const double secs = seconds_since(t0);
-      if (tally.counts.size() > counters)
-        throw std::logic_error("task " + std::to_string(id) + " added to counter " +
-                               std::to_string(tally.counts.size() - 1) + " but the job names only " +
-                               std::to_string(counters) + " counters");
-      partial.local().merge(tally);
-      if (options.record_tasks) {
-        result.tasks[slot] = TaskRecord{id, tally, secs, slot};
-        finished[slot] = 1;
-      }
-      done.fetch_add(1, std::memory_order_relaxed);
-      if (options.on_task_done) options.on_task_done(id, tally, secs);
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed.store(true, std::memory_order_relaxed);
-      return false;
-    }
-    return true;
-  };
-
-  // Ordered output (runner.hpp): position p of `order` may start only while
-  // p < delivered + window; finished tasks wait in ring[p % ring.size()]
-  // until every lower position has been delivered. One thread at a time
-  // (`delivering`) hands the texts over, outside the lock, and only then
-  // counts the task (totals, record, on_task_done). A task abandoned at
-  // position p (TaskAbandoned) leaves a hole: nothing from p on is
-  // delivered or counted, as a later text cannot go out before p's.
-  const std::size_t window =
-      options.output_window ? options.output_window : 4 * static_cast<std::size_t>(threads);
-  std::vector<Pending> ring(ordered ? std::max<std::size_t>(1, std::min(window, order.size())) : 0);
-  std::mutex ring_mutex;
-  std::condition_variable room;  // `delivered` advanced, or the run failed
-  std::size_t next = 0, delivered = 0, held = 0, peak = 0;
-  std::size_t hole = order.size();  // lowest abandoned position; order.size() = none
-  bool delivering = false;
-
-  const auto fail = [&](std::exception_ptr e) {
-    {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::move(e);
-    }
-    {
-      std::lock_guard lock(ring_mutex);
-      failed.store(true, std::memory_order_relaxed);
-    }
-    room.notify_all();
-  };
-
-  // Stores position p's result and, unless another thread is delivering,
-  // delivers every consecutive ready position from `delivered` on.
-  const auto deposit = [&](std::size_t p, Pending&& finished_task) {
-    std::unique_lock lock(ring_mutex);
-    Pending& slot = ring[p % ring.size()];
-    slot = std::move(finished_task);
-    slot.ready = true;
-    peak = std::max(peak, ++held);
-    if (delivering) return;  // that thread looks at this slot before it stops
-    delivering = true;
-    while (!failed.load(std::memory_order_relaxed) && delivered < hole) {
-      Pending& head = ring[delivered % ring.size()];
-      if (!head.ready) break;
-      Pending out = std::move(head);
-      head = Pending{};
-      --held;
-      const std::size_t position = delivered;
-      lock.unlock();
-      try {
-        partial.local().merge(out.counts);
-        if (options.record_tasks) {
-          result.tasks[position] = TaskRecord{out.id, out.counts, out.seconds, position};
-          finished[position] = 1;
-        }
-        done.fetch_add(1, std::memory_order_relaxed);
-        if (options.on_output) options.on_output(out.id, out.text);
-        if (options.on_task_done) options.on_task_done(out.id, out.counts, out.seconds);
-      } catch (...) {
-        lock.lock();
-        delivering = false;
-        lock.unlock();
-        fail(std::current_exception());
-        return;
-      }
-      lock.lock();
-      ++delivered;
-      room.notify_all();
-    }
-    delivering = false;
-  };
-
-  // One worker of a job with ordered output: takes positions in order.
-  const auto ordered_worker = [&] {
-    for (;;) {
-      std::size_t p = 0;
-      {
-        std::unique_lock lock(ring_mutex);
-        room.wait(lock, [&] {
-          return failed.load(std::memory_order_relaxed) || next >= order.size() || hole < order.size() ||
-                 next < delivered + window;
-        });
-        if (failed.load(std::memory_order_relaxed) || next >= order.size() || hole < order.size()) return;
-        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-          cancelled.store(true, std::memory_order_relaxed);
-          return;
-        }
-        p = next++;
-      }
-      Pending r;
-      r.id = order[p];
-      try {
-        r.counts = Tally(counters);
-        const auto t0 = Clock::now();
-        const TaskScope scope(options.cancel);
-        job.run_task_output(r.id, r.counts, r.text);
-        r.seconds = seconds_since(t0);
-      } catch (const TaskAbandoned&) {
-        {
-          std::lock_guard lock(ring_mutex);
-          hole = std::min(hole, p);
-          cancelled.store(true, std::memory_order_relaxed);
-        }
-        room.notify_all();
-        return;
-      } catch (...) {
-        fail(std::current_exception());
-        return;
-      }
-      deposit(p, std::move(r));
-    }
-  };
-
+  std::unique_ptr<tbb::task_arena> arena = adopt_warm_arena(threads);
+  if (!arena) arena = std::make_unique<tbb::task_arena>(threads);
   const auto start = Clock::now();
-  arena.execute([&] {
-    if (ordered) {
-      tbb::parallel_for(
-          tbb::blocked_range<int>(0, threads, 1),
-          [&](const tbb::blocked_range<int>& workers) {
-            for (int w = workers.begin(); w != workers.end(); ++w) ordered_worker();
-          },
-          tbb::simple_partitioner());
-    } else {
-      // One loop per worker, each claiming the next position of the
-      // schedule until none is left: the largest estimates really start
-      // first. (A parallel_for over the positions splits them in halves,
-      // one per thread, so one thread ran the largest tasks one after
-      // another: Mastermind's worst-case job idled 10 % on 2 threads.)
-      // Across processes (MPI) `options.claim` hands out the positions.
-      std::atomic<std::size_t> next_slot{0};
-      const auto claim = [&]() -> std::size_t {
-        return options.claim ? options.claim() : next_slot.fetch_add(1, std::memory_order_relaxed);
-      };
-      tbb::parallel_for(
-          tbb::blocked_range<int>(0, threads, 1),
-          [&](const tbb::blocked_range<int>& workers) {
-            for (int w = workers.begin(); w != workers.end(); ++w) {
-              for (;;) {
-                if (failed.load(std::memory_order_relaxed)) break;
-                if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
-                  cancelled.store(true, std::memory_order_relaxed);
-                  break;
-                }
-                std::size_t slot = 0;
-                try {
-                  slot = claim();
-                } catch (...) {
-                  std::lock_guard lock(error_mutex);
-                  if (!error) error = std::current_exception();
-                  failed.store(true, std::memory_order_relaxed);
-                  break;
-                }
-                if (slot >= order.size() || !run_slot(slot)) break;
-              }
-            }
-          },
-          tbb::simple_partitioner());
-    }
-  });
-  result.wall_seconds = seconds_since(start);
-  if (error) std::rethrow_exception(error);
-
-  result.tasks_run = done.load();
-  result.interrupted = cancelled.load();
-  // Ordered output: every task started but not delivered was abandoned, or
-  // finished after an abandoned one and was dropped with it.
-  result.tasks_abandoned = ordered ? next - delivered : abandoned.load();
-  result.output_peak = peak;
-  if (ordered && delivered != result.tasks_run)
-    throw InternalError("ordered output: " + std::to_string(result.tasks_run) + " tasks ran but " +
-                        std::to_string(delivered) + " were delivered");
-  for (const Tally& t : partial) result.totals.merge(t);
-  if (options.record_tasks) {
-    std::vector<TaskRecord> kept;
-    kept.reserve(result.tasks_run);
-    for (std::size_t slot = 0; slot < order.size(); ++slot)
-      if (finished[slot]) kept.push_back(std::move(result.tasks[slot]));
-    result.tasks = std::move(kept);
-    std::sort(result.tasks.begin(), result.tasks.end(),
-              [](const TaskRecord& a, const TaskRecord& b) { return a.id < b.id; });
+  if (!ordered) {
+    UnorderedRunner(st).run(*arena, threads);
+    result.wall_seconds = seconds_since(start);
+    st.finish(result);
+    return result;
   }
+  const std::size_t window = options.output_window ? options.output_window : 4 * static_cast<std::size_t>(threads);
+  OrderedRunner runner(st, window);
+  runner.run(*arena, threads);
+  result.wall_seconds = seconds_since(start);
+  st.finish(result);
+  result.tasks_abandoned = runner.undelivered();
+  result.output_peak = runner.peak();
+  if (runner.delivered() != result.tasks_run)
+    throw InternalError("ordered output: " + std::to_string(result.tasks_run) + " tasks ran but " +
+                        std::to_string(runner.delivered()) + " were delivered");
   return result;
 }
 

@@ -14,6 +14,8 @@
 #include <map>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/hash.hpp"
@@ -78,10 +80,16 @@ Shard parse_shard(const std::string& text) {
   return s;
 }
 
+namespace {
+
+/// The format_version written (shard.hpp): 3 has the shard's CPU time and memory.
+constexpr std::size_t kFormatVersion = 3;
+
+/// The JSON object of a result file (shard.hpp).
 nlohmann::ordered_json to_json(const ShardResult& r) {
   nlohmann::ordered_json j;
   j["format"] = "pcount-shard";
-  j["format_version"] = r.has_outputs ? 2 : 1;
+  j["format_version"] = kFormatVersion;
   j["version"] = r.version;
   j["fingerprint"] = r.fingerprint;
   j["counter_names"] = r.counter_names;
@@ -90,6 +98,8 @@ nlohmann::ordered_json to_json(const ShardResult& r) {
   j["command"] = r.command;
   j["threads"] = r.threads;
   j["wall_seconds"] = r.wall_seconds;
+  j["cpu_seconds"] = r.cpu_seconds;
+  j["max_rss_bytes"] = r.max_rss_bytes;
   j["tasks_run"] = r.tasks_run;
   j["tasks_resumed"] = r.tasks_resumed;
   nlohmann::ordered_json totals = nlohmann::ordered_json::object();
@@ -113,81 +123,108 @@ nlohmann::ordered_json to_json(const ShardResult& r) {
   return j;
 }
 
-ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) {
+/// The header fields of a result file (everything but totals, tasks and
+/// outputs) into `r`.
+void read_header(const nlohmann::json& j, const std::string& source, ShardResult& r) {
+  if (!j.is_object() || j.value("format", "") != "pcount-shard") bad(source, "not a pcount shard result file");
+  const std::size_t format = whole(j.at("format_version"), source, "format_version", 1000);
+  if (format == 1 || format == 2)
+    bad(source, "format_version " + std::to_string(format) + " was written by an older pcount, without the "
+                "shard's CPU time and memory; run the shard again with this program");
+  if (format != kFormatVersion) bad(source, "unknown format_version " + std::to_string(format));
+  r.has_outputs = j.contains("outputs");
+  r.version = j.at("version").get<std::string>();
+  r.fingerprint = j.at("fingerprint").get<std::string>();
+  r.counter_names = j.at("counter_names").get<std::vector<std::string>>();
+  const std::size_t counters = r.counter_names.size();
+  for (std::size_t i = 0; i < counters; ++i) {
+    if (r.counter_names[i].empty() || r.counter_names[i] == "nodes")
+      bad(source, "counter_names: a counter may not be named '" + r.counter_names[i] + "'");
+    for (std::size_t k = 0; k < i; ++k)
+      if (r.counter_names[k] == r.counter_names[i])
+        bad(source, "counter_names: '" + printable(r.counter_names[i], 40) + "' is named twice");
+  }
+  r.task_count = whole(j.at("task_count"), source, "task_count", kMaxShardTasks);
+  r.shard.count = whole(j.at("shard").at("count"), source, "shard count", kMaxShards);
+  r.shard.index = whole(j.at("shard").at("index"), source, "shard index", kMaxShards);
+  if (r.shard.count < 1 || r.shard.index >= r.shard.count) bad(source, "bad shard index");
+  r.command = j.at("command").get<std::vector<std::string>>();
+  r.threads = static_cast<int>(whole(j.at("threads"), source, "threads", 1'000'000));
+  r.wall_seconds = seconds(j.at("wall_seconds"), source, "wall_seconds");
+  r.cpu_seconds = seconds(j.at("cpu_seconds"), source, "cpu_seconds");
+  r.max_rss_bytes = whole(j.at("max_rss_bytes"), source, "max_rss_bytes", std::size_t{1} << 60);
+  r.tasks_run = whole(j.at("tasks_run"), source, "tasks_run", r.task_count);
+  r.tasks_resumed = whole(j.at("tasks_resumed"), source, "tasks_resumed", r.task_count);
+}
+
+/// The totals and task rows of a result file into `r` (its header read),
+/// checked against each other and the shard.
+void read_tasks(const nlohmann::json& j, const std::string& source, ShardResult& r) {
+  const std::size_t counters = r.counter_names.size();
+  const auto& totals = j.at("totals");
+  if (!totals.is_object() || totals.size() != counters + 1)
+    bad(source, "totals must hold the " + std::to_string(counters) + " counters of counter_names and nodes, got " +
+                    std::to_string(totals.size()) + " entries");
+  r.totals = Tally(counters);
+  for (std::size_t i = 0; i < counters; ++i)
+    r.totals.counts[i] = parse_u128(totals.at(r.counter_names[i]).get<std::string>());
+  r.totals.nodes = parse_u128(totals.at("nodes").get<std::string>());
+  Tally sum(counters);
+  std::size_t expected_next = r.shard.index;
+  const auto& rows = j.at("tasks");
+  if (!rows.is_array()) bad(source, "tasks must be an array");
+  if (rows.size() != r.shard.size(r.task_count))
+    bad(source, "has " + std::to_string(rows.size()) + " of the shard's " +
+                    std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
+  r.tasks.reserve(rows.size());
+  for (const auto& row : rows) {
+    if (!row.is_array() || row.size() != 3 + counters)
+      bad(source, "a task row has " + std::to_string(row.is_array() ? row.size() : 0) + " entries, expected 3 + " +
+                      std::to_string(counters) + " counters");
+    TaskRecord t;
+    t.counts = Tally(counters);
+    t.id = whole(row.at(0), source, "a task id", kMaxShardTasks);
+    if (t.id != expected_next || t.id >= r.task_count)
+      bad(source, "task " + std::to_string(t.id) + " is out of order or not in shard " +
+                      std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count));
+    expected_next += r.shard.count;
+    t.seconds = seconds(row.at(1), source, "a task's seconds");
+    t.counts.nodes = parse_u128(row.at(2).get<std::string>());
+    for (std::size_t i = 0; i < counters; ++i) t.counts.counts[i] = parse_u128(row.at(3 + i).get<std::string>());
+    sum.merge(t.counts);
+    r.tasks.push_back(std::move(t));
+  }
+  if (r.tasks.size() != r.shard.size(r.task_count))
+    bad(source, "has " + std::to_string(r.tasks.size()) + " of the shard's " +
+                    std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
+  if (!(sum == r.totals)) bad(source, "totals differ from the sum of the tasks (damaged file)");
+}
+
+/// The kept task outputs of a result file into `r` (tasks read).
+void read_outputs(const nlohmann::json& j, const std::string& source, ShardResult& r) {
+  if (!r.has_outputs) return;
+  const auto& outputs = j.at("outputs");
+  if (!outputs.is_array() || outputs.size() != r.tasks.size())
+    bad(source, "outputs must be an array of one string per task (" + std::to_string(r.tasks.size()) + ")");
+  r.outputs.reserve(outputs.size());
+  for (const auto& text : outputs) {
+    if (!text.is_string()) bad(source, "outputs: every entry must be a string");
+    r.outputs.push_back(text.get<std::string>());
+  }
+}
+
+}  // namespace
+
+std::string shard_json_text(const ShardResult& result) { return to_json(result).dump() + "\n"; }
+
+ShardResult parse_shard_json(std::string_view text, const std::string& source) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) bad(source, "not valid JSON (truncated or damaged)");
   ShardResult r;
   try {
-    if (!j.is_object() || j.value("format", "") != "pcount-shard") bad(source, "not a pcount shard result file");
-    const std::size_t format = whole(j.at("format_version"), source, "format_version", 1000);
-    if (format != 1 && format != 2) bad(source, "unknown format_version");
-    r.has_outputs = format == 2;
-    if (!r.has_outputs && j.contains("outputs")) bad(source, "outputs in a format_version 1 file");
-    r.version = j.at("version").get<std::string>();
-    r.fingerprint = j.at("fingerprint").get<std::string>();
-    r.counter_names = j.at("counter_names").get<std::vector<std::string>>();
-    const std::size_t counters = r.counter_names.size();
-    for (std::size_t i = 0; i < counters; ++i) {
-      if (r.counter_names[i].empty() || r.counter_names[i] == "nodes")
-        bad(source, "counter_names: a counter may not be named '" + r.counter_names[i] + "'");
-      for (std::size_t k = 0; k < i; ++k)
-        if (r.counter_names[k] == r.counter_names[i])
-          bad(source, "counter_names: '" + printable(r.counter_names[i], 40) + "' is named twice");
-    }
-    r.task_count = whole(j.at("task_count"), source, "task_count", kMaxShardTasks);
-    r.shard.count = whole(j.at("shard").at("count"), source, "shard count", kMaxShards);
-    r.shard.index = whole(j.at("shard").at("index"), source, "shard index", kMaxShards);
-    if (r.shard.count < 1 || r.shard.index >= r.shard.count) bad(source, "bad shard index");
-    r.command = j.at("command").get<std::vector<std::string>>();
-    r.threads = static_cast<int>(whole(j.at("threads"), source, "threads", 1'000'000));
-    r.wall_seconds = seconds(j.at("wall_seconds"), source, "wall_seconds");
-    r.tasks_run = whole(j.at("tasks_run"), source, "tasks_run", r.task_count);
-    r.tasks_resumed = whole(j.at("tasks_resumed"), source, "tasks_resumed", r.task_count);
-    const auto& totals = j.at("totals");
-    if (!totals.is_object() || totals.size() != counters + 1)
-      bad(source, "totals must hold the " + std::to_string(counters) + " counters of counter_names and nodes, got " +
-                      std::to_string(totals.size()) + " entries");
-    r.totals = Tally(counters);
-    for (std::size_t i = 0; i < counters; ++i)
-      r.totals.counts[i] = parse_u128(totals.at(r.counter_names[i]).get<std::string>());
-    r.totals.nodes = parse_u128(totals.at("nodes").get<std::string>());
-    Tally sum(counters);
-    std::size_t expected_next = r.shard.index;
-    const auto& rows = j.at("tasks");
-    if (!rows.is_array()) bad(source, "tasks must be an array");
-    if (rows.size() != r.shard.size(r.task_count))
-      bad(source, "has " + std::to_string(rows.size()) + " of the shard's " +
-                      std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
-    r.tasks.reserve(rows.size());
-    for (const auto& row : rows) {
-      if (!row.is_array() || row.size() != 3 + counters)
-        bad(source, "a task row has " + std::to_string(row.is_array() ? row.size() : 0) + " entries, expected 3 + " +
-                        std::to_string(counters) + " counters");
-      TaskRecord t;
-      t.counts = Tally(counters);
-      t.id = whole(row.at(0), source, "a task id", kMaxShardTasks);
-      if (t.id != expected_next || t.id >= r.task_count)
-        bad(source, "task " + std::to_string(t.id) + " is out of order or not in shard " +
-                        std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count));
-      expected_next += r.shard.count;
-      t.seconds = seconds(row.at(1), source, "a task's seconds");
-      t.counts.nodes = parse_u128(row.at(2).get<std::string>());
-      for (std::size_t i = 0; i < counters; ++i) t.counts.counts[i] = parse_u128(row.at(3 + i).get<std::string>());
-      sum.merge(t.counts);
-      r.tasks.push_back(std::move(t));
-    }
-    if (r.tasks.size() != r.shard.size(r.task_count))
-      bad(source, "has " + std::to_string(r.tasks.size()) + " of the shard's " +
-                      std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
-    if (!(sum == r.totals)) bad(source, "totals differ from the sum of the tasks (damaged file)");
-    if (r.has_outputs) {
-      const auto& outputs = j.at("outputs");
-      if (!outputs.is_array() || outputs.size() != r.tasks.size())
-        bad(source, "outputs must be an array of one string per task (" + std::to_string(r.tasks.size()) + ")");
-      r.outputs.reserve(outputs.size());
-      for (const auto& text : outputs) {
-        if (!text.is_string()) bad(source, "outputs: every entry must be a string");
-        r.outputs.push_back(text.get<std::string>());
-      }
-    }
+    read_header(j, source, r);
+    read_tasks(j, source, r);
+    read_outputs(j, source, r);
     // Last, once the structure is known good: the whole content.
     if (!j.contains("digest") || !j["digest"].is_string())
       bad(source, "has no digest (written by an older pcount, or not by pcount)");
@@ -205,7 +242,7 @@ ShardResult shard_from_json(const nlohmann::json& j, const std::string& source) 
 
 void write_shard_file(const std::string& path, const ShardResult& result) {
   try {
-    write_atomically(path, to_json(result).dump() + "\n");
+    write_atomically(path, shard_json_text(result));
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(std::string("--out: ") + e.what());
   }
@@ -233,9 +270,7 @@ ShardResult read_shard_file(const std::string& path) {
   if (text.size() > kMaxShardFileBytes)
     throw std::runtime_error(path + ": larger than " + std::to_string(kMaxShardFileBytes >> 20) +
                              " MiB, not a shard result file");
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw std::runtime_error(path + ": not valid JSON (truncated or damaged)");
-  return shard_from_json(j, path);
+  return parse_shard_json(text, path);
 }
 
 MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vector<std::string>& names) {
@@ -294,6 +329,11 @@ MergeResult merge_shards(const std::vector<ShardResult>& shards, const std::vect
     m.totals.merge(s.totals);
     for (const TaskRecord& t : s.tasks) m.task_seconds += t.seconds;
     m.wall_seconds = std::max(m.wall_seconds, s.wall_seconds);
+    m.cpu_seconds += s.cpu_seconds;
+    m.max_rss_bytes = std::max(m.max_rss_bytes, s.max_rss_bytes);
+    m.threads = std::max(m.threads, s.threads);
+    m.tasks_run += s.tasks_run;
+    m.tasks_resumed += s.tasks_resumed;
   }
   return m;
 }

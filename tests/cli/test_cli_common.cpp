@@ -84,8 +84,8 @@ TEST(Cli, JsonIsOneObjectWithDecimalStringCounts) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["problem"], "queens");
   EXPECT_EQ(j["counts"]["all"], "92");
-  ASSERT_TRUE(j["build"].is_string());
-  EXPECT_NE(j["build"], "unknown");
+  ASSERT_TRUE(j["context"]["build"].is_string());
+  EXPECT_NE(j["context"]["build"], "unknown");
   EXPECT_EQ(j["threads"], 2);
   EXPECT_TRUE(j["tasks"].is_number_unsigned());
   EXPECT_TRUE(j["wall_seconds"].is_number());

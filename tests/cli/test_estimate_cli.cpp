@@ -71,7 +71,7 @@ TEST(EstimateCli, AShardEstimatesItsOwnTasksAndTextSaysHowSure) {
   expect_consistent(shard, "shard");
   const auto tasks = whole["tasks"].get<std::size_t>();
   EXPECT_EQ(shard["tasks"].get<std::size_t>(), tasks / 3 + (1 < tasks % 3 ? 1 : 0));
-  EXPECT_EQ(shard["shard"], "1/3");
+  EXPECT_EQ(shard["shard"], nlohmann::json({{"index", 1}, {"count", 3}}));
   const CommandResult text = run_count({"--queens", "12", "--estimate", "--threads", "2"});
   EXPECT_EQ(text.status, 0) << text.err;
   for (const char* key : {"\ntasks ", "\ncpu ", "\ntask time ", "\nwall ", "\nconfidence "})

@@ -137,6 +137,11 @@ TEST_F(HpcMpi, ThreeRanksGiveTheSingleProcessCounts) {
     EXPECT_EQ(mpi["tasks_run"], single["tasks"]) << shown(args);  // every task ran once, job-wide
     EXPECT_EQ(mpi["ranks"], 3) << shown(args);
     EXPECT_FALSE(single.contains("ranks")) << shown(args);
+    // The job's CPU time and memory are the ranks' (summed, the largest), reported as such.
+    ASSERT_TRUE(mpi["cpu_seconds"].is_number()) << mpi;
+    EXPECT_GT(mpi["cpu_seconds"].get<double>(), 0.0) << shown(args);
+    ASSERT_TRUE(mpi["max_rss_bytes"].is_number_unsigned()) << mpi;
+    EXPECT_GT(mpi["max_rss_bytes"].get<std::uint64_t>(), 1u << 20) << shown(args);  // a process holds over 1 MiB
   }
 }
 

@@ -14,6 +14,8 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
@@ -232,7 +234,7 @@ std::vector<ShardResult> make_shards(const Job& job, std::size_t k) {
     r.totals = run_result.totals;
     r.tasks = run_result.tasks;
     r.tasks_run = run_result.tasks_run;
-    shards.push_back(shard_from_json(nlohmann::json::parse(to_json(r).dump()), "shard"));  // through JSON
+    shards.push_back(parse_shard_json(shard_json_text(r), "shard"));  // through JSON
   }
   return shards;
 }
@@ -274,12 +276,12 @@ TEST(Shard, MissingDuplicatedAndForeignShardsAreReported) {
   mixed[4] = foreign[4];
   EXPECT_NE(merge_error(mixed, {"0", "1", "2", "3", "4", "5", "6"}).find("different jobs"), std::string::npos);
   // A file whose totals disagree with its tasks is refused when read.
-  auto j = nlohmann::json::parse(to_json(shards[0]).dump());
+  auto j = nlohmann::json::parse(shard_json_text(shards[0]));
   j["totals"]["leaves"] = "1";
-  EXPECT_THROW((void)shard_from_json(j, "x"), std::runtime_error);
-  auto short_file = nlohmann::json::parse(to_json(shards[0]).dump());
+  EXPECT_THROW((void)parse_shard_json(j.dump(), "x"), std::runtime_error);
+  auto short_file = nlohmann::json::parse(shard_json_text(shards[0]));
   short_file["tasks"].erase(short_file["tasks"].size() - 1);
-  EXPECT_THROW((void)shard_from_json(short_file, "x"), std::runtime_error);
+  EXPECT_THROW((void)parse_shard_json(short_file.dump(), "x"), std::runtime_error);
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/engine/errors.hpp"
 #include "pcount/engine/runner.hpp"
@@ -276,7 +278,7 @@ std::string merge_refusal(const MergeResult& m, const Job& job) {
 
 std::string read_refusal(const nlohmann::json& j) {
   try {
-    (void)shard_from_json(j, "edited");
+    (void)parse_shard_json(j.dump(), "edited");
   } catch (const std::runtime_error& e) {
     return e.what();
   }

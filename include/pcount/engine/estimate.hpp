@@ -177,11 +177,11 @@ struct RunEstimateOptions {
   /// Coverage of the intervals, in (0, 1) (TotalOptions::level).
   double level = 0.95;
   /// Run-to-run speed variation of wall time between the sample and the
-  /// run (other processes, frequency scaling): TotalOptions::noise. 0.07:
-  /// CPU time of 10 back-to-back Q(17) runs on the shared 2-core VM varied
-  /// by 0.067 (root mean square of the log ratio of consecutive runs), at
-  /// load 3.5–4.5 (scripts/speed-noise, results/estimate.md); wall time and
-  /// shorter jobs vary more there (0.18–0.35), so the driver raises both
+  /// run (other processes, frequency scaling): TotalOptions::noise, the σ
+  /// of a lognormal factor. 0.07 is the root mean square log ratio of the
+  /// CPU times of consecutive runs measured with scripts/speed-noise
+  /// (results/estimate.md, "Run-to-run speed, measured"); wall time and
+  /// shorter jobs vary more on a loaded machine, so the driver raises both
   /// with the load average.
   double noise = 0.07;
   /// The same for CPU time (thread CPU clocks: other processes change it
@@ -247,15 +247,16 @@ struct NoTaskFinished : std::runtime_error {
 /// of a few Knuth probes (Job::probe), else 1. The tasks, sorted by it, are
 /// cut into strata of about equal total size. A first round of 2 of the
 /// smallest tasks per worker calibrates the seconds per unit of size and
-/// is not part of the sample (a cold process ran those tasks 2.4–4.4 times
-/// slower than the run did: Q(19) join, results/estimate.md); its tasks go
+/// is not part of the sample (a cold process runs those tasks several times
+/// slower than the run does; results/estimate.md measures it); its tasks go
 /// back to their strata, and count only if no later task finishes. Then
 /// tasks are drawn at random from every stratum in turn (smallest first,
 /// skipping a stratum whose next task is predicted to overrun the budget)
-/// and run in full on the engine, timed one by one. The totals of wall seconds, CPU seconds and nodes and their
-/// intervals are stratified_total's (separate ratio estimator, bootstrap
-/// with pooled spread for strata of few samples, small-sample allowance,
-/// run-to-run speed noise; the seed is `seed`). The wall interval is the list-scheduling bound
+/// and run in full on the engine, timed one by one. The totals of wall
+/// seconds, CPU seconds and nodes and their intervals are
+/// stratified_total's (separate ratio estimator, bootstrap with pooled
+/// spread for strata of few samples, small-sample allowance, run-to-run
+/// speed noise; the seed is `seed`). The wall interval is the list-scheduling bound
 /// (R. L. Graham 1969): max(C/W, t_max) ≤ wall ≤ C/W + t_max for W workers.
 /// When every task was sampled the numbers are measurements (noise only).
 /// Counts of the sampled tasks are discarded.

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string_view>
@@ -34,7 +35,8 @@ namespace pcount::engine {
 /// started being consecutive, every finished task's text is delivered
 /// before run() returns. When the task at position p is abandoned, the
 /// tasks before p are delivered and counted; the ones after p that finished
-/// are dropped like abandoned ones (no text, no count, no on_task_done). When a task, on_output or on_task_done throws, nothing more is
+/// are dropped like abandoned ones (no text, no count, no on_task_done).
+/// When a task, on_output or on_task_done throws, nothing more is
 /// delivered and the first exception is rethrown. `claim` (MPI) cannot be
 /// combined with ordered output: run() throws std::invalid_argument.
 
@@ -106,6 +108,13 @@ struct RunResult {
   std::size_t tasks_abandoned = 0;
   int threads = 0;               ///< thread limit actually used
   double wall_seconds = 0.0;     ///< wall time of the parallel phase
+  /// CPU time (user + system, seconds) of the process or processes that ran
+  /// the job, set by callers (the driver: engine::process_usage, summed over
+  /// MPI ranks; merge: summed over the shards); 0 = not known.
+  double cpu_seconds = 0.0;
+  /// The largest peak resident set (bytes) of those processes, set by
+  /// callers like cpu_seconds; 0 = not known.
+  std::uint64_t max_rss_bytes = 0;
   std::vector<TaskRecord> tasks; ///< by id, when record_tasks was set
   /// Jobs with ordered output: the most finished texts held at one time
   /// waiting for a lower id (≤ the window; for tests and diagnostics).
@@ -121,9 +130,9 @@ struct RunResult {
 /// there, yielding the CPU, until a run starts or 50 ms have passed (then
 /// they go back to sleep as usual). The next run() uses that arena if it has
 /// the same thread count (else it makes its own, as without this call).
-/// Without this call, a worker woken by run() joined 1–5 ms after the first
-/// task started on the 2-core VM of results/sudoku-puzzles.md, against
-/// 0.1 ms with it. Optional; never changes what a run counts. Does nothing
+/// Without this call, the workers woken by run() join only after its first
+/// task has started (results/sudoku-puzzles.md measures the delay). Optional;
+/// never changes what a run counts. Does nothing
 /// for threads ≤ 0 or threads > hardware_threads() (more workers than cores
 /// wait for the run's own limit). Throws only std::bad_alloc.
 void start_workers(int threads);
