@@ -1,8 +1,8 @@
-#include "driver/data_files.hpp"
+#include "pcount/engine/data_files.hpp"
 
 #include <system_error>
 
-namespace pcount::driver {
+namespace pcount::engine {
 
 namespace fs = std::filesystem;
 
@@ -28,4 +28,4 @@ std::optional<fs::path> find_data_file(const std::string& relative) {
   return std::nullopt;
 }
 
-}  // namespace pcount::driver
+}  // namespace pcount::engine

@@ -14,10 +14,10 @@
 #include "pcount/engine/files.hpp"
 #include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
-#include "pcount/games/problem.hpp"
-#include "driver/data_files.hpp"
+#include "pcount/problems/games.hpp"
+#include "pcount/engine/data_files.hpp"
 #include "games/codes_optimal.hpp"
-#include "games/codes_play.hpp"
+#include "problems/codes_play.hpp"
 
 namespace pcount::games {
 
@@ -159,10 +159,10 @@ std::string spaced_answer(std::uint8_t a) { return std::to_string(a / 5) + "B " 
 /// installed in share/pcount/games/), for --strategy optimal --play/--secret.
 std::shared_ptr<const codes::StrategyTree> shipped_optimal_tree(const codes::CodeSet& cs) {
   const std::string name = "games/bulls-and-cows-optimal.json";
-  const auto file = find_data_file(name);
+  const auto file = engine::find_data_file(name);
   if (!file)
     throw InvalidArgument("--strategy", "optimal bulls and cows is played from its proved tree, installed as " +
-                                            (installed_data_dir() / name).string() +
+                                            (engine::installed_data_dir() / name).string() +
                                             ", which is missing: give it with --strategy-file FILE (in the source: "
                                             "data/" + name + ")");
   return read_strategy_file(cs, file->string(), "--strategy");

@@ -1,4 +1,4 @@
-#include "games/codes_play.hpp"
+#include "problems/codes_play.hpp"
 
 #include <cctype>
 #include <istream>

@@ -1,6 +1,6 @@
 #pragma once
 // Internal: reading a person's answers in `--bulls-and-cows --play` and
-// `--mastermind --play` (src/games/codes_play.cpp), used by codes_problem.cpp.
+// `--mastermind --play` (src/problems/codes_play.cpp), used by src/problems/codes.cpp.
 #include <cstddef>
 #include <cstdint>
 #include <functional>

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pcount/designs/problem.hpp"
+#include "pcount/problems/designs.hpp"
 #include "pcount/designs/kirkman.hpp"
 
 namespace pcount::designs {

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "pcount/latin/problem.hpp"
+#include "pcount/problems/latin.hpp"
 #include "pcount/engine/bigint.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"

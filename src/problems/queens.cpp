@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "pcount/queens/problem.hpp"
+#include "pcount/problems/queens.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/constellations.hpp"

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "pcount/sudoku/problem.hpp"
+#include "pcount/problems/sudoku.hpp"
 #include "pcount/engine/bigint.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/bands.hpp"

@@ -25,7 +25,7 @@
 
 #include "pcount/engine/estimate.hpp"
 #include "pcount/sudoku/list.hpp"
-#include "pcount/sudoku/problem.hpp"
+#include "pcount/problems/sudoku.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 #include "pcount/sudoku/solver.hpp"
 

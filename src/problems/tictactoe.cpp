@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "pcount/games/problem.hpp"
+#include "pcount/problems/games.hpp"
 #include "pcount/games/tictactoe.hpp"
 
 namespace pcount::games {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "games/codes_play.hpp"
+#include "problems/codes_play.hpp"
 #include "support/run_command.hpp"
 
 namespace pcount::games::play {

@@ -1,11 +1,12 @@
 #pragma once
-// Data files that ship with pcount (data/ in the source tree, installed into
-// share/pcount/), found relative to the running program.
+/// @file
+/// Data files that ship with pcount (data/ in the source tree, installed into
+/// share/pcount/), found relative to the running program.
 #include <filesystem>
 #include <optional>
 #include <string>
 
-namespace pcount::driver {
+namespace pcount::engine {
 
 /// The folder of the running executable (from /proc/self/exe); empty when
 /// it cannot be read.
@@ -22,4 +23,4 @@ namespace pcount::driver {
 /// neither exists.
 [[nodiscard]] std::optional<std::filesystem::path> find_data_file(const std::string& relative);
 
-}  // namespace pcount::driver
+}  // namespace pcount::engine

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// The command-line problems of this concept, for driver::main (the `count`
-/// program lists them in src/cli/problems.cpp).
+/// The command-line problems of the sudoku kernels (library pcount_problems,
+/// src/problems/), for driver::main; the `count` program lists them in
+/// src/cli/problems.cpp. They stay in the kernel's namespace.
 #include <span>
 
 #include "pcount/driver/driver.hpp"
