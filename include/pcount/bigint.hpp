@@ -4,12 +4,16 @@
 /// L(n) = n!·(n-1)!·R(n), sudoku grids = reduced count × multiplier).
 /// Boost.Multiprecision's cpp_int; print with pcount::to_string, which works
 /// around a GCC 12 false -Wrestrict warning inside cpp_int::str().
+///
+/// Namespace pcount, beside errors.hpp, u128.hpp and bigint.hpp: the
+/// vocabulary of every layer (engine, kernels, driver); the definitions are
+/// built into the pcount_engine library (src/engine/).
 
 #include <string>
 
 #include <boost/multiprecision/cpp_int.hpp>
 
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount {
 

@@ -1,6 +1,10 @@
 #pragma once
 /// @file
 /// Errors shared by every problem and the engine.
+///
+/// Namespace pcount, beside errors.hpp, u128.hpp and bigint.hpp: the
+/// vocabulary of every layer (engine, kernels, driver); the definitions are
+/// built into the pcount_engine library (src/engine/).
 
 #include <cstddef>
 #include <cstdio>

@@ -6,6 +6,10 @@
 /// (`pcount::u128`). Sums and products go through the checked helpers below,
 /// so a count that would exceed 2^128 - 1 stops the run with an error instead
 /// of wrapping around to a wrong number.
+///
+/// Namespace pcount, beside errors.hpp, u128.hpp and bigint.hpp: the
+/// vocabulary of every layer (engine, kernels, driver); the definitions are
+/// built into the pcount_engine library (src/engine/).
 
 #include <cstdint>
 #include <stdexcept>

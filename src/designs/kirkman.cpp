@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pcount/driver/driver.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::driver {
 

@@ -12,7 +12,7 @@
 #include "driver/batch.hpp"
 #include "pcount/driver/driver.hpp"
 #include "pcount/engine/shard.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::driver {
 

@@ -30,7 +30,7 @@
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/shard.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::driver {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/games/codes.hpp"
 #include "games/codes_optimal.hpp"

@@ -13,7 +13,7 @@
 #include <system_error>
 
 #include "pcount/engine/data_files.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 extern char** environ;
 

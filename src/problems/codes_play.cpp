@@ -5,7 +5,7 @@
 #include <streambuf>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount::games::play {
 

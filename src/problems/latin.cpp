@@ -4,7 +4,7 @@
 #include <string>
 
 #include "pcount/problems/latin.hpp"
-#include "pcount/engine/bigint.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"
 #include "pcount/latin/search.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "pcount/problems/sudoku.hpp"
-#include "pcount/engine/bigint.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/bands.hpp"
 #include "pcount/sudoku/grids.hpp"

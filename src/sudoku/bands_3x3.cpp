@@ -5,7 +5,7 @@
 #include <numeric>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/sudoku/bands.hpp"
 
 namespace pcount::sudoku {

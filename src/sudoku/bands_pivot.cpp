@@ -30,7 +30,7 @@
 #include <unordered_map>
 
 #include "bipartite.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/sudoku/bands.hpp"
 

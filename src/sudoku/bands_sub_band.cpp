@@ -38,7 +38,7 @@
 #include <vector>
 
 #include "bipartite.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/graph/canonical.hpp"

@@ -24,7 +24,7 @@
 
 
 #include "bipartite.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/graph/canonical.hpp"
 #include "pcount/engine/runner.hpp"

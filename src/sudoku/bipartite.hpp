@@ -6,7 +6,7 @@
 #include <span>
 #include <cstdint>
 
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 #include "pcount/graph/canonical.hpp"
 
 namespace pcount::sudoku::detail {

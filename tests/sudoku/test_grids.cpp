@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "pcount/engine/bigint.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/bands.hpp"

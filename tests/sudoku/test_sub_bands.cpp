@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "pcount/engine/bigint.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/sudoku/bands.hpp"
 #include "pcount/sudoku/grids.hpp"

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::engine {

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "pcount/engine/bigint.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/sudoku/box_shape.hpp"
 

@@ -18,7 +18,7 @@
 #include <boost/program_options.hpp>
 
 #include "pcount/driver/driver.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/sudoku/generate.hpp"
 
