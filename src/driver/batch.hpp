@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/u128.hpp"
 
 namespace pcount::driver {

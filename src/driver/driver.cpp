@@ -1,4 +1,4 @@
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "driver/batch.hpp"
 
 #include <algorithm>
@@ -664,10 +664,10 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     if (!session.replay) engine::start_workers(inv.common.threads);
     if (problem.run && !(session.replay && problem.plan)) {
       if (session.replay) throw std::runtime_error("merge: --" + std::string(problem.option) + " has no shards to merge");
-      const int status = problem.run(inv);
-      if (status != Problem::kUsePlan || !problem.plan) {
+      const std::optional<int> status = problem.run(inv);
+      if (status || !problem.plan) {
         out.flush();
-        return finish(status);
+        return finish(status.value_or(0));
       }
     }
     if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");

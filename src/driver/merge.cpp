@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "driver/batch.hpp"
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/engine/shard.hpp"
 #include "pcount/u128.hpp"
 

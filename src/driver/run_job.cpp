@@ -26,7 +26,7 @@
 
 #include "driver/batch.hpp"
 #include "driver/output_file.hpp"
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/shard.hpp"

@@ -169,10 +169,10 @@ std::shared_ptr<const codes::StrategyTree> shipped_optimal_tree(const codes::Cod
 }
 
 /// --play and --secret: one game, not an engine job.
-int run_codes(const Invocation& inv, codes::Game game) {
+std::optional<int> run_codes(const Invocation& inv, codes::Game game) {
   const bool play = inv.has("play");
   const auto secret_text = inv.value("secret");
-  if (!play && !secret_text) return Problem::kUsePlan;
+  if (!play && !secret_text) return std::nullopt;  // a count: plan
   if (play && secret_text) throw InvalidArgument("--play", "and --secret exclude each other: choose one");
   const std::string which = play ? "--play" : "--secret";
   if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1 || !inv.common.out_file.empty() ||
@@ -242,7 +242,7 @@ Plan plan_worst_case(const Invocation& inv, codes::Game game, const std::optiona
   if (strategy_out) trees = std::make_shared<codes::WorstCaseTrees>();
   Plan plan;
   plan.job = codes::make_worst_case_job(game, trees);
-  plan.job.fingerprint = fingerprint_prefix() + plan.job.fingerprint;
+  plan.job.fingerprint = Fingerprint(plan.job.fingerprint);
   plan.report = [game, method, strategy_out, trees](const engine::RunResult& result) {
     const codes::CodeSet& c = code_set(game);
     const std::vector<std::size_t> firsts = codes::first_guess_orbits(c);
@@ -422,7 +422,7 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   } else {
     job = codes::make_strategy_job(game, strategy, inv.common.split_depth.value_or(1));
   }
-  job.fingerprint = fingerprint_prefix() + job.fingerprint;
+  job.fingerprint = Fingerprint(job.fingerprint);
   Plan plan;
   plan.job = std::move(job);
   const std::string file_name = strategy_file.value_or("");
@@ -473,17 +473,26 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
 
 Plan plan_bulls_and_cows(const Invocation& inv) { return plan_codes(inv, codes::Game::bulls_and_cows); }
 Plan plan_mastermind(const Invocation& inv) { return plan_codes(inv, codes::Game::mastermind); }
-int run_bulls_and_cows(const Invocation& inv) { return run_codes(inv, codes::Game::bulls_and_cows); }
-int run_mastermind(const Invocation& inv) { return run_codes(inv, codes::Game::mastermind); }
+std::optional<int> run_bulls_and_cows(const Invocation& inv) { return run_codes(inv, codes::Game::bulls_and_cows); }
+std::optional<int> run_mastermind(const Invocation& inv) { return run_codes(inv, codes::Game::mastermind); }
 
 }  // namespace
 
 std::span<const Problem> code_problems() {
   static const Problem table[] = {
-      {"bulls-and-cows", "", "evaluate a bulls-and-cows strategy over all 5040 secrets", "codes", add_codes_options,
-       "strategy-tree|branch-and-bound", plan_bulls_and_cows, run_bulls_and_cows},
-      {"mastermind", "", "evaluate a Mastermind strategy (4 pegs, 6 colours) over all 1296 secrets", "codes",
-       nullptr, "strategy-tree|branch-and-bound", plan_mastermind, run_mastermind},
+      {.option = "bulls-and-cows",
+       .help = "evaluate a bulls-and-cows strategy over all 5040 secrets",
+       .group = "codes",
+       .add_options = add_codes_options,
+       .methods = "strategy-tree|branch-and-bound",
+       .plan = plan_bulls_and_cows,
+       .run = run_bulls_and_cows},
+      {.option = "mastermind",
+       .help = "evaluate a Mastermind strategy (4 pegs, 6 colours) over all 1296 secrets",
+       .group = "codes",
+       .methods = "strategy-tree|branch-and-bound",
+       .plan = plan_mastermind,
+       .run = run_mastermind},
   };
   return table;
 }

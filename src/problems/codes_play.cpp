@@ -5,6 +5,7 @@
 #include <streambuf>
 #include <vector>
 
+#include "pcount/driver/program.hpp"  // Session: the program name in messages
 #include "pcount/errors.hpp"
 
 namespace pcount::games::play {

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/problem.hpp"
 #include "pcount/games/codes.hpp"
 
 namespace pcount::games::play {

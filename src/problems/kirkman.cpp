@@ -27,7 +27,7 @@ void add_kirkman_options(po::options_description& d) {
 engine::Job one_task_job(std::string fingerprint, std::vector<std::string> counters,
                          std::function<void(engine::Tally&)> search) {
   engine::Job job;
-  job.fingerprint = fingerprint_prefix() + std::move(fingerprint);
+  job.fingerprint = Fingerprint(fingerprint);
   job.counter_names = std::move(counters);
   job.task_count = 1;
   job.run_task = [search = std::move(search)](std::size_t, engine::Tally& out) { search(out); };
@@ -99,7 +99,7 @@ Plan plan_kirkman(const Invocation& inv) {
     const int depth = inv.common.split_depth.value_or(4);
     Plan plan;
     plan.job = kirkman::make_list_job(depth, list_json(inv), inv.common.list_limit);
-    plan.job.fingerprint = fingerprint_prefix() + plan.job.fingerprint + list_fingerprint(inv);
+    plan.job.fingerprint = Fingerprint(plan.job.fingerprint).str() + list_fingerprint(inv);
     plan.report = [](const engine::RunResult& result) {
       Report report;
       report.problem = "kirkman";
@@ -122,7 +122,7 @@ Plan plan_kirkman(const Invocation& inv) {
       if (depth == 10 || plan.job.task_count >= want) break;
     }
   }
-  plan.job.fingerprint = fingerprint_prefix() + plan.job.fingerprint;
+  plan.job.fingerprint = Fingerprint(plan.job.fingerprint);
   plan.report = [method](const engine::RunResult& result) {
     Report report;
     report.problem = "kirkman";
@@ -143,8 +143,13 @@ Plan plan_kirkman(const Invocation& inv) {
 
 std::span<const Problem> problems() {
   static const Problem table[] = {
-      {"kirkman", "", "Kirkman's 15 schoolgirls: count the solutions (or --find one)", "kirkman",
-       add_kirkman_options, "orbits|search (--list)", plan_kirkman, nullptr, {}, true},
+      {.option = "kirkman",
+       .help = "Kirkman's 15 schoolgirls: count the solutions (or --find one)",
+       .group = "kirkman",
+       .add_options = add_kirkman_options,
+       .methods = "orbits|search (--list)",
+       .plan = plan_kirkman,
+       .lists = true},
   };
   return table;
 }

@@ -5,6 +5,7 @@
 
 #include "pcount/problems/latin.hpp"
 #include "pcount/bigint.hpp"
+#include "pcount/driver/program.hpp"  // Session: the program name for a note
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"
 #include "pcount/latin/search.hpp"
@@ -82,9 +83,7 @@ Plan plan_search(const Invocation& inv, int n, int k) {
   // so a checkpoint or shard set can be resumed or merged with other threads.
   const int depth = inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   Plan plan;
-  plan.job = engine::make_tree_job(tree, depth,
-                                   fingerprint_prefix() + "latin n=" + std::to_string(n) +
-                                       " rows=" + std::to_string(k) + " method=search",
+  plan.job = engine::make_tree_job(tree, depth, Fingerprint("latin").add("n", n).add("rows", k).add("method", "search"),
                                    {"reduced"});
   plan.report = [n, k, tree](const engine::RunResult& result) {
     const u128 reduced = result.totals.counts[0];
@@ -105,10 +104,10 @@ Plan plan_latin(const Invocation& inv) {
       throw InvalidArgument("--list", "needs --method search (classes count graph classes, they do not list squares)");
     (void)choose_method(inv, {"search", "classes"}, "search");
     Plan plan;
-    plan.job = make_list_job(n, k, inv.common.split_depth.value_or(-1), auto_split_min_tasks(inv),
-                             fingerprint_prefix() + "latin n=" + std::to_string(n) + " rows=" + std::to_string(k) +
-                                 " method=search list-rectangles",
-                             list_json(inv), inv.common.list_limit);
+    plan.job =
+        make_list_job(n, k, inv.common.split_depth.value_or(-1), auto_split_min_tasks(inv),
+                      Fingerprint("latin").add("n", n).add("rows", k).add("method", "search").flag("list-rectangles"),
+                      list_json(inv), inv.common.list_limit);
     plan.job.fingerprint += list_fingerprint(inv);
     plan.report = [n, k](const engine::RunResult& result) {
       const u128 reduced = result.totals.counts[0];
@@ -130,8 +129,15 @@ constexpr ParameterOption kParameters[] = {{"order", "--latin"}, {"rows", "--row
 
 std::span<const Problem> problems() {
   static const Problem table[] = {
-      {"latin", "N", "reduced Latin squares R(N) and all Latin squares L(N), 1 ≤ N ≤ 16", "latin",
-       add_latin_options, "search|classes", plan_latin, nullptr, kParameters, true},
+      {.option = "latin",
+       .value_name = "N",
+       .help = "reduced Latin squares R(N) and all Latin squares L(N), 1 ≤ N ≤ 16",
+       .group = "latin",
+       .add_options = add_latin_options,
+       .methods = "search|classes",
+       .plan = plan_latin,
+       .parameters = kParameters,
+       .lists = true},
   };
   return table;
 }

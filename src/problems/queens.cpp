@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pcount/problems/queens.hpp"
+#include "pcount/driver/program.hpp"  // Session: is this a merge
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/constellations.hpp"
@@ -155,7 +156,7 @@ Plan plan_queens(const Invocation& inv) {
                                     "they do not list them)");
   const std::string method =
       choose_method(inv, {"search", "constellations", "join"}, list ? "search" : default_method(n));
-  const std::string fingerprint = fingerprint_prefix() + "queens n=" + std::to_string(n) + " method=" + method;
+  const std::string fingerprint = Fingerprint("queens").add("n", n).add("method", method);
   Plan plan;
   if (method != "join") {
     if (inv.has("outer-columns")) throw InvalidArgument("--outer-columns", "applies only to --method join");
@@ -233,8 +234,15 @@ constexpr ParameterOption kParameters[] = {{"n", "--queens"}, {"group", "--group
 
 std::span<const Problem> problems() {
   static const Problem table[] = {
-      {"queens", "N", "N-Queens solutions: all, distinct under symmetry, symmetric ones, 1 ≤ N ≤ 32", "queens",
-       add_queens_options, "search|constellations|join", plan_queens, nullptr, kParameters, true},
+      {.option = "queens",
+       .value_name = "N",
+       .help = "N-Queens solutions: all, distinct under symmetry, symmetric ones, 1 ≤ N ≤ 32",
+       .group = "queens",
+       .add_options = add_queens_options,
+       .methods = "search|constellations|join",
+       .plan = plan_queens,
+       .parameters = kParameters,
+       .lists = true},
   };
   return table;
 }

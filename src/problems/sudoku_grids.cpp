@@ -74,7 +74,7 @@ Plan plan_search(const Invocation& inv, BoxShape shape) {
   auto tree = std::make_shared<const GridSearchTree>(shape);
   const int depth = inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   Plan plan;
-  plan.job = engine::make_tree_job(tree, depth, fingerprint_prefix() + "sudoku box=" + shape.name() + " method=search",
+  plan.job = engine::make_tree_job(tree, depth, Fingerprint("sudoku").add("box", shape.name()).add("method", "search"),
                                    {"reduced"});
   plan.report = [shape](const engine::RunResult& result) {
     Report report = base_report(shape, "search");
@@ -93,7 +93,7 @@ Plan plan_list(const Invocation& inv, BoxShape shape) {
   options.min_tasks = auto_split_min_tasks(inv);
   options.json = list_json(inv);
   options.limit = inv.common.list_limit;
-  options.fingerprint = fingerprint_prefix() + "sudoku box=" + shape.name() + " method=search list-grids";
+  options.fingerprint = Fingerprint("sudoku").add("box", shape.name()).add("method", "search").flag("list-grids");
   Plan plan;
   plan.job = make_grid_list_job(shape, std::vector<std::uint8_t>(static_cast<std::size_t>(shape.cells()), 0),
                                 options);
@@ -112,7 +112,7 @@ Plan plan_list(const Invocation& inv, BoxShape shape) {
 Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<const BandCount> bands,
                      double setup) {
   Plan plan;
-  plan.job = bands->job(fingerprint_prefix() + "sudoku box=" + shape.name() + " method=" + method);
+  plan.job = bands->job(Fingerprint("sudoku").add("box", shape.name()).add("method", method));
   plan.report = [shape, method, bands, setup](const engine::RunResult& result) {
     Report report = base_report(shape, method);
     add_counts(report, shape, bands->total(result.totals));
@@ -233,8 +233,14 @@ constexpr ParameterOption kParameters[] = {{"box_shape", "--sudoku"}};
 
 std::span<const Problem> grid_problems() {
   static const Problem table[] = {
-      {"sudoku", "RxC", "sudoku grids with boxes of R rows × C columns, e.g. 2x3, 3x3", "sudoku", nullptr,
-       "bands|factorisations|search|subbands", plan_sudoku, nullptr, kParameters, true},
+      {.option = "sudoku",
+       .value_name = "RxC",
+       .help = "sudoku grids with boxes of R rows × C columns, e.g. 2x3, 3x3",
+       .group = "sudoku",
+       .methods = "bands|factorisations|search|subbands",
+       .plan = plan_sudoku,
+       .parameters = kParameters,
+       .lists = true},
   };
   return table;
 }

@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "pcount/driver/program.hpp"  // Session: merge replay, program name; version()
 #include "pcount/engine/estimate.hpp"
 #include "pcount/sudoku/list.hpp"
 #include "pcount/problems/sudoku.hpp"
@@ -282,8 +283,8 @@ Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
   options.min_tasks = auto_split_min_tasks(inv);
   options.json = list_json(inv);
   options.limit = inv.common.list_limit;
-  options.fingerprint = fingerprint_prefix() + "puzzle box=" + shape_name(shape) + " " + to_line(puzzle.cells) +
-                        " list-solutions";
+  options.fingerprint =
+      Fingerprint("puzzle").add("box", shape_name(shape)).flag(to_line(puzzle.cells)).flag("list-solutions");
   Plan plan;
   plan.job = make_grid_list_job(shape, puzzle.cells, options);
   plan.job.fingerprint += list_fingerprint(inv);
@@ -680,9 +681,13 @@ Plan plan_puzzle_file(const Invocation& inv) {
   Plan plan;
   engine::Job& job = plan.job;
   job.counter_names = {"solved", "unique", "no_solution", "several", "bad_lines"};
-  const std::string stem = fingerprint_prefix() + "puzzle-file box=" + shape_name(shape) +
-                           " limit=" + std::to_string(limit) + " method=" + kernel_name(kernel) +
-                           " block=" + std::to_string(kBlock) + " ";
+  const std::string stem = Fingerprint("puzzle-file")
+                               .add("box", shape_name(shape))
+                               .add("limit", limit)
+                               .add("method", kernel_name(kernel))
+                               .add("block", kBlock)
+                               .str() +
+                           " ";
   std::size_t lines = 0;
   if (const engine::RunResult* replay = inv.session.replay) {
     // merge: the counts come from the shard files; the input is not read
@@ -798,10 +803,22 @@ constexpr ParameterOption kFileParameters[] = {{"box_shape", "--box"}, {"puzzle"
 
 std::span<const Problem> puzzle_problems() {
   static const Problem table[] = {
-      {"puzzle", "P", "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)", "puzzle",
-       add_puzzle_options, "auto|simd9|fast9|general", plan_puzzle, nullptr, kPuzzleParameters, true},
-      {"puzzle-file", "F", "solve every puzzle of file F (one per line, '-' = stdin)", "puzzle", nullptr,
-       "auto|simd9|fast9|general", plan_puzzle_file, nullptr, kFileParameters},
+      {.option = "puzzle",
+       .value_name = "P",
+       .help = "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)",
+       .group = "puzzle",
+       .add_options = add_puzzle_options,
+       .methods = "auto|simd9|fast9|general",
+       .plan = plan_puzzle,
+       .parameters = kPuzzleParameters,
+       .lists = true},
+      {.option = "puzzle-file",
+       .value_name = "F",
+       .help = "solve every puzzle of file F (one per line, '-' = stdin)",
+       .group = "puzzle",
+       .methods = "auto|simd9|fast9|general",
+       .plan = plan_puzzle_file,
+       .parameters = kFileParameters},
   };
   return table;
 }

@@ -23,11 +23,10 @@ Plan plan_tictactoe(const Invocation& inv) {
   const bool misere = inv.has("misere");
   const std::string method = choose_method(inv, {"search"}, "search");
   const int depth = inv.common.split_depth.value_or(2);
-  const std::string tag = fingerprint_prefix() + (misere ? "misere" : "normal");
 
   Plan plan;
   plan.job = ttt::make_job(depth);
-  plan.job.fingerprint = tag + " " + plan.job.fingerprint;
+  plan.job.fingerprint = Fingerprint(misere ? "misere" : "normal").flag(plan.job.fingerprint);
   plan.report = [misere, method](const engine::RunResult& result) {
 
   // Who wins a game that ends with a line: its maker (normal) or the other player (misère).
@@ -72,8 +71,12 @@ Plan plan_tictactoe(const Invocation& inv) {
 
 std::span<const Problem> tictactoe_problems() {
   static const Problem table[] = {
-      {"tictactoe", "", "tic-tac-toe game-tree statistics and minimax values", "tictactoe", add_tictactoe_options,
-       "search", plan_tictactoe, nullptr},
+      {.option = "tictactoe",
+       .help = "tic-tac-toe game-tree statistics and minimax values",
+       .group = "tictactoe",
+       .add_options = add_tictactoe_options,
+       .methods = "search",
+       .plan = plan_tictactoe},
   };
   return table;
 }

@@ -5,7 +5,7 @@
 /// src/cli/problems.cpp. They stay in the kernel's namespace.
 #include <span>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/problem.hpp"
 
 namespace pcount::latin {
 

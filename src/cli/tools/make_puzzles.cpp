@@ -17,7 +17,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/sudoku/generate.hpp"
