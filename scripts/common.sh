@@ -12,8 +12,9 @@ PCOUNT_PACKAGES=(
   libopenmpi-dev openmpi-bin
 )
 # Only for scripts/test and scripts/fuzz: clang with its sanitizer and
-# libFuzzer runtimes (the asan preset), python3 for the long-test record.
-PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3)
+# libFuzzer runtimes (the asan preset), python3 for the long-test record;
+# clang-format (git clang-format) for scripts/check-format.
+PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 clang-format)
 
 # pcount_install_deps [PACKAGE...]: the build's packages and those named.
 pcount_install_deps() {

@@ -12,7 +12,6 @@
 #include <sstream>
 #include <system_error>
 
-
 #include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/files.hpp"

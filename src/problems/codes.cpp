@@ -164,7 +164,8 @@ std::shared_ptr<const codes::StrategyTree> shipped_optimal_tree(const codes::Cod
     throw InvalidArgument("--strategy", "optimal bulls and cows is played from its proved tree, installed as " +
                                             (engine::installed_data_dir() / name).string() +
                                             ", which is missing: give it with --strategy-file FILE (in the source: "
-                                            "data/" + name + ")");
+                                            "data/" +
+                                            name + ")");
   return read_strategy_file(cs, file->string(), "--strategy");
 }
 

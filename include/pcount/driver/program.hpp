@@ -42,9 +42,9 @@ struct EarlyExit {
 /// merged result `merge` reports instead of running, and result-file
 /// writes left until the report is out.
 struct Session {
-  std::string program = "count";           ///< prefix of every message on stderr
-  std::vector<std::string> command;        ///< argv[1..], stored in shard result files
-  Distributed* distributed = nullptr;      ///< set by count-mpi, else null
+  std::string program = "count";              ///< prefix of every message on stderr
+  std::vector<std::string> command;           ///< argv[1..], stored in shard result files
+  Distributed* distributed = nullptr;         ///< set by count-mpi, else null
   const engine::RunResult* replay = nullptr;  ///< merge: the shards' sum, returned instead of a run
   /// merge: what the shard files say (fingerprint, counters, task count),
   /// checked against the rebuilt job (engine::check_merge_matches_job).
@@ -139,10 +139,8 @@ struct Distributed {
   [[noreturn]] virtual void abort(const std::string& message, int status) = 0;
 };
 
-
 /// Prints the report: a readable block, or one JSON object with --json.
-void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result,
-                  const Report& report);
+void print_report(const Invocation& inv, const engine::Job& job, const engine::RunResult& result, const Report& report);
 
 /// Entry point of a program: `NAME PROBLEM [OPTIONS]` or `NAME merge FILE…`.
 /// Parses argv, plans the chosen problem, runs its job (run_job) and prints
