@@ -2,7 +2,8 @@
 #
 #   Development: include/pcount/**, the static libraries, and the CMake package
 #                lib/cmake/pcount/ (targets pcount::engine, ::driver, ::graph,
-#                ::latin, ::sudoku, ::queens, ::games, ::designs, ::problems;
+#                ::latin, ::sudoku, ::sudoku_grids, ::queens, ::games, ::designs,
+#                ::problems;
 #                README.md
 #                "Using pcount as a library").
 #   Runtime:     count (and count-mpi when it was built), share/pcount/ (the
@@ -17,8 +18,8 @@ include(CMakePackageConfigHelpers)
 set(PCOUNT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pcount)
 
 set_target_properties(pcount_flags PROPERTIES EXPORT_NAME flags)
-install(TARGETS pcount_flags pcount_engine pcount_driver pcount_graph pcount_latin pcount_sudoku pcount_queens
-                pcount_games pcount_designs pcount_problems
+install(TARGETS pcount_flags pcount_engine pcount_driver pcount_graph pcount_latin pcount_sudoku
+                pcount_sudoku_grids pcount_queens pcount_games pcount_designs pcount_problems
         EXPORT pcountTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pcount DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}

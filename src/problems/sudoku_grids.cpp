@@ -12,8 +12,8 @@
 #include "pcount/problems/sudoku.hpp"
 #include "pcount/bigint.hpp"
 #include "pcount/engine/tree.hpp"
-#include "pcount/sudoku/bands.hpp"
-#include "pcount/sudoku/grids.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
+#include "pcount/sudoku/grids/grids.hpp"
 #include "pcount/sudoku/list.hpp"
 
 namespace pcount::sudoku {

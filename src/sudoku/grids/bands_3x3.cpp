@@ -6,7 +6,7 @@
 #include <string>
 
 #include "pcount/errors.hpp"
-#include "pcount/sudoku/bands.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
 
 namespace pcount::sudoku {
 

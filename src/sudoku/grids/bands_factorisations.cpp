@@ -6,7 +6,7 @@
 
 #include "bipartite.hpp"
 #include "pcount/engine/task.hpp"
-#include "pcount/sudoku/bands.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
 
 namespace pcount::sudoku {
 

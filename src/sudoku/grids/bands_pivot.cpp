@@ -32,7 +32,7 @@
 #include "bipartite.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
-#include "pcount/sudoku/bands.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
 
 namespace pcount::sudoku {
 

@@ -42,7 +42,7 @@
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/graph/canonical.hpp"
-#include "pcount/sudoku/bands.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
 
 namespace pcount::sudoku {
 

@@ -28,7 +28,7 @@
 #include "pcount/engine/parallel.hpp"
 #include "pcount/graph/canonical.hpp"
 #include "pcount/engine/runner.hpp"
-#include "pcount/sudoku/bands.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
 
 namespace pcount::sudoku {
 

@@ -1,4 +1,4 @@
-#include "pcount/sudoku/grids.hpp"
+#include "pcount/sudoku/grids/grids.hpp"
 
 #include <stdexcept>
 
