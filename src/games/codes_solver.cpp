@@ -90,13 +90,13 @@ int class_key(const Code& d, int p, const DigitClasses& cls) {
   return k;
 }
 
+}  // namespace
+
 int number(const Code& d, int p) {
   int k = 0;
   for (std::size_t i = 0; i < static_cast<std::size_t>(p); ++i) k = 10 * k + d[i];
   return k;
 }
-
-}  // namespace
 
 Solver::Solver(const CodeSet& codes, std::uint64_t node_limit)
     : codes_(codes),

@@ -206,6 +206,8 @@ private:
   std::unordered_map<std::vector<std::uint16_t>, Reach, VecHash> reach_;
 };
 
+/// The first p digits of `d` as a decimal number (the code's number).
+[[nodiscard]] int number(const Code& d, int p);
 /// Digits outside the game's alphabet count as used (never "new").
 [[nodiscard]] unsigned outside_alphabet(const CodeSet& codes);
 /// The digits of code `c`.
