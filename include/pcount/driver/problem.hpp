@@ -86,13 +86,13 @@ struct Invocation {
 
 /// What a problem prints about its counts.
 struct Report {
-  std::string problem;                                      ///< e.g. "latin"
-  std::string title;                                        ///< e.g. "reduced Latin squares of order 7"
+  std::string problem = {};                                          ///< e.g. "latin"
+  std::string title = {};                                            ///< e.g. "reduced Latin squares of order 7"
   nlohmann::ordered_json params = nlohmann::ordered_json::object();  ///< e.g. {"n": 7}
-  std::string method;                                       ///< e.g. "search"
-  std::vector<std::pair<std::string, std::string>> counts;  ///< name → decimal, in print order
+  std::string method = {};                                           ///< e.g. "search"
+  std::vector<std::pair<std::string, std::string>> counts = {};      ///< name → decimal, in print order
   nlohmann::ordered_json extra = nlohmann::ordered_json::object();   ///< further fields (JSON and text)
-  std::string text_after;  ///< printed after the text block (not with --json), e.g. drawn boards
+  std::string text_after = {};  ///< printed after the text block (not with --json), e.g. drawn boards
   /// Exit status of a run after the report: e.g. 1 when some input lines
   /// were bad. Not used by `merge` (0 when the files add up).
   int status = 0;
@@ -159,12 +159,12 @@ struct ParameterOption {
 /// of problems are written with designated initialisers
 /// (`{.option = "pairs", .value_name = "N", ...}`), so every field is named.
 struct Problem {
-  std::string_view option;      ///< long option without dashes, e.g. "latin"
-  std::string_view value_name;  ///< e.g. "N"; empty for a flag
-  std::string_view help;        ///< one line for --help
-  std::string_view group;       ///< entries of one group share problem options
-  void (*add_options)(po::options_description&);  ///< the group's own options (one entry per group), or null
-  std::string_view methods;     ///< its --method values for --help, e.g. "search|classes"; empty if none
+  std::string_view option = {};                             ///< long option without dashes, e.g. "latin"
+  std::string_view value_name = {};                         ///< e.g. "N"; empty for a flag
+  std::string_view help = {};                               ///< one line for --help
+  std::string_view group = {};                              ///< entries of one group share problem options
+  void (*add_options)(po::options_description&) = nullptr;  ///< the group's own options (one entry per group), or null
+  std::string_view methods = {};  ///< its --method values for --help, e.g. "search|classes"; empty if none
   /// Parses the problem's arguments (throwing InvalidArgument naming the
   /// option, before any work) and returns the job and its report.
   Plan (*plan)(const Invocation&) = nullptr;
