@@ -48,25 +48,25 @@ struct Common {
   bool quiet = false;              ///< --quiet
   bool progress = false;           ///< --progress
   // Batch options (docs/hpc.md); handled entirely inside run_job.
-  std::string checkpoint;          ///< --checkpoint FILE, empty = none
-  std::string stop_file;           ///< --stop-file PATH, empty = none
-  std::size_t shard_index = 0;     ///< --shard I/K: I
-  std::size_t shard_count = 1;     ///< --shard I/K: K (1 = the whole job)
-  std::string out_file;            ///< --out FILE (shard result JSON), empty = none
+  std::string checkpoint;       ///< --checkpoint FILE, empty = none
+  std::string stop_file;        ///< --stop-file PATH, empty = none
+  std::size_t shard_index = 0;  ///< --shard I/K: I
+  std::size_t shard_count = 1;  ///< --shard I/K: K (1 = the whole job)
+  std::string out_file;         ///< --out FILE (shard result JSON), empty = none
   /// --output FILE: the output of a job whose tasks print (--list,
   /// --puzzle-file) goes to FILE, written exactly once across resumes; the
   /// report goes to stdout. Empty = stdout.
   std::string output_file;
-  std::string profile;             ///< --profile FILE (per-task CSV), empty = none
-  bool estimate_check = true;      ///< false with --no-estimate-check
+  std::string profile;         ///< --profile FILE (per-task CSV), empty = none
+  bool estimate_check = true;  ///< false with --no-estimate-check
   /// --list [K]: the problem prints each object it counts (Problem::lists;
   /// docs/engine.md, "Listing objects").
   bool list = false;
-  std::uint64_t list_limit = 0;    ///< --list K: K ≥ 1; 0 = all (--list without K)
+  std::uint64_t list_limit = 0;  ///< --list K: K ≥ 1; 0 = all (--list without K)
   /// --estimate [S]: print the run's predicted cost (a sample of tasks run in
   /// full, about S seconds, default 3) instead of running it.
   bool estimate = false;
-  double estimate_budget = 3.0;    ///< S, in seconds: 0.1 ≤ S ≤ 600
+  double estimate_budget = 3.0;  ///< S, in seconds: 0.1 ≤ S ≤ 600
 };
 
 /// One call of the program with one problem chosen.

@@ -60,8 +60,8 @@ struct Session {
 
 /// How the program presents itself.
 struct Program {
-  std::string name = "count";         ///< in usage lines and as the prefix of messages
-  std::string summary = {};           ///< one line under the usage in --help
+  std::string name = "count";              ///< in usage lines and as the prefix of messages
+  std::string summary = {};                ///< one line under the usage in --help
   std::span<const Problem> problems = {};  ///< the problems it offers (one or more)
   /// How the program itself was built (compiler, build type, flags), for
   /// --version, which then names it and the library's build_info() apart;
