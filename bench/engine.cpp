@@ -31,7 +31,7 @@
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 #include "support/toy_tree.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace {
 

@@ -59,8 +59,8 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/graph/canonical.hpp"
-#include "pcount/sudoku/bands.hpp"
-#include "pcount/sudoku/grids.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
+#include "pcount/sudoku/grids/grids.hpp"
 #include "support/known_grids.hpp"
 
 namespace {

@@ -2,7 +2,9 @@
 #
 #   Development: include/pcount/**, the static libraries, and the CMake package
 #                lib/cmake/pcount/ (targets pcount::engine, ::driver, ::graph,
-#                ::latin, ::sudoku, ::queens, ::games, ::designs; README.md
+#                ::latin, ::sudoku, ::sudoku_grids, ::queens, ::games, ::designs,
+#                ::problems;
+#                README.md
 #                "Using pcount as a library").
 #   Runtime:     count (and count-mpi when it was built), share/pcount/ (the
 #                data count finds beside itself), share/doc/pcount/ (LICENSE,
@@ -18,8 +20,8 @@ include(CMakePackageConfigHelpers)
 set(PCOUNT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pcount)
 
 set_target_properties(pcount_flags PROPERTIES EXPORT_NAME flags)
-install(TARGETS pcount_flags pcount_engine pcount_driver pcount_graph pcount_latin pcount_sudoku pcount_queens
-                pcount_games pcount_designs
+install(TARGETS pcount_flags pcount_engine pcount_driver pcount_graph pcount_latin pcount_sudoku
+                pcount_sudoku_grids pcount_queens pcount_games pcount_designs pcount_problems
         EXPORT pcountTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pcount DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
@@ -47,9 +49,9 @@ install(TARGETS count ${_pcount_bundle_deps}
 if(TARGET count-mpi AND NOT PCOUNT_BUNDLE)
   install(TARGETS count-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime OPTIONAL)
 endif()
-# The data count finds beside itself (../share/pcount from bin/; src/driver/
-# data_files.hpp): the proved optimal strategy trees. With the licence, in the
-# install and the bundle alike.
+# The data count finds beside itself (../share/pcount from bin/;
+# include/pcount/engine/data_files.hpp): the proved optimal strategy trees.
+# With the licence, in the install and the bundle alike.
 install(FILES ${PROJECT_SOURCE_DIR}/data/games/bulls-and-cows-optimal.json ${PROJECT_SOURCE_DIR}/data/games/README.md
         DESTINATION ${CMAKE_INSTALL_DATADIR}/pcount/games COMPONENT Runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md

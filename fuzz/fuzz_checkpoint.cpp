@@ -17,7 +17,7 @@
 
 #include "fuzz_support.hpp"
 #include "pcount/engine/checkpoint.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace {
 

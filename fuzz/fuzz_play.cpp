@@ -21,7 +21,7 @@
 
 #include "cli/problems.hpp"
 #include "fuzz_support.hpp"
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 
 namespace {
 

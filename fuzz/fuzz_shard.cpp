@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/shard.hpp"
 
 namespace {

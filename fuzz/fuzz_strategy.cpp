@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
 

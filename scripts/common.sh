@@ -16,8 +16,9 @@ PCOUNT_PACKAGES=(
 # Only for scripts/test and scripts/fuzz: clang with its sanitizer and
 # libFuzzer runtimes (the asan preset), python3 for the long-test record,
 # python3-jsonschema for scripts/json-schema-check, universal-ctags for
-# scripts/function-lengths.
-PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-jsonschema universal-ctags)
+# scripts/function-lengths, clang-format (git clang-format) for
+# scripts/check-format.
+PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-jsonschema universal-ctags clang-format)
 
 # pcount_install_deps [PACKAGE...]: the build's packages and those named.
 pcount_install_deps() {

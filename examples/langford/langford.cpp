@@ -11,92 +11,62 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
-#include <vector>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/problem.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/engine/tree.hpp"
 
 namespace {
 
-class Langford {
-public:
+// The branching, written once (engine::BranchingTree): the engine derives
+// the task split, the size probe and the counting walk from it.
+struct Langford {
   struct Node {
     std::uint64_t used = 0;  // bit p: position p holds a number
     int next = 0;            // the pair to place next (0: all placed)
     bool mirrored = true;    // the placement so far equals its reversal
   };
-  explicit Langford(int n) : n_(n) {}
+  int n;
 
-  Node root() const { return {0, n_, true}; }
-
-  std::vector<Node> children(const Node& node) const {
-    std::vector<Node> kids;
-    for (std::uint64_t c = candidates(node); c != 0; c &= c - 1) {
-      const int i = __builtin_ctzll(c);
-      kids.push_back({node.used | pair_bits(i, node.next), node.next - 1,
-                      node.mirrored && 2 * i == 2 * n_ - node.next - 2});
-    }
-    return kids;
-  }
-
-  // Adds the solutions below `node` (node included) and the nodes visited.
-  void count_subtree(const Node& node, pcount::engine::Tally& tally) const {
-    std::uint64_t nodes = 0;
-    tally.add(0, search(node, nodes));
-    tally.nodes += nodes;
-  }
-
-private:
+  Node root() const { return {0, n, true}; }
+  bool is_leaf(const Node& node) const { return node.next == 0; }
   // Left positions i with i and i+k+1 free; while mirrored, only i ≤ its mirror.
   std::uint64_t candidates(const Node& node) const {
-    const int k = node.next, last = 2 * n_ - k - 2;  // i + k + 1 ≤ 2N - 1
-    if (k == 0 || last < 0) return 0;
+    const int k = node.next, last = 2 * n - k - 2;  // i + k + 1 ≤ 2N - 1
+    if (last < 0) return 0;
     const std::uint64_t free = ~node.used;
     return free & (free >> (k + 1)) & ((std::uint64_t{2} << (node.mirrored ? last / 2 : last)) - 1);
   }
-  static std::uint64_t pair_bits(int i, int k) { return (std::uint64_t{1} << i) | (std::uint64_t{1} << (i + k + 1)); }
-
-  std::uint64_t search(const Node& node, std::uint64_t& nodes) const {
-    ++nodes;
-    if (node.next == 0) return 1;
-    std::uint64_t found = 0;
-    for (std::uint64_t c = candidates(node); c != 0; c &= c - 1) {
-      const int i = __builtin_ctzll(c);
-      found += search({node.used | pair_bits(i, node.next), node.next - 1,
-                       node.mirrored && 2 * i == 2 * n_ - node.next - 2},
-                      nodes);
-    }
-    return found;
+  Node child(const Node& node, int i) const {
+    const std::uint64_t pair = (std::uint64_t{1} << i) | (std::uint64_t{1} << (i + node.next + 1));
+    return {node.used | pair, node.next - 1, node.mirrored && 2 * i == 2 * n - node.next - 2};
   }
-
-  int n_;
 };
 
 using namespace pcount::driver;
 
 Plan plan(const Invocation& inv) {
   const int n = static_cast<int>(parse_int("--pairs", *inv.value("pairs"), 1, 31));  // 2N bits in 64
-  auto tree = std::make_shared<const Langford>(n);
-  const int depth = inv.common.split_depth.value_or(
-      pcount::engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
+  auto tree = std::make_shared<const Langford>(Langford{n});
+  const int depth = inv.common.split_depth.value_or(pcount::engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   Plan p;
-  p.job = pcount::engine::make_tree_job(tree, depth, fingerprint_prefix() + "langford n=" + std::to_string(n),
-                                        {"pairings"});
+  p.job = pcount::engine::make_tree_job(tree, depth, Fingerprint("langford").add("n", n), {"pairings"});
   p.report = [n](const pcount::engine::RunResult& result) {
-    Report r;
-    r.problem = "langford";
-    r.title = "Langford pairings of " + std::to_string(n) + " pairs, up to reversal";
-    r.params["n"] = n;
-    r.method = "search";
-    r.counts = {{"pairings", pcount::to_string(result.totals.counts[0])}};
-    return r;
+    return Report{.problem = "langford",
+                  .title = "Langford pairings of " + std::to_string(n) + " pairs, up to reversal",
+                  .params = {{"n", n}},
+                  .method = "search",
+                  .counts = {{"pairings", pcount::to_string(result.totals.counts[0])}}};
   };
   return p;
 }
 
-const Problem kProblems[] = {
-    {"pairs", "N", "Langford pairings of N pairs (1 ≤ N ≤ 31), OEIS A014552", "langford", nullptr, "search", plan},
-};
+const Problem kProblems[] = {{.option = "pairs",
+                              .value_name = "N",
+                              .help = "Langford pairings of N pairs (1 ≤ N ≤ 31), OEIS A014552",
+                              .group = "langford",
+                              .methods = "search",
+                              .plan = plan}};
 
 }  // namespace
 
@@ -104,6 +74,7 @@ int main(int argc, char** argv) {
 #ifndef LANGFORD_BUILD
 #define LANGFORD_BUILD "unknown (built outside its CMakeLists.txt)"
 #endif
-  const Program program{"langford", "Counts Langford pairings", kProblems, LANGFORD_BUILD};
+  const Program program{
+      .name = "langford", .summary = "Counts Langford pairings", .problems = kProblems, .build = LANGFORD_BUILD};
   return pcount::driver::main(argc, argv, program, std::cout, std::cerr);
 }

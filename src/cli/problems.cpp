@@ -1,15 +1,15 @@
 // The `count` program's problem table: the one place where a problem joins
-// `count`. A problem is defined in its concept folder (src/<concept>/
-// problem.cpp: options, plan, report) and added here.
+// `count`. A problem is defined in src/problems/ (options, plan, report;
+// library pcount_problems) on top of its kernel library and added here.
 #include "cli/problems.hpp"
 
 #include <vector>
 
-#include "pcount/designs/problem.hpp"
-#include "pcount/games/problem.hpp"
-#include "pcount/latin/problem.hpp"
-#include "pcount/queens/problem.hpp"
-#include "pcount/sudoku/problem.hpp"
+#include "pcount/problems/designs.hpp"
+#include "pcount/problems/games.hpp"
+#include "pcount/problems/latin.hpp"
+#include "pcount/problems/queens.hpp"
+#include "pcount/problems/sudoku.hpp"
 
 namespace pcount::cli {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The `count` program: every problem of pcount under one driver.
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 
 namespace pcount::cli {
 

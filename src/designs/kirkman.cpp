@@ -6,104 +6,17 @@
 #include <set>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
+#include "designs/kirkman_state.hpp"
 
 namespace pcount::designs::kirkman {
 
 namespace {
 
-constexpr std::uint16_t kAll = 0x7FFF;
 constexpr std::uint64_t kGroupOrder = 933120;  // 6^5 · 5!
-
-int low(unsigned m) { return __builtin_ctz(m); }
-std::uint16_t girl_bit(int g) { return static_cast<std::uint16_t>(1u << g); }
-
-/// A partial schedule: complete days plus the rows of the current day.
-struct State {
-  std::array<std::uint16_t, kGirls> used{};  ///< used[g]: girls g has walked with
-  std::uint16_t placed = 0;                  ///< girls in a row of the current day
-  std::int8_t days = 0;                      ///< complete days
-  std::int8_t rows = 0;                      ///< rows of the current day
-  std::array<std::uint16_t, kDays * kRows> row{};  ///< rows in placement order (for --find)
-};
-
-State place(const State& s, int g, int a, int b) {
-  State c = s;
-  const auto t = static_cast<std::uint16_t>(girl_bit(g) | girl_bit(a) | girl_bit(b));
-  c.used[static_cast<std::size_t>(g)] |= static_cast<std::uint16_t>(girl_bit(a) | girl_bit(b));
-  c.used[static_cast<std::size_t>(a)] |= static_cast<std::uint16_t>(girl_bit(g) | girl_bit(b));
-  c.used[static_cast<std::size_t>(b)] |= static_cast<std::uint16_t>(girl_bit(g) | girl_bit(a));
-  c.row[static_cast<std::size_t>(c.days * kRows + c.rows)] = t;
-  c.placed = static_cast<std::uint16_t>(c.placed | t);
-  if (++c.rows == kRows) {
-    c.rows = 0;
-    c.placed = 0;
-    ++c.days;
-  }
-  return c;
-}
-
-/// Rows that may be placed next, as (a, b) partners of the lowest unplaced
-/// girl g. With `canonical`, a new day's first row (g = A) must hold the
-/// lowest girl not yet paired with A, which lists unordered days once.
-template <class F>
-void for_each_row(const State& s, bool canonical, F&& f) {
-  const int g = low(~s.placed & kAll);
-  unsigned free = kAll & ~static_cast<unsigned>(s.placed | s.used[static_cast<std::size_t>(g)] | girl_bit(g));
-  if (canonical && s.rows == 0 && free) free &= 0u - free;  // only the lowest as a
-  const unsigned open = kAll & ~static_cast<unsigned>(s.placed | girl_bit(g));
-  while (free) {
-    const int a = low(free);
-    free &= free - 1;
-    unsigned bs = open & ~static_cast<unsigned>(s.used[static_cast<std::size_t>(g)] |
-                                                s.used[static_cast<std::size_t>(a)]) &
-                  ~((2u << a) - 1u);
-    while (bs) {
-      const int b = low(bs);
-      bs &= bs - 1;
-      f(g, a, b);
-    }
-  }
-}
-
-/// The rows the searches try next. A new day starts with A's canonical row;
-/// inside a day any girl may be placed next, so take the unplaced girl with
-/// the fewest possible partners (each partition of the day is still listed
-/// once); a girl with fewer than two means a dead end: no row is offered.
-template <class F>
-void for_each_next_row(const State& s, F&& f) {
-  if (s.rows == 0) {
-    for_each_row(s, true, f);
-    return;
-  }
-  const unsigned open = kAll & ~static_cast<unsigned>(s.placed);
-  int g = -1;
-  unsigned best = 0;
-  int best_n = kGirls;
-  for (unsigned m = open; m; m &= m - 1) {
-    const int h = low(m);
-    const unsigned avail = open & ~static_cast<unsigned>(s.used[static_cast<std::size_t>(h)] | girl_bit(h));
-    const int n = __builtin_popcount(avail);
-    if (n < 2) return;
-    if (n < best_n) {
-      best_n = n;
-      best = avail;
-      g = h;
-    }
-  }
-  for (unsigned as = best; as; as &= as - 1) {
-    const int a = low(as);
-    unsigned bs = best & ~static_cast<unsigned>(s.used[static_cast<std::size_t>(a)]) & ~((2u << a) - 1u);
-    while (bs) {
-      const int b = low(bs);
-      bs &= bs - 1;
-      f(g, a, b);
-    }
-  }
-}
 
 /// Completions of `s` to 7 days (remaining days canonical). Shortcuts: a
 /// day's last row and the whole last day are forced, only checked.
@@ -144,19 +57,6 @@ struct Search {
   }
 };
 
-State after_first_day() {
-  State s;
-  for (int r = 0; r < kRows; ++r) s = place(s, 3 * r, 3 * r + 1, 3 * r + 2);
-  return s;
-}
-
-Day day_of(const State& s, int d) {
-  Day day{};
-  for (std::size_t r = 0; r < kRows; ++r) day[r] = s.row[static_cast<std::size_t>(d * kRows) + r];
-  std::sort(day.begin(), day.end(), [](std::uint16_t x, std::uint16_t y) { return low(x) < low(y); });
-  return day;
-}
-
 /// Calls visit(day) for every way to fill the current day (not canonical),
 /// depth-first.
 template <class F>
@@ -166,19 +66,6 @@ void days_from(const State& s, F&& visit) {
     if (c.rows == 0) visit(day_of(c, c.days - 1));
     else days_from(c, visit);
   });
-}
-
-State with_second_day(const Day& d) {
-  State s = after_first_day();
-  for (std::uint16_t t : d) {
-    unsigned m = t;
-    const int g = low(m);
-    m &= m - 1;
-    const int a = low(m);
-    m &= m - 1;
-    s = place(s, g, a, low(m));
-  }
-  return s;
 }
 
 struct Task {
@@ -477,64 +364,6 @@ std::string format(const Day& day) {
     for (unsigned m = t; m; m &= m - 1) s += static_cast<char>('A' + low(m));
   }
   return s;
-}
-
-}  // namespace pcount::designs::kirkman
-
-// ---------------------------------------------------------------------------
-// Isomorphism classes (nauty canonical forms, graph/canonical.hpp).
-#include "pcount/graph/canonical.hpp"
-
-namespace pcount::designs::kirkman {
-
-namespace {
-
-/// Every completion of `s` to 7 days, as schedules (no shortcuts).
-void collect(const State& s, std::vector<Schedule>& out) {
-  if (s.days == kDays) {
-    Schedule sch{};
-    for (int d = 0; d < kDays; ++d) sch[static_cast<std::size_t>(d)] = day_of(s, d);
-    out.push_back(sch);
-    return;
-  }
-  for_each_next_row(s, [&](int g, int a, int b) { collect(place(s, g, a, b), out); });
-}
-
-/// Canonical form (nauty) of the girls–rows(–days) incidence graph with
-/// colour classes {girls | rows | days}; without days it is the triple system.
-graph::CanonicalForm canonical_form(const Schedule& sch, bool with_days) {
-  const int rows = kDays * kRows;
-  std::vector<int> cells{kGirls, rows};
-  if (with_days) cells.push_back(kDays);
-  graph::ColouredGraph g(cells);
-  // Rows sorted so that the triple system does not depend on day order.
-  std::vector<std::uint16_t> all;
-  for (const Day& d : sch)
-    for (std::uint16_t t : d) all.push_back(t);
-  for (int r = 0; r < rows; ++r) {
-    const int v = kGirls + r;
-    for (unsigned t = all[static_cast<std::size_t>(r)]; t; t &= t - 1) g.add_edge(low(t), v);
-    if (with_days) g.add_edge(v, kGirls + rows + r / kRows);
-  }
-  return graph::canonical_form(g);
-}
-
-}  // namespace
-
-std::size_t isomorphism_classes(std::size_t& systems) {
-  // Every solution is isomorphic to one containing day 1 and an orbit
-  // representative as another day, so the representatives' completions
-  // meet every class.
-  std::vector<Schedule> all;
-  for (const auto& o : second_day_orbits()) collect(with_second_day(o.representative), all);
-  std::set<graph::CanonicalForm> kts, sts;
-  for (const Schedule& s : all) {
-    if (!is_solution(s)) throw InternalError("kirkman: a completion is not a valid schedule");
-    kts.insert(canonical_form(s, true));
-    sts.insert(canonical_form(s, false));
-  }
-  systems = sts.size();
-  return kts.size();
 }
 
 }  // namespace pcount::designs::kirkman

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
+#include "pcount/u128.hpp"
 #include "driver/report_format.hpp"
 
 namespace pcount::driver {

@@ -1,4 +1,4 @@
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "driver/batch.hpp"
 
 #include <algorithm>
@@ -22,7 +22,7 @@
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/shard.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::driver {
 
@@ -716,10 +716,10 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     if (!session.replay) engine::start_workers(inv.common.threads);
     if (problem.run && !(session.replay && problem.plan)) {
       if (session.replay) throw std::runtime_error("merge: --" + std::string(problem.option) + " has no shards to merge");
-      const int status = problem.run(inv);
-      if (status != Problem::kUsePlan || !problem.plan) {
+      const std::optional<int> status = problem.run(inv);
+      if (status || !problem.plan) {
         out.flush();
-        return finish(session, status, err);
+        return finish(session, status.value_or(0), err);
       }
     }
     const Plan plan = plan_job(inv);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "driver/batch.hpp"
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/engine/estimate.hpp"
 
 namespace pcount::driver {

@@ -9,9 +9,9 @@
 #include <optional>
 
 #include "driver/batch.hpp"
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/engine/shard.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::driver {
 

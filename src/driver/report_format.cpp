@@ -12,7 +12,7 @@
 
 #include <unistd.h>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/engine/runner.hpp"
 
 #ifndef PCOUNT_COMMIT

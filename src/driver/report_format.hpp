@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pcount/engine/runner.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::driver {
 

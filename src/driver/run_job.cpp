@@ -27,13 +27,13 @@
 
 #include "driver/batch.hpp"
 #include "driver/output_file.hpp"
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "driver/report_format.hpp"
 #include "pcount/engine/batch.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/shard.hpp"
-#include "pcount/engine/u128.hpp"
 #include "pcount/engine/usage.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::driver {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount::engine {
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount::engine {
 

@@ -20,7 +20,7 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount::engine {
 

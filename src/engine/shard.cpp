@@ -16,10 +16,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/hash.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::engine {
 

@@ -1,26 +1,10 @@
-// GCC 12 reports a false -Wrestrict inside std::string assignment as inlined
-// into cpp_int::str() (GCC bug 105329); the code is correct. The warning is
-// emitted after inlining, so it is silenced for this whole file.
-#pragma GCC diagnostic ignored "-Wrestrict"
-
-#include "pcount/engine/u128.hpp"
-
-#include "pcount/engine/errors.hpp"
+#include "pcount/u128.hpp"
 
 #include <stdexcept>
 
-#include "pcount/engine/bigint.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount {
-
-BigInt to_big(u128 value) {
-  BigInt big = high64(value);
-  big <<= 64;
-  big += low64(value);
-  return big;
-}
-
-std::string to_string(const BigInt& value) { return value.str(); }
 
 std::string to_string(u128 value) {
   // Digits from the right, 19 at a time (10^19 < 2^64), without a big integer.
@@ -38,13 +22,6 @@ std::string to_string(u128 value) {
   } while (value != 0);
   if (p == end) *--p = '0';
   return std::string(p, end);
-}
-
-BigInt factorial(int n) {
-  if (n < 0) throw std::invalid_argument("factorial of a negative number");
-  BigInt f = 1;
-  for (int i = 2; i <= n; ++i) f *= i;
-  return f;
 }
 
 u128 parse_u128(std::string_view text) {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount::games::codes {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "games/codes_optimal.hpp"
 

@@ -1,6 +1,8 @@
 #pragma once
-// Internal: the optimal-strategy search (src/games/codes_optimal.cpp), used
-// by make_strategy_job and the strategy tree export.
+// Internal: the optimal and worst-case strategy searches (the solver in
+// src/games/codes_solver.cpp, the jobs in codes_optimal.cpp and
+// codes_worst_case.cpp), used by make_strategy_job and the strategy tree
+// export.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -14,7 +16,7 @@
 
 namespace pcount::games::codes {
 
-/// The exact branch and bound (codes_optimal.cpp); one per thread, it keeps
+/// The exact branch and bound (codes_solver.hpp); one per thread, it keeps
 /// a memo of the sets it has solved.
 class Solver;
 

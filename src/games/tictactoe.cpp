@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount::games::tictactoe {
 

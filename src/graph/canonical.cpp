@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 #include <nauty.h>  // last: it defines short macros (TRUE, MAX, ...)
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/latin/search.hpp"
 

@@ -12,8 +12,7 @@
 #include <sstream>
 #include <system_error>
 
-
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/parallel.hpp"

@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "driver/data_files.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/engine/data_files.hpp"
+#include "pcount/errors.hpp"
 
 extern char** environ;
 
@@ -23,7 +23,7 @@ std::string genbg_program() {
   const char* env = std::getenv("PCOUNT_GENBG");
   if (env && *env) return env;
   // The relocatable bundle (docs/bundle.md) carries its own genbg beside count.
-  const auto dir = driver::executable_dir();
+  const auto dir = engine::executable_dir();
   const auto beside = dir / "nauty-genbg";
   if (!dir.empty() && access(beside.c_str(), X_OK) == 0) return beside.string();
   return "nauty-genbg";

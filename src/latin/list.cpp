@@ -31,16 +31,6 @@ public:
 
   [[nodiscard]] Node root() const { return root_; }
 
-  [[nodiscard]] std::vector<Node> children(const Node& node) const { return engine::bit_children(*this, node); }
-
-  void count_subtree(const Node& node, engine::Tally& tally) const { list_subtree(node, tally, nullptr, false, 0); }
-
-  void list_subtree(const Node& node, engine::Tally& tally, std::string* text, bool json, std::uint64_t limit) const {
-    const engine::ListedLeaves seen = engine::list_leaves(*this, node, text, json, limit);
-    tally.add(0, seen.found);
-    tally.nodes = checked_add(tally.nodes, seen.nodes);
-  }
-
   // The listing walk (engine/listing.hpp): choice s is the 0-based symbol of the next empty cell.
   [[nodiscard]] bool is_leaf(const Node& node) const { return node.cell == n_ * k_; }
   [[nodiscard]] std::uint32_t candidates(const Node& node) const {
@@ -87,17 +77,8 @@ private:
 
 engine::Job make_list_job(int n, int k, int depth, std::size_t min_tasks, std::string fingerprint, bool json,
                           std::uint64_t limit) {
-  auto tree = std::make_shared<const ListTree>(n, k);
-  if (depth < 0) depth = engine::auto_split_depth(*tree, min_tasks);
-  engine::Job job = engine::make_tree_job(tree, depth, std::move(fingerprint), {"reduced"});
-  auto frontier = std::make_shared<const std::vector<ListTree::Node>>(engine::expand(*tree, depth));
-  job.run_task = nullptr;
-  job.run_task_output = [tree, frontier, json, limit](std::size_t id, engine::Tally& out, std::string& text) {
-    tree->list_subtree((*frontier)[id], out, &text, json, limit);
-  };
-  if (limit != 0) job.probe = nullptr;  // --list K may stop long before the end
-  job.listed_counter = 0;  // one line per square
-  return job;
+  return engine::make_list_tree_job(std::make_shared<const ListTree>(n, k), depth, min_tasks, std::move(fingerprint),
+                                    "reduced", json, limit);
 }
 
 }  // namespace pcount::latin

@@ -3,7 +3,7 @@
 #include <bit>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::latin {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/search.hpp"

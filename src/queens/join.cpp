@@ -16,7 +16,7 @@
 #include <immintrin.h>
 #endif
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/queens/search.hpp"
 
 namespace pcount::queens {

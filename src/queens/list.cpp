@@ -25,22 +25,6 @@ public:
 
   [[nodiscard]] Node root() const { return Node{}; }
 
-  [[nodiscard]] std::vector<Node> children(const Node& node) const { return engine::bit_children(*this, node); }
-
-  /// Counts the solutions below `node`.
-  void count_subtree(const Node& node, engine::Tally& tally) const {
-    const engine::ListedLeaves seen = engine::list_leaves(*this, node, nullptr, false, 0);
-    tally.add(kAll, seen.found);
-    tally.nodes = checked_add(tally.nodes, seen.nodes);
-  }
-
-  void list_subtree(const Node& node, engine::Tally& tally, std::string& text, bool json,
-                    std::uint64_t limit) const {
-    const engine::ListedLeaves seen = engine::list_leaves(*this, node, &text, json, limit);
-    tally.add(kAll, seen.found);
-    tally.nodes = checked_add(tally.nodes, seen.nodes);
-  }
-
   // The listing walk (engine/listing.hpp): choice c puts the next row's queen in column c.
   [[nodiscard]] bool is_leaf(const Node& node) const { return node.row == n_; }
   [[nodiscard]] std::uint32_t candidates(const Node& node) const { return full_ & ~(node.cols | node.diag1 | node.diag2); }
@@ -83,7 +67,7 @@ engine::Job make_list_job(int n, int depth, const std::string& fingerprint, bool
   job.run_task_output = [tree, frontier, tree_tasks, json, limit, inner = job.run_task](
                             std::size_t id, engine::Tally& out, std::string& text) {
     if (id >= tree_tasks) return inner(id, out);
-    tree->list_subtree((*frontier)[id], out, text, json, limit);
+    engine::list_subtree(*tree, (*frontier)[id], out, kAll, text, json, limit);
   };
   job.listed_counter = 0;  // "all": one line per solution; the two symmetric-count tasks print nothing
   job.run_task = nullptr;

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 

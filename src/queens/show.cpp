@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/queens/search.hpp"
 #include "pcount/queens/symmetry.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 
 namespace pcount::queens {
 

@@ -31,16 +31,6 @@ public:
 
   [[nodiscard]] Node root() const { return root_; }
 
-  [[nodiscard]] std::vector<Node> children(const Node& node) const { return engine::bit_children(*this, node); }
-
-  void count_subtree(const Node& node, engine::Tally& tally) const { list_subtree(node, tally, nullptr, false, 0); }
-
-  void list_subtree(const Node& node, engine::Tally& tally, std::string* text, bool json, std::uint64_t limit) const {
-    const engine::ListedLeaves seen = engine::list_leaves(*this, node, text, json, limit);
-    tally.add(0, seen.found);
-    tally.nodes = checked_add(tally.nodes, seen.nodes);
-  }
-
   // The listing walk (engine/listing.hpp): choice i puts value i + 1 in the chosen cell.
   [[nodiscard]] bool is_leaf(const Node& node) const { return node.pos == n_ * n_; }
   [[nodiscard]] std::uint32_t candidates(const Node& node) const { return candidates_at(node, node.pos); }
@@ -100,18 +90,8 @@ engine::Job make_grid_list_job(const BoxShape& shape, const std::vector<std::uin
   if (cells.size() != static_cast<std::size_t>(shape.cells()))
     throw InvalidArgument("cells", "expected " + std::to_string(shape.cells()) + " cells, got " +
                                        std::to_string(cells.size()));
-  auto tree = std::make_shared<const FillTree>(shape, cells);
-  const int depth = options.split_depth >= 0 ? options.split_depth : engine::auto_split_depth(*tree, options.min_tasks);
-  engine::Job job = engine::make_tree_job(tree, depth, options.fingerprint, {"grids"});
-  auto frontier = std::make_shared<const std::vector<FillTree::Node>>(engine::expand(*tree, depth));
-  job.run_task = nullptr;
-  job.run_task_output = [tree, frontier, json = options.json, limit = options.limit](
-                            std::size_t id, engine::Tally& out, std::string& text) {
-    tree->list_subtree((*frontier)[id], out, &text, json, limit);
-  };
-  if (options.limit != 0) job.probe = nullptr;  // --list K may stop long before the end
-  job.listed_counter = 0;  // one line per grid
-  return job;
+  return engine::make_list_tree_job(std::make_shared<const FillTree>(shape, cells), options.split_depth,
+                                    options.min_tasks, options.fingerprint, "grids", options.json, options.limit);
 }
 
 }  // namespace pcount::sudoku

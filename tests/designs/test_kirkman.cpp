@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/designs/kirkman.hpp"
 #include "support/plain_kirkman.hpp"

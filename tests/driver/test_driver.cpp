@@ -16,7 +16,7 @@
 
 #include <unistd.h>
 
-#include "pcount/driver/driver.hpp"
+#include "pcount/driver/program.hpp"
 #include "pcount/engine/tree.hpp"
 #include "support/toy_tree.hpp"
 
@@ -40,9 +40,7 @@ Plan plan_words(const Invocation& inv) {
   auto tree = make_words(letters, length);
   const int depth = inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   Plan plan;
-  plan.job = engine::make_tree_job(tree, depth,
-                                   fingerprint_prefix() + "words k=" + std::to_string(letters) +
-                                       " length=" + std::to_string(length),
+  plan.job = engine::make_tree_job(tree, depth, Fingerprint("words").add("k", letters).add("length", length),
                                    {"words", "ending_in_0"});
   plan.report = [](const engine::RunResult& r) {
     Report report;
@@ -57,7 +55,14 @@ Plan plan_words(const Invocation& inv) {
 
 constexpr ParameterOption kParameters[] = {{"letters", "--letters"}};
 const Problem kProblems[] = {
-    {"words", "L", "words of length L", "words", add_words_options, "search", plan_words, nullptr, kParameters},
+    {.option = "words",
+     .value_name = "L",
+     .help = "words of length L",
+     .group = "words",
+     .add_options = add_words_options,
+     .methods = "search",
+     .plan = plan_words,
+     .parameters = kParameters},
 };
 const Program kProgram{"words", "Counts words", kProblems};
 
@@ -76,6 +81,16 @@ Result run(std::vector<std::string> args) {
 }
 
 std::string words_of(const Result& r) { return nlohmann::json::parse(r.out)["counts"]["words"]; }
+
+// The builder names each parameter once and writes it as " name=value"
+// after the version prefix; a mode without value is a bare word.
+TEST(Driver, FingerprintNamesEachParameterOnce) {
+  const std::string built =
+      Fingerprint("latin").add("n", 7).add("rows", std::size_t{5}).add("method", "search").flag("list-rectangles");
+  EXPECT_EQ(built, fingerprint_prefix() + "latin n=7 rows=5 method=search list-rectangles");
+  EXPECT_EQ(fingerprint_prefix().rfind("pcount/", 0), 0u);
+  EXPECT_NE(Fingerprint("latin").add("n", 7).str(), Fingerprint("latin").add("n", 8).str());
+}
 
 TEST(Driver, OwnProgramCountsWithAnyThreads) {
   for (const char* threads : {"1", "2", "7"}) {

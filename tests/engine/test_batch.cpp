@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "pcount/engine/batch.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/tree.hpp"
 #include "support/toy_tree.hpp"
 

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pcount/engine/checkpoint.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/shard.hpp"
 

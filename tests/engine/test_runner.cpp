@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "support/toy_tree.hpp"

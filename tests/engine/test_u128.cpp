@@ -2,8 +2,8 @@
 
 #include <vector>
 
-#include "pcount/engine/bigint.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/bigint.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount {
 namespace {

@@ -17,7 +17,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "games/codes_optimal.hpp"
 #include "pcount/games/code_strategy.hpp"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/games/tictactoe.hpp"
 #include "support/run_command.hpp"

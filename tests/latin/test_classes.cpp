@@ -13,7 +13,7 @@
 #include <random>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/bipartite.hpp"

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/search.hpp"

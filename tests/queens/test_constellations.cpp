@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "known_values.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/queens/constellations.hpp"
 #include "pcount/queens/search.hpp"

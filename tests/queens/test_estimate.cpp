@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "pcount/engine/estimate.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 #include "pcount/queens/constellations.hpp"
 #include "pcount/queens/search.hpp"
 

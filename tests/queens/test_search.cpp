@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "known_values.hpp"
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/search.hpp"

@@ -10,8 +10,8 @@
 
 #include "pcount/engine/estimate.hpp"
 #include "pcount/engine/runner.hpp"
-#include "pcount/sudoku/bands.hpp"
-#include "pcount/sudoku/grids.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
+#include "pcount/sudoku/grids/grids.hpp"
 #include "support/known_grids.hpp"
 
 namespace pcount::sudoku {

@@ -1,4 +1,4 @@
-// `sudoku-make-puzzles` (src/sudoku/tools/make_puzzles.cpp), the generator
+// `sudoku-make-puzzles` (src/cli/tools/make_puzzles.cpp), the generator
 // of the 12×12 and 16×16 sets of data/sudoku: every refused command line
 // (one line on stderr naming the option and what it allows, nothing on
 // stdout, exit 2, no output file), and what an accepted one writes, checked

@@ -10,10 +10,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "pcount/engine/bigint.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/engine/runner.hpp"
-#include "pcount/sudoku/bands.hpp"
-#include "pcount/sudoku/grids.hpp"
+#include "pcount/sudoku/grids/bands.hpp"
+#include "pcount/sudoku/grids/grids.hpp"
 #include "support/known_grids.hpp"
 
 namespace pcount::sudoku {

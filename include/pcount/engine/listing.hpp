@@ -6,88 +6,76 @@
 /// node branches and how a leaf is written.
 
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "pcount/u128.hpp"
 #include "pcount/engine/task.hpp"
+#include "pcount/engine/tree.hpp"
 
 namespace pcount::engine {
 
-/// A search tree whose nodes branch on a bit set of at most 32 choices:
-/// - `Node`: a copyable search state;
-/// - `is_leaf(node)`: true for a complete object (it is listed);
-/// - `candidates(node)`: the choices at a non-leaf node, bit i = choice i;
-/// - `child(node, i)`: the node after choice i (i one of the candidates);
+/// A BranchingTree (engine/tree.hpp) whose leaves can be written:
 /// - `write(node, json, text)`: appends the leaf as one line ending in
 ///   '\n' (a JSON object when `json`).
 template <class T>
-concept BitBranchingTree = requires(const T& t, const typename T::Node& n, std::string& s) {
-  typename T::Node;
-  { t.is_leaf(n) } -> std::convertible_to<bool>;
-  { t.candidates(n) } -> std::convertible_to<std::uint32_t>;
-  { t.child(n, 0) } -> std::convertible_to<typename T::Node>;
+concept BitBranchingTree = BranchingTree<T> && requires(const T& t, const typename T::Node& n, std::string& s) {
   t.write(n, true, s);
 };
 
-/// The children of `node` in increasing choice order; none for a leaf. Used
-/// for the shallow task split (it allocates), so the task frontier and the
-/// listing walk agree on the order.
-template <BitBranchingTree T>
-[[nodiscard]] std::vector<typename T::Node> bit_children(const T& tree, const typename T::Node& node) {
-  std::vector<typename T::Node> kids;
-  if (tree.is_leaf(node)) return kids;
-  std::uint32_t free = tree.candidates(node);
-  while (free) {
-    const int i = __builtin_ctz(free);
-    free &= free - 1;
-    kids.push_back(tree.child(node, i));
-  }
-  return kids;
-}
-
 /// What a listing walk saw.
-struct ListedLeaves {
-  std::uint64_t found = 0;  ///< leaves counted (and written), at most the limit
-  std::uint64_t nodes = 0;  ///< nodes visited, the leaves included
-};
+using ListedLeaves = WalkedLeaves;
 
 /// Walks the subtree below `node` (node included) depth-first in choice
-/// order; every leaf is counted and, when `text` is not null, appended to
-/// it by tree.write. Stops after `limit` leaves (0: no limit). Polls for a
-/// stop every few thousand nodes (throws TaskAbandoned, like every task).
+/// order (walk_leaves); every leaf is counted and, when `text` is not null,
+/// appended to it by tree.write. Stops after `limit` leaves (0: no limit).
+/// Throws TaskAbandoned on a stop, like every task.
 template <BitBranchingTree T>
 [[nodiscard]] ListedLeaves list_leaves(const T& tree, const typename T::Node& node, std::string* text, bool json,
                                        std::uint64_t limit) {
-  struct Walk {
-    const T& tree;
-    std::string* text;
-    bool json;
-    std::uint64_t limit;
-    ListedLeaves seen{};
-    StopPoll<> poll{};
+  return walk_leaves(
+      tree, node,
+      [&](const typename T::Node& leaf) {
+        if (text) tree.write(leaf, json, *text);
+      },
+      limit);
+}
 
-    /// Returns false once `limit` leaves were found.
-    bool dfs(const typename T::Node& at) {
-      ++seen.nodes;
-      poll.tick();
-      if (tree.is_leaf(at)) {
-        ++seen.found;
-        if (text) tree.write(at, json, *text);
-        return limit == 0 || seen.found < limit;
-      }
-      std::uint32_t free = tree.candidates(at);
-      while (free) {
-        const int i = __builtin_ctz(free);
-        free &= free - 1;
-        if (!dfs(tree.child(at, i))) return false;
-      }
-      return true;
-    }
+/// Lists the leaves below `node` into `text` (at most `limit`, 0 = all) and
+/// adds their number to counter `counter` of `tally`, the nodes visited to
+/// Tally::nodes: one listing task.
+template <BitBranchingTree T>
+void list_subtree(const T& tree, const typename T::Node& node, Tally& tally, std::size_t counter, std::string& text,
+                  bool json, std::uint64_t limit) {
+  const ListedLeaves seen = list_leaves(tree, node, &text, json, limit);
+  tally.add(counter, seen.found);
+  tally.nodes = checked_add(tally.nodes, u128{seen.nodes});
+}
+
+/// The listing job of a tree split at `depth` (< 0: the shallowest depth
+/// giving `min_tasks` tasks, auto_split_depth): make_tree_job's tasks and
+/// fingerprint (" split=D" appended), each task writing its leaves in DFS
+/// order (Job::run_task_output), one line each, counted in the one counter
+/// `counter_name` (Job::listed_counter 0). With a `limit` (each task stops
+/// after that many leaves) the job has no probe: --list K may stop long
+/// before the end. Throws what make_tree_job throws.
+template <BitBranchingTree T>
+[[nodiscard]] Job make_list_tree_job(std::shared_ptr<const T> tree, int depth, std::size_t min_tasks,
+                                     std::string fingerprint, std::string counter_name, bool json,
+                                     std::uint64_t limit) {
+  if (depth < 0) depth = auto_split_depth(*tree, min_tasks);
+  Job job = make_tree_job(tree, depth, std::move(fingerprint), {std::move(counter_name)});
+  auto frontier = std::make_shared<const std::vector<typename T::Node>>(expand(*tree, depth));
+  job.run_task = nullptr;
+  job.run_task_output = [tree, frontier, json, limit](std::size_t id, Tally& out, std::string& text) {
+    list_subtree(*tree, (*frontier)[id], out, 0, text, json, limit);
   };
-  Walk w{tree, text, json, limit};
-  w.dfs(node);
-  return w.seen;
+  if (limit != 0) job.probe = nullptr;
+  job.listed_counter = 0;
+  return job;
 }
 
 }  // namespace pcount::engine

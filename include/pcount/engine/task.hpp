@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/errors.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::engine {
 

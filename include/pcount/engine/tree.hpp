@@ -2,13 +2,24 @@
 /// @file
 /// Depth-bounded decomposition of a search tree into engine tasks.
 ///
-/// A tree problem describes its tree and nothing about threads:
+/// A tree problem describes its tree and nothing about threads. It writes
+/// its branching once, as a BranchingTree:
 /// - `Node`: a copyable search state;
 /// - `root()`: the root node;
+/// - `is_leaf(node)`: true for a complete object (it is counted);
+/// - `candidates(node)`: the choices at a non-leaf node as a bit set of at
+///   most 64, bit i = choice i (0 = a dead end);
+/// - `child(node, i)`: the node after choice i.
+/// From it come `children` (the shallow expansion and the Knuth probe) and
+/// the counting kernel: a depth-first walk that adds the leaves below a
+/// node to counter 0 and the nodes visited to Tally::nodes. A problem may
+/// instead, or as well, write the two by hand (TreeProblem):
 /// - `children(node)`: the node's children in a fixed order (used only for
 ///   the shallow expansion, so it may allocate);
-/// - `count_subtree(node, tally)`: the fast sequential kernel, adding the
+/// - `count_subtree(node, tally)`: a fast sequential kernel, adding the
 ///   counts of the whole subtree below `node` (node included) to `tally`.
+/// A hand kernel must count what the walk of its own branching would; it
+/// is the place for several counters or a faster inner loop.
 /// The coordinator expands the tree in DFS order down to the split depth;
 /// every node at that depth, and every childless node above it, becomes one
 /// task, its id being its position in DFS order.
@@ -16,25 +27,132 @@
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
+#include "pcount/u128.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::engine {
 
-/// A search tree the depth-split coordinator can decompose (see file comment).
+/// A tree whose branching is written once, as a bit set of choices (see
+/// the file comment).
+template <class T>
+concept BranchingTree = requires(const T& t, const typename T::Node& n) {
+  typename T::Node;
+  { t.root() } -> std::convertible_to<typename T::Node>;
+  { t.is_leaf(n) } -> std::convertible_to<bool>;
+  { t.candidates(n) } -> std::convertible_to<std::uint64_t>;
+  { t.child(n, 0) } -> std::convertible_to<typename T::Node>;
+};
+
+/// A tree that lists its children itself.
 template <class P>
-concept TreeProblem = requires(const P& p, const typename P::Node& n, Tally& t) {
-  typename P::Node;
-  { p.root() } -> std::convertible_to<typename P::Node>;
+concept HasChildren = requires(const P& p, const typename P::Node& n) {
   { p.children(n) } -> std::convertible_to<std::vector<typename P::Node>>;
+};
+
+/// A tree with a hand-written counting kernel.
+template <class P>
+concept HasCountSubtree = requires(const P& p, const typename P::Node& n, Tally& t) {
   p.count_subtree(n, t);
 };
+
+/// A tree with a root.
+template <class P>
+concept Rooted = requires(const P& p) {
+  typename P::Node;
+  { p.root() } -> std::convertible_to<typename P::Node>;
+};
+
+/// A tree whose children come from `children` or from its branching.
+template <class P>
+concept ListsChildren = HasChildren<P> || BranchingTree<P>;
+
+/// A tree whose counts come from `count_subtree` or from its branching.
+template <class P>
+concept CountsSubtrees = HasCountSubtree<P> || BranchingTree<P>;
+
+/// A search tree the depth-split coordinator can decompose (see file
+/// comment): a BranchingTree, or a tree with both `children` and
+/// `count_subtree`; either of the two overrides what the branching gives.
+template <class P>
+concept TreeProblem = Rooted<P> && ListsChildren<P> && CountsSubtrees<P>;
+
+/// What a walk of a subtree saw.
+struct WalkedLeaves {
+  std::uint64_t found = 0;  ///< leaves counted, at most the limit
+  std::uint64_t nodes = 0;  ///< nodes visited, the leaves included
+};
+
+/// Walks the subtree below `node` (node included) depth-first in choice
+/// order and calls `on_leaf(leaf)` for every leaf. Stops after `limit`
+/// leaves (0: no limit). Polls for a stop every few thousand nodes (throws
+/// TaskAbandoned, like every task).
+template <BranchingTree T, class OnLeaf>
+[[nodiscard]] WalkedLeaves walk_leaves(const T& tree, const typename T::Node& node, OnLeaf&& on_leaf,
+                                       std::uint64_t limit = 0) {
+  struct Walk {
+    const T& tree;
+    OnLeaf& on_leaf;
+    std::uint64_t limit;
+    WalkedLeaves seen{};
+    StopPoll<> poll{};
+
+    /// Returns false once `limit` leaves were found.
+    bool dfs(const typename T::Node& at) {
+      ++seen.nodes;
+      poll.tick();
+      if (tree.is_leaf(at)) {
+        ++seen.found;
+        on_leaf(at);
+        return limit == 0 || seen.found < limit;
+      }
+      for (std::uint64_t free = tree.candidates(at); free != 0; free &= free - 1)
+        if (!dfs(tree.child(at, __builtin_ctzll(free)))) return false;
+      return true;
+    }
+  };
+  Walk w{tree, on_leaf, limit};
+  w.dfs(node);
+  return w.seen;
+}
+
+/// The children of `node`: the tree's own `children`, or else one per
+/// candidate in increasing choice order (none for a leaf). Allocates; used
+/// for the shallow split and the probe, so the task frontier and the walk
+/// agree on the order.
+template <TreeProblem P>
+[[nodiscard]] std::vector<typename P::Node> tree_children(const P& tree, const typename P::Node& node) {
+  if constexpr (HasChildren<P>) {
+    return tree.children(node);
+  } else {
+    std::vector<typename P::Node> kids;
+    if (tree.is_leaf(node)) return kids;
+    for (std::uint64_t free = tree.candidates(node); free != 0; free &= free - 1)
+      kids.push_back(tree.child(node, __builtin_ctzll(free)));
+    return kids;
+  }
+}
+
+/// Adds the counts of the subtree below `node` to `tally`: the tree's own
+/// `count_subtree`, or else walk_leaves's leaves into counter 0 and its
+/// nodes into Tally::nodes.
+template <TreeProblem P>
+void tree_count_subtree(const P& tree, const typename P::Node& node, Tally& tally) {
+  if constexpr (HasCountSubtree<P>) {
+    tree.count_subtree(node, tally);
+  } else {
+    const WalkedLeaves seen = walk_leaves(tree, node, [](const typename P::Node&) {});
+    tally.add(0, seen.found);
+    tally.nodes = checked_add(tally.nodes, u128{seen.nodes});
+  }
+}
 
 /// Most tasks a split may produce; a deeper split is refused.
 inline constexpr std::size_t kMaxSplitTasks = 20'000'000;
@@ -48,7 +166,7 @@ bool expand_level(const P& problem, std::vector<typename P::Node>& frontier, int
   std::vector<typename P::Node> next;
   bool grew = false;
   for (const auto& node : frontier) {
-    auto kids = problem.children(node);
+    auto kids = tree_children(problem, node);
     if (kids.empty()) {
       next.push_back(node);
     } else {
@@ -92,14 +210,14 @@ template <TreeProblem P>
 /// one random path to a leaf, each child chosen uniformly, returning
 /// 1 + d₁ + d₁d₂ + … for the child counts dᵢ met on the way. Its expected
 /// value is the subtree's number of nodes, `from` included. Costs one
-/// children() call per level of the path.
+/// tree_children() call per level of the path.
 template <TreeProblem P>
 [[nodiscard]] double knuth_probe(const P& problem, const typename P::Node& from, std::mt19937_64& rng) {
   double weight = 1.0;
   double total = 1.0;
   typename P::Node node = from;
   for (;;) {
-    auto kids = problem.children(node);
+    auto kids = tree_children(problem, node);
     if (kids.empty()) return total;
     weight *= static_cast<double>(kids.size());
     total += weight;
@@ -121,7 +239,9 @@ template <TreeProblem P>
   job.counter_names = std::move(counter_names);
   job.task_count = frontier->size();
   job.split_depth = depth;
-  job.run_task = [problem, frontier](std::size_t id, Tally& out) { problem->count_subtree((*frontier)[id], out); };
+  job.run_task = [problem, frontier](std::size_t id, Tally& out) {
+    tree_count_subtree(*problem, (*frontier)[id], out);
+  };
   job.probe = [problem, frontier](std::size_t id, std::mt19937_64& rng) {
     return knuth_probe(*problem, (*frontier)[id], rng);
   };

@@ -61,7 +61,7 @@ struct CanonicalForm {
 
   /// Whether canonical vertices a and b are adjacent (0 ≤ a, b < vertices).
   [[nodiscard]] bool has_edge(int a, int b) const;
-  /// |Aut| as an exact integer. Throws InternalError (engine/errors.hpp)
+  /// |Aut| as an exact integer. Throws InternalError (pcount/errors.hpp)
   /// when it is not exactly representable (above 10^15).
   [[nodiscard]] std::uint64_t automorphisms() const;
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "pcount/engine/task.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 #include "pcount/latin/bipartite.hpp"
 
 namespace pcount::latin {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "pcount/engine/bigint.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/engine/task.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::latin {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::queens {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pcount/engine/errors.hpp"
+#include "pcount/errors.hpp"
 #include "pcount/sudoku/box_shape.hpp"
 
 namespace pcount::sudoku {

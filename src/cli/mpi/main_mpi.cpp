@@ -24,7 +24,7 @@
 
 #include "cli/problems.hpp"
 #include "pcount/engine/checkpoint.hpp"
-#include "pcount/engine/u128.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::cli {
 namespace {

@@ -1,0 +1,255 @@
+#pragma once
+/// @file
+/// What a problem writer includes: a problem describes itself once, as a
+/// driver::Problem — its option and parameters, its own options, and a
+/// plan() that turns the parsed arguments into an engine::Job (fingerprint,
+/// named counters, task list, kernel) plus a report() that turns complete
+/// totals into what is printed. driver::main (driver/program.hpp) does
+/// everything else. docs/engine.md walks through a complete problem
+/// (examples/langford, examples/derangements).
+///
+/// Boost.Program_options (a problem declares its own options) and
+/// nlohmann::json (a report's parameters and extra fields) are the
+/// third-party types a problem meets; the runtime's (sessions, shard and
+/// merge files, MPI) stay in driver/program.hpp.
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "pcount/errors.hpp"
+#include "pcount/engine/runner.hpp"
+#include "pcount/engine/task.hpp"
+
+namespace pcount::driver {
+
+namespace po = boost::program_options;
+
+struct Problem;
+struct Session;
+
+/// Options every problem understands.
+struct Common {
+  int threads = 0;                 ///< resolved: ≥ 1
+  std::optional<int> split_depth;  ///< --split-depth, unset = automatic
+  std::string method;              ///< --method, empty = the problem's default
+  bool json = false;               ///< --json
+  bool quiet = false;              ///< --quiet
+  bool progress = false;           ///< --progress
+  // Batch options (docs/hpc.md); handled entirely inside run_job.
+  std::string checkpoint;       ///< --checkpoint FILE, empty = none
+  std::string stop_file;        ///< --stop-file PATH, empty = none
+  std::size_t shard_index = 0;  ///< --shard I/K: I
+  std::size_t shard_count = 1;  ///< --shard I/K: K (1 = the whole job)
+  std::string out_file;         ///< --out FILE (shard result JSON), empty = none
+  /// --output FILE: the output of a job whose tasks print (--list,
+  /// --puzzle-file) goes to FILE, written exactly once across resumes; the
+  /// report goes to stdout. Empty = stdout.
+  std::string output_file;
+  std::string profile;         ///< --profile FILE (per-task CSV), empty = none
+  bool estimate_check = true;  ///< false with --no-estimate-check
+  /// --list [K]: the problem prints each object it counts (Problem::lists;
+  /// docs/engine.md, "Listing objects").
+  bool list = false;
+  std::uint64_t list_limit = 0;  ///< --list K: K ≥ 1; 0 = all (--list without K)
+  /// --estimate [S]: print the run's predicted cost (a sample of tasks run in
+  /// full, about S seconds, default 3) instead of running it.
+  bool estimate = false;
+  double estimate_budget = 3.0;  ///< S, in seconds: 0.1 ≤ S ≤ 600
+};
+
+/// One call of the program with one problem chosen.
+struct Invocation {
+  const po::variables_map& vm;
+  Common common;
+  std::ostream& out;
+  std::ostream& err;
+  Session& session;
+  const Problem* problem = nullptr;  ///< the problem chosen
+
+  /// The string value of option `name` (without dashes); nullopt if absent.
+  [[nodiscard]] std::optional<std::string> value(const std::string& name) const;
+  /// Whether the flag or option `name` was given.
+  [[nodiscard]] bool has(const std::string& name) const { return vm.count(name) > 0; }
+};
+
+/// What a problem prints about its counts.
+struct Report {
+  std::string problem = {};                                          ///< e.g. "latin"
+  std::string title = {};                                            ///< e.g. "reduced Latin squares of order 7"
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();  ///< e.g. {"n": 7}
+  std::string method = {};                                           ///< e.g. "search"
+  std::vector<std::pair<std::string, std::string>> counts = {};      ///< name → decimal, in print order
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();   ///< further fields (JSON and text)
+  std::string text_after = {};  ///< printed after the text block (not with --json), e.g. drawn boards
+  /// Exit status of a run after the report: e.g. 1 when some input lines
+  /// were bad. Not used by `merge` (0 when the files add up).
+  int status = 0;
+};
+
+/// How run_job delivers the output of a job whose tasks print
+/// (engine::Job::run_task_output): each task's text, in task-id order
+/// (engine/runner.hpp, "Ordered output"), so stdout is the same for every
+/// thread count. Only the tasks run in this call print: a resumed
+/// checkpoint's tasks print nothing again, and a shard prints its own
+/// tasks only.
+struct Output {
+  /// Writes one task's text to `out`: inv.out (stdout), or the file of
+  /// --output FILE. Default: as is. run_job flushes `out` after each task,
+  /// before the checkpoint records it (so a recorded task's output is
+  /// written). On stdout that is at-least-once: after a kill -9 the last
+  /// tasks written may be printed again by the resumed run, never lost.
+  /// With --output FILE it is exactly once: the checkpoint records the
+  /// file's length after each task, and a resumed run cuts the file back to
+  /// the last recorded length before it writes on.
+  std::function<void(std::string_view text, std::ostream& out)> write;
+  /// The line (without program name and newline) run_job prints on stderr
+  /// before the run when the checkpoint already holds `tasks` tasks of this
+  /// shard, whose counts add up to `resumed`. Default: "--checkpoint FILE:
+  /// T tasks were done by earlier runs; their output is not printed again".
+  std::function<std::string(const engine::Tally& resumed, std::size_t tasks)> resumed_note;
+  /// Most lines to write (0 = no limit), for --list K: once that many lines
+  /// are written run_job writes nothing more, cancels the run (no task
+  /// starts, running ones finish) and, when tasks were left out or stopped,
+  /// prints a note on stderr instead of the report and exits 0 (EarlyExit).
+  std::uint64_t max_lines = 0;
+};
+
+/// A problem's answer to one invocation: the job to run and how to report it.
+struct Plan {
+  /// The job (fingerprint, counter names, tasks, kernel; engine/task.hpp).
+  /// Its fingerprint should start with driver::fingerprint_prefix().
+  engine::Job job;
+  /// Builds the report from the job's complete totals — after a full run, a
+  /// resumed one or `merge` of all shards. May throw InternalError when a
+  /// run-time self-check fails (nothing wrong is then printed).
+  std::function<Report(const engine::RunResult&)> report;
+  /// false for a job whose report needs more than its counts (a search that
+  /// finds one object): --checkpoint, --shard and --out are refused.
+  bool batch = true;
+  /// For a job whose tasks print (Job::run_task_output): how their text is
+  /// written. Such a job's stdout is its tasks' output only: its report (and
+  /// a shard's partial counts) go to stderr instead, and --quiet leaves them
+  /// out; `merge` prints the report on stdout as for any job.
+  Output output;
+};
+
+/// Library code names the parameter at fault in InvalidArgument ("order",
+/// "box_shape", "split_depth"); the driver turns it into the option that
+/// sets it ("--latin", "--sudoku", "--split-depth") before printing.
+/// Common parameters (threads, split_depth, method, checkpoint, shard,
+/// cache_dir) are known to the driver; a problem lists its own.
+struct ParameterOption {
+  std::string_view parameter;  ///< e.g. "order"
+  std::string_view option;     ///< e.g. "--latin"
+};
+
+/// A problem the driver runs: chosen by `--<option> <value_name>`. Tables
+/// of problems are written with designated initialisers
+/// (`{.option = "pairs", .value_name = "N", ...}`), so every field is named.
+struct Problem {
+  std::string_view option = {};                             ///< long option without dashes, e.g. "latin"
+  std::string_view value_name = {};                         ///< e.g. "N"; empty for a flag
+  std::string_view help = {};                               ///< one line for --help
+  std::string_view group = {};                              ///< entries of one group share problem options
+  void (*add_options)(po::options_description&) = nullptr;  ///< the group's own options (one entry per group), or null
+  std::string_view methods = {};  ///< its --method values for --help, e.g. "search|classes"; empty if none
+  /// Parses the problem's arguments (throwing InvalidArgument naming the
+  /// option, before any work) and returns the job and its report.
+  Plan (*plan)(const Invocation&) = nullptr;
+  /// Instead of plan, or before it: a problem that runs something itself
+  /// (an interactive game, several jobs through run_job, its own printing)
+  /// returns the exit status; std::nullopt hands the invocation on to
+  /// plan (a problem with both handles only some invocations itself, e.g.
+  /// --play). (A job whose tasks print, such as --puzzle-file, is a plan:
+  /// Plan::output.)
+  std::optional<int> (*run)(const Invocation&) = nullptr;
+  /// Its parameters' options, for error messages (see ParameterOption).
+  std::span<const ParameterOption> parameters = {};
+  /// Whether its plan supports --list (a job with run_task_output that
+  /// prints one object per line; see list_json and docs/engine.md). The
+  /// driver refuses --list for the others (exit 2) before any work.
+  bool lists = false;
+};
+
+/// For a listing plan (--list): whether each object is printed as one JSON
+/// object per line (--json) rather than as text. Under `merge` the format
+/// is the one the shard files were written with (from their fingerprint,
+/// which a listing job ends with list_fingerprint(inv)).
+[[nodiscard]] bool list_json(const Invocation& inv);
+/// " list=text" or " list=json": appended to a listing job's fingerprint, so
+/// that checkpoints and shards of the two formats, or of a counting run, do
+/// not mix.
+[[nodiscard]] std::string list_fingerprint(const Invocation& inv);
+
+/// "pcount/<version> ": the start of every job fingerprint, so that files of
+/// another program version are refused.
+[[nodiscard]] std::string fingerprint_prefix();
+
+/// A job fingerprint built one parameter at a time, each named once:
+/// `Fingerprint("latin").add("n", 7).add("rows", 7).add("method", "search")`
+/// gives "pcount/<version> latin n=7 rows=7 method=search". Everything that
+/// changes the task list or a task's counts must be added (docs/engine.md,
+/// "The contract"): checkpoints, shard files and MPI ranks refuse to mix
+/// jobs whose fingerprints differ. Every problem of pcount builds its
+/// fingerprint with it.
+class Fingerprint {
+public:
+  /// Starts with fingerprint_prefix() and `problem`: the problem's name, or
+  /// the description a kernel gave its own job (a kernel cannot include the
+  /// driver: e.g. "kirkman count method=orbits split=3").
+  explicit Fingerprint(std::string_view problem);
+  /// Appends " name=value".
+  Fingerprint& add(std::string_view name, std::string_view value);
+  /// Appends " name=<decimal value>".
+  template <std::integral T>
+  Fingerprint& add(std::string_view name, T value) {
+    return add(name, std::string_view(std::to_string(value)));
+  }
+  /// Appends " word": a mode without a value, e.g. "list-grids".
+  Fingerprint& flag(std::string_view word);
+  /// The fingerprint so far.
+  [[nodiscard]] const std::string& str() const { return text_; }
+  operator const std::string&() const { return text_; }  // NOLINT: a fingerprint is a string
+
+private:
+  std::string text_;
+};
+
+/// Whole number from `text` in [lo, hi]; throws InvalidArgument(arg) naming
+/// the range otherwise.
+[[nodiscard]] long long parse_int(const std::string& arg, const std::string& text, long long lo, long long hi);
+
+/// "RxC" box shape, 1 ≤ R, C ≤ max_side; throws InvalidArgument(arg).
+[[nodiscard]] std::pair<int, int> parse_box(const std::string& arg, const std::string& text, int max_side = 16);
+
+/// The --method value checked against `allowed`, or `fallback` when absent.
+/// Throws InvalidArgument("--method") naming the allowed methods.
+[[nodiscard]] std::string choose_method(const Invocation& inv, const std::vector<std::string>& allowed,
+                                        const std::string& fallback);
+
+/// The `min_tasks` to pass to engine::auto_split_depth for an automatic
+/// split depth: max(1024, 16 × threads). It does not depend on --threads up
+/// to 64 threads, so a checkpoint resumed (or shards merged, or an MPI job
+/// run) with another --threads still has the same split and fingerprint.
+[[nodiscard]] std::size_t auto_split_min_tasks(const Invocation& inv);
+
+/// The workers of the run: --threads times the MPI ranks under count-mpi
+/// (1 without). For a problem whose task decomposition depends on it
+/// (a task should be at most 1/(4 × workers) of the work), so that its
+/// fingerprint, and what a checkpoint resumes, stays the same for every
+/// worker count on the same side of the problem's threshold.
+[[nodiscard]] std::size_t run_workers(const Invocation& inv);
+
+}  // namespace pcount::driver

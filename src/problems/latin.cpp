@@ -1,0 +1,145 @@
+// The `--latin N [--rows K] [--method search|classes] [--cache-dir DIR]` problem.
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "pcount/problems/latin.hpp"
+#include "pcount/bigint.hpp"
+#include "pcount/driver/program.hpp"  // Session: the program name for a note
+#include "pcount/engine/tree.hpp"
+#include "pcount/latin/classes.hpp"
+#include "pcount/latin/search.hpp"
+
+namespace pcount::latin {
+
+using namespace driver;
+
+namespace {
+
+void add_latin_options(po::options_description& d) {
+  d.add_options()
+      ("rows", po::value<std::string>()->value_name("K"),
+       "count reduced K×N Latin rectangles R(K,N), 1 ≤ K ≤ N; default: K = N (squares)")
+      ("cache-dir", po::value<std::string>()->value_name("DIR"),
+       "where --method classes caches graph class lists; default: $XDG_CACHE_HOME/pcount "
+       "or ~/.cache/pcount");
+  // --method for --latin: search (tree search, 1 ≤ N ≤ 16; default below 8) or
+  // classes (bipartite-graph classes with nauty, 2 ≤ N ≤ 10; default from 8).
+}
+
+Report make_report(int n, int k, const std::string& method, u128 reduced) {
+  Report report;
+  report.problem = "latin";
+  report.params["n"] = n;
+  report.params["rows"] = k;
+  report.method = method;
+  report.title = k == n ? "reduced Latin squares of order " + std::to_string(n)
+                        : "reduced " + std::to_string(k) + "×" + std::to_string(n) + " Latin rectangles";
+  report.counts.emplace_back("reduced", to_string(reduced));
+  report.counts.emplace_back("all", to_string(all_rectangles(n, k, reduced)));
+  return report;
+}
+
+Plan plan_classes(const Invocation& inv, int n, int k) {
+  if (n < 2 || n > kMaxClassOrder)
+    throw InvalidArgument("--method", "classes handles 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
+                                          ", got N = " + std::to_string(n) + "; use --method search");
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth", "applies to --method search only; classes splits by graph class");
+  CacheOptions cache;
+  if (auto dir = inv.value("cache-dir")) {
+    if (dir->empty()) throw InvalidArgument("--cache-dir", "expected a directory, got an empty string");
+    cache.dir = std::filesystem::path(*dir);
+  } else {
+    cache.dir = default_cache_dir();
+    if (!cache.dir)
+      inv.err << inv.session.program << ": --latin: note: no cache of graph class lists (neither XDG_CACHE_HOME nor "
+                                        "HOME is set; give --cache-dir DIR to keep them)\n";
+  }
+  auto cj = std::make_shared<ClassJob>(make_class_job(n, k, cache, inv.common.threads));
+  Plan plan;
+  plan.job = cj->job;
+  plan.report = [n, k, cj](const engine::RunResult& result) {
+    const u128 reduced = reduced_from_all(n, k, result.totals.counts[0]);
+    if (k >= n - 1) check_mod_n(n, reduced);
+    Report report = make_report(n, k, "classes", reduced);
+    report.extra["classes"] = cj->classes;
+    report.extra["class_degree"] = cj->class_degree;
+    report.extra["table_seconds"] = cj->table_seconds;
+    if (cj->table_classes) report.extra["table_from_cache"] = cj->table_from_cache;
+    if (k >= n - 1 && n % 2 == 0) report.extra["complements_from_cache"] = cj->complements_from_cache;
+    if (cj->table_classes)
+      report.extra["lookup_table"] = std::to_string(cj->table_classes) + " classes of degree " +
+                                     std::to_string(cj->table_degree) + ", " +
+                                     std::to_string(cj->table_ambiguous) + " by canonical form";
+    return report;
+  };
+  return plan;
+}
+
+Plan plan_search(const Invocation& inv, int n, int k) {
+  auto tree = std::make_shared<const LatinTree>(n, k);
+  // The automatic depth does not depend on --threads (auto_split_min_tasks),
+  // so a checkpoint or shard set can be resumed or merged with other threads.
+  const int depth = inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
+  Plan plan;
+  plan.job = engine::make_tree_job(tree, depth, Fingerprint("latin").add("n", n).add("rows", k).add("method", "search"),
+                                   {"reduced"});
+  plan.report = [n, k, tree](const engine::RunResult& result) {
+    const u128 reduced = result.totals.counts[0];
+    if (tree->square()) check_mod_n(n, reduced);
+    return make_report(n, k, "search", reduced);
+  };
+  return plan;
+}
+
+Plan plan_latin(const Invocation& inv) {
+  const int n = static_cast<int>(parse_int("--latin", *inv.value("latin"), 1, kMaxSearchOrder));
+  int k = n;
+  if (auto rows = inv.value("rows")) k = static_cast<int>(parse_int("--rows", *rows, 1, n));
+  if (inv.common.list) {
+    // --list writes the squares of a plain search; classes count graph
+    // classes and cannot list.
+    if (inv.common.method == "classes")
+      throw InvalidArgument("--list", "needs --method search (classes count graph classes, they do not list squares)");
+    (void)choose_method(inv, {"search", "classes"}, "search");
+    Plan plan;
+    plan.job =
+        make_list_job(n, k, inv.common.split_depth.value_or(-1), auto_split_min_tasks(inv),
+                      Fingerprint("latin").add("n", n).add("rows", k).add("method", "search").flag("list-rectangles"),
+                      list_json(inv), inv.common.list_limit);
+    plan.job.fingerprint += list_fingerprint(inv);
+    plan.report = [n, k](const engine::RunResult& result) {
+      const u128 reduced = result.totals.counts[0];
+      if (k >= n - 1) check_mod_n(n, reduced);
+      return make_report(n, k, "search (listing)", reduced);
+    };
+    return plan;
+  }
+  const bool classes_apply = n >= 8 && n <= kMaxClassOrder;
+  const std::string method = choose_method(inv, {"search", "classes"}, classes_apply ? "classes" : "search");
+  if (method == "classes") return plan_classes(inv, n, k);
+  // --cache-dir is accepted and unused with search (scripts may always pass it).
+  return plan_search(inv, n, k);
+}
+
+}  // namespace
+
+constexpr ParameterOption kParameters[] = {{"order", "--latin"}, {"rows", "--rows"}};
+
+std::span<const Problem> problems() {
+  static const Problem table[] = {
+      {.option = "latin",
+       .value_name = "N",
+       .help = "reduced Latin squares R(N) and all Latin squares L(N), 1 ≤ N ≤ 16",
+       .group = "latin",
+       .add_options = add_latin_options,
+       .methods = "search|classes",
+       .plan = plan_latin,
+       .parameters = kParameters,
+       .lists = true},
+  };
+  return table;
+}
+
+}  // namespace pcount::latin

@@ -1,0 +1,826 @@
+// The `--puzzle P` and `--puzzle-file F` problems: solve and count sudoku puzzles.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string_view>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "pcount/driver/program.hpp"  // Session: merge replay, program name; version()
+#include "pcount/engine/estimate.hpp"
+#include "pcount/sudoku/list.hpp"
+#include "pcount/problems/sudoku.hpp"
+#include "pcount/sudoku/puzzle.hpp"
+#include "pcount/sudoku/solver.hpp"
+
+namespace pcount::sudoku {
+
+using namespace driver;
+
+namespace {
+
+constexpr long long kMaxLimit = std::numeric_limits<long long>::max();
+
+BoxShape read_shape(const Invocation& inv) {
+  BoxShape shape;
+  if (auto box = inv.value("box")) {
+    const auto [r, c] = parse_box("--box", *box, kMaxSide);
+    shape = BoxShape{r, c};
+    check_shape(shape, "--box");
+  }
+  return shape;
+}
+
+std::uint64_t read_limit(const Invocation& inv, std::uint64_t fallback) {
+  if (auto text = inv.value("limit")) return static_cast<std::uint64_t>(parse_int("--limit", *text, 0, kMaxLimit));
+  return fallback;
+}
+
+Kernel read_kernel(const Invocation& inv) {
+  const std::string m = choose_method(inv, {"auto", "simd9", "fast9", "general"}, "auto");
+  if (m == "simd9") return Kernel::simd9;
+  if (m == "fast9") return Kernel::fast9;
+  if (m == "general") return Kernel::general;
+  return Kernel::automatic;
+}
+
+std::string shape_name(const BoxShape& s) {
+  return std::to_string(s.rows) + "x" + std::to_string(s.cols);
+}
+
+/// One puzzle line of a file and what became of it.
+struct LineResult {
+  std::size_t line = 0;
+  std::string_view text;
+  bool bad = false;  ///< `out` is the error message
+  int kind = 0;      ///< 0 no solution, 1 unique, 2 several (or stopped at the limit)
+  std::string out;   ///< the result line (with '\n'), or the error message
+  std::uint64_t nodes = 0;  ///< search nodes of the solve
+};
+
+/// Row, column and box of each cell of a 9×9 grid.
+struct Units9 {
+  std::uint8_t row[81], col[81], box[81];
+};
+constexpr Units9 kUnits9 = [] {
+  Units9 u{};
+  for (int i = 0; i < 81; ++i) {
+    u.row[i] = static_cast<std::uint8_t>(i / 9);
+    u.col[i] = static_cast<std::uint8_t>(i % 9);
+    u.box[i] = static_cast<std::uint8_t>((i / 27) * 3 + (i % 9) / 3);
+  }
+  return u;
+}();
+
+/// A line of exactly 81 characters '1'-'9', '.' or '0' (then only
+/// whitespace, such as the '\r' of a CRLF file) read into `cells`; false for
+/// anything else (parse_puzzle then reads the line and names what is
+/// wrong). Branch-free over the characters (the compiler vectorises it);
+/// repeated clues are not looked for here: such a puzzle has no solution,
+/// and only a line the solver finds no solution for is checked for them
+/// (has_repeated_clue9), so the common case pays nothing for it.
+[[gnu::noinline]] bool read_plain9(std::string_view text, std::uint8_t* cells) {
+  while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  if (text.size() != 81) return false;
+  unsigned bad = 0;
+  for (int i = 0; i < 81; ++i) {
+    const auto ch = static_cast<unsigned char>(text[static_cast<std::size_t>(i)]);
+    const unsigned v = ch - unsigned{'0'};
+    const unsigned dot = ch == '.';
+    bad |= static_cast<unsigned>(v > 9u) & (dot ^ 1u);
+    cells[i] = static_cast<std::uint8_t>(dot ? 0u : v);
+  }
+  return bad == 0;
+}
+
+/// Whether a clue of `cells` (81 values, 0 = blank) repeats in a row,
+/// column or box.
+bool has_repeated_clue9(const std::uint8_t* cells) {
+  std::uint16_t row[9] = {}, col[9] = {}, box[9] = {};
+  for (int i = 0; i < 81; ++i) {
+    if (!cells[i]) continue;
+    const auto bit = static_cast<std::uint16_t>(1u << cells[i]);
+    const int r = kUnits9.row[i], c = kUnits9.col[i], b = kUnits9.box[i];
+    if ((row[r] | col[c] | box[b]) & bit) return true;
+    row[r] |= bit;
+    col[c] |= bit;
+    box[b] |= bit;
+  }
+  return false;
+}
+
+/// Cell indices box by box, transposed: entry 9·j + b is the j-th cell of
+/// box b, so that box b gathers like column b (one pass over 9 × 9 entries).
+constexpr std::array<std::uint8_t, 81> kBoxOrder = [] {
+  std::array<std::uint8_t, 81> t{};
+  for (int b = 0; b < 9; ++b)
+    for (int j = 0; j < 9; ++j)
+      t[static_cast<std::size_t>(9 * j + b)] = static_cast<std::uint8_t>(27 * (b / 3) + 3 * (b % 3) + 9 * (j / 3) + j % 3);
+  return t;
+}();
+
+/// Whether `grid` (81 values) is a completed sudoku that keeps the clues.
+/// Branch-free: one-hot digits, then an OR per row, column and box.
+[[gnu::noinline]] bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
+  std::uint16_t one[81];
+  unsigned bad = 0;
+  for (int i = 0; i < 81; ++i) {
+    const unsigned v = grid[i];
+    bad |= static_cast<unsigned>(v - 1u > 8u) | static_cast<unsigned>(clues[i] != 0 && clues[i] != v);
+    one[i] = static_cast<std::uint16_t>(1u << (v & 15u));
+  }
+  // Rows: nine ORs of nine; columns: the nine rows ORed lane-wise; boxes:
+  // the same over the cells in box order (kBoxOrder).
+  std::uint16_t col[9] = {}, box[9] = {};
+  unsigned all = 0x3FE;
+  for (int r = 0; r < 9; ++r) {
+    unsigned row = 0;
+    for (int c = 0; c < 9; ++c) {
+      row |= one[9 * r + c];
+      col[c] = static_cast<std::uint16_t>(col[c] | one[9 * r + c]);
+      box[c] = static_cast<std::uint16_t>(box[c] | one[kBoxOrder[9 * r + c]]);
+    }
+    all &= row;
+  }
+  for (int k = 0; k < 9; ++k) all &= static_cast<unsigned>(col[k] & box[k]);
+  return bad == 0 && all == 0x3FE;
+}
+
+/// Appends the result line "LINE COUNT[+] GRID|-" of a 9×9 solve to `out`.
+[[gnu::noinline]] void format_line9(std::size_t line, const Solve9Result& res, const std::uint8_t* first,
+                                    std::string& out) {
+  char buf[128];
+  char* at = std::to_chars(buf, buf + 24, line).ptr;
+  *at++ = ' ';
+  at = std::to_chars(at, at + 24, res.solutions).ptr;
+  if (res.limit_reached) *at++ = '+';
+  *at++ = ' ';
+  if (res.solutions == 0) {
+    *at++ = '-';
+  } else {
+    for (int i = 0; i < 81; ++i) at[i] = static_cast<char>('0' + first[i]);
+    at += 81;
+  }
+  *at++ = '\n';
+  out.append(buf, static_cast<std::size_t>(at - buf));
+}
+
+/// The 9×9 text-output path of solve_line: no allocation per puzzle; the
+/// result line is appended to `out`. False when the line is not a plain
+/// 81-character puzzle (the general path takes it).
+bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string& out) {
+  std::uint8_t cells[81], first[81];
+  if (!read_plain9(r.text, cells)) return false;
+  const Solve9Result res = solve9(cells, limit, kernel, first);
+  const bool valid = res.solutions == 0 || is_solution9(cells, first);
+  // A repeated clue: the general path names it (a bad line).
+  if ((res.solutions == 0 || !valid) && has_repeated_clue9(cells)) return false;
+  if (!valid)
+    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
+                        std::to_string(r.line) + ")");
+  r.nodes = res.nodes;
+  r.kind = res.solutions == 0 ? 0 : (res.solutions == 1 && !res.limit_reached) ? 1 : 2;
+  format_line9(r.line, res, first, out);
+  return true;
+}
+
+/// Parses, solves and formats one line (runs in an engine task).
+void solve_line(LineResult& r, const BoxShape& shape, std::uint64_t limit, Kernel kernel, bool json) {
+  Puzzle p;
+  try {
+    p = parse_puzzle(r.text, shape, "--puzzle-file");
+  } catch (const InvalidArgument& e) {
+    r.bad = true;
+    r.out = e.what();
+    return;
+  }
+  const SolveResult res = solve(p, limit, kernel);
+  if (!res.first.empty() && !is_solution(p, res.first))
+    throw InternalError("puzzle-file: the solver returned a grid that breaks the rules (line " +
+                        std::to_string(r.line) + ")");
+  const std::uint64_t k = res.solutions;
+  r.nodes = res.nodes;
+  r.kind = k == 0 ? 0 : (k == 1 && !res.limit_reached) ? 1 : 2;
+  const std::string sol = res.first.empty() ? std::string() : to_line(res.first);
+  if (json) {
+    nlohmann::ordered_json j;
+    j["line"] = r.line;
+    j["puzzle"] = to_line(p.cells);
+    j["solutions"] = std::to_string(k);
+    j["limit_reached"] = res.limit_reached;
+    j["solution"] = sol.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(sol);
+    r.out = j.dump();
+  } else {
+    r.out = std::to_string(r.line);
+    r.out += ' ';
+    r.out += std::to_string(k);
+    if (res.limit_reached) r.out += '+';
+    r.out += ' ';
+    r.out += sol.empty() ? std::string("-") : sol;
+  }
+  r.out += '\n';
+}
+
+/// Longest line --puzzle-file reads (a 16×16 puzzle has 256 cells; this
+/// leaves room for spaces and a comment). A longer line — or a stream with no
+/// line ends at all, such as /dev/zero — stops the reading there, so memory
+/// stays bounded.
+constexpr std::size_t kMaxPuzzleLine = 4096;
+
+bool blank_or_comment(std::string_view line) {
+  for (char ch : line) {
+    if (ch == ' ' || ch == '\t' || ch == '\r') continue;
+    return ch == '#';
+  }
+  return true;
+}
+
+void add_puzzle_options(po::options_description& d) {
+  d.add_options()
+      ("box", po::value<std::string>()->value_name("RxC"),
+       "box shape of the puzzle(s), R·C ≤ 16 (e.g. 2x3 for 36 cells); default 3x3")
+      ("limit", po::value<std::string>()->value_name("K"),
+       "stop counting at K solutions (0 = no limit); default: no limit for --puzzle, 2 for --puzzle-file");
+}
+
+/// `--puzzle P --list`: every solution, one line each (sudoku/list.hpp).
+/// The start of a --puzzle report: problem, title and parameters.
+Report puzzle_report(const BoxShape& shape, const Puzzle& puzzle) {
+  const int n = shape.side();
+  Report report;
+  report.problem = "puzzle";
+  report.title = "solutions of a " + std::to_string(n) + "×" + std::to_string(n) + " sudoku puzzle (" +
+                 shape_name(shape) + " boxes)";
+  report.params["box"] = shape_name(shape);
+  report.params["puzzle"] = to_line(puzzle.cells);
+  return report;
+}
+
+Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
+  if (inv.has("limit")) throw InvalidArgument("--limit", "does not apply with --list (use --list K)");
+  if (!inv.common.method.empty())
+    throw InvalidArgument("--method", "does not apply with --list (it lists with a plain search of its own)");
+  const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
+  ListJobOptions options;
+  options.split_depth = inv.common.split_depth.value_or(-1);
+  options.min_tasks = auto_split_min_tasks(inv);
+  options.json = list_json(inv);
+  options.limit = inv.common.list_limit;
+  options.fingerprint =
+      Fingerprint("puzzle").add("box", shape_name(shape)).flag(to_line(puzzle.cells)).flag("list-solutions");
+  Plan plan;
+  plan.job = make_grid_list_job(shape, puzzle.cells, options);
+  plan.job.fingerprint += list_fingerprint(inv);
+  plan.report = [shape, puzzle](const engine::RunResult& result) {
+    Report report = puzzle_report(shape, puzzle);
+    report.method = "search (listing every solution)";
+    report.counts.emplace_back("solutions", to_string(result.totals.counts[0]));
+    return report;
+  };
+  return plan;
+}
+
+/// "search (K)", K the kernel that runs; the simd9 kernel names its
+/// instruction-set path ("simd9 avx512").
+std::string method_text(const BoxShape& shape, Kernel kernel) {
+  if (kernel == Kernel::automatic) kernel = automatic_kernel(shape);
+  if (kernel == Kernel::simd9) return std::string("search (simd9 ") + simd_path_name(simd_path()) + ")";
+  return std::string("search (") + kernel_name(kernel) + ")";
+}
+
+Plan plan_puzzle(const Invocation& inv) {
+  const BoxShape shape = read_shape(inv);
+  if (inv.common.list) return plan_puzzle_list(inv, shape);
+  const std::uint64_t limit = read_limit(inv, 0);
+  const Kernel kernel = read_kernel(inv);
+  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
+    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
+  const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
+
+  // The first solution in search order, sequentially; the count in parallel.
+  auto first = std::make_shared<const SolveResult>(solve(puzzle, 1, kernel));
+  CountJobOptions options;
+  options.limit = limit;
+  options.kernel = kernel;
+  options.split_depth = inv.common.split_depth.value_or(-1);
+  options.min_tasks = 64 * static_cast<std::size_t>(inv.common.threads);  // subtrees vary a lot in size
+  options.fingerprint_prefix = "pcount/" + std::string(version());
+  Plan plan;
+  plan.job = make_count_job(puzzle, options);
+  plan.report = [&inv, shape, limit, kernel, puzzle, first](const engine::RunResult& result) {
+    u128 count = result.totals.counts[0];
+    const bool limit_reached = limit != 0 && count >= limit;
+    if (limit_reached) count = limit;
+    if ((count == 0) != first->first.empty())
+      throw InternalError("puzzle: the count (" + to_string(count) + ") and the first solution search disagree");
+    if (!first->first.empty() && !is_solution(puzzle, first->first))
+      throw InternalError("puzzle: the solver returned a grid that breaks the rules");
+
+    Report report = puzzle_report(shape, puzzle);
+    report.params["limit"] = limit;
+    report.method = method_text(shape, kernel);
+    report.counts.emplace_back("solutions", to_string(count));
+    report.extra["limit_reached"] = limit_reached;
+    report.extra["solution"] = first->first.empty() ? nlohmann::ordered_json(nullptr)
+                                                    : nlohmann::ordered_json(to_line(first->first));
+    if (!inv.common.json && !first->first.empty()) report.text_after = "first solution:\n" + to_grid(first->first, shape);
+    return report;
+  };
+  return plan;
+}
+
+/// Puzzle-file lines per task: task b solves the puzzles on lines
+/// 256·b + 1 … 256·b + 256 of the file (stable ids over the file's lines).
+constexpr std::size_t kBlock = 256;
+
+/// The job's counters, in this order.
+enum Counter : std::size_t { kSolved, kUnique, kNoSolution, kSeveral, kBadLines };
+
+/// Starts a line of a task's text that goes to stderr (a bad line's
+/// message) instead of stdout. Result lines never contain it: they are
+/// digits, letters, '+', '-', ' ' or JSON of those; messages are printable.
+constexpr char kToStderr = '\x01';
+
+/// Word-wise FNV-1a: the FNV-1a 64 step applied to 8-byte little-endian
+/// words of the byte stream (the last one zero-padded), then to the byte
+/// count — one multiply per 8 bytes instead of per byte, so hashing a large
+/// puzzle file costs little next to solving it.
+class WordFnv {
+public:
+  void add(std::string_view bytes) {
+    const char* p = bytes.data();
+    std::size_t n = bytes.size();
+    count_ += n;
+    while (fill_ != 0 && n != 0) {
+      word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
+      --n;
+      if (fill_ == 8) flush();
+    }
+    std::uint64_t h = hash_;  // a local: the bytes' char type may alias the member
+    for (; n >= 8; p += 8, n -= 8) {
+      std::uint64_t w = 0;
+      for (int i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+      h = (h ^ w) * 0x100000001b3ULL;
+    }
+    hash_ = h;
+    for (; n != 0; --n) word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
+  }
+  [[nodiscard]] std::uint64_t value() const {
+    WordFnv h = *this;
+    if (h.fill_) h.flush();
+    h.mix(count_);
+    return h.hash_;
+  }
+
+private:
+  void mix(std::uint64_t w) { hash_ = (hash_ ^ w) * 0x100000001b3ULL; }
+  void flush() {
+    mix(word_);
+    word_ = 0;
+    fill_ = 0;
+  }
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+  std::uint64_t word_ = 0;
+  unsigned fill_ = 0;
+  std::uint64_t count_ = 0;
+};
+
+/// A mapped input file that shrinks while it is mapped (another program
+/// truncates or rewrites it during the run) turns reads of its lost pages
+/// into SIGBUS. While a file is mapped, a SIGBUS handler checks whether the
+/// faulting address lies in the mapping: then the first thread to fault
+/// writes one prepared line to stderr and ends the process with status 1 (no core dump, no wrong
+/// count); any other SIGBUS gets the previous action back and recurs there.
+/// One mapping at a time (a run reads one puzzle file).
+namespace bus_guard {
+std::atomic<const char*> begin{nullptr};
+std::atomic<std::size_t> size{0};
+char message[1024];
+std::size_t message_length = 0;
+struct sigaction previous {};
+
+extern "C" void on_sigbus(int, siginfo_t* info, void*) {
+  const char* at = static_cast<const char*>(info->si_addr);
+  const char* b = begin.load();
+  if (b && at >= b && at < b + size.load()) {
+    static std::atomic<bool> fired{false};
+    if (fired.exchange(true))
+      for (;;) ::pause();  // another thread is writing the line and exiting
+    [[maybe_unused]] const ssize_t written = ::write(2, message, message_length);
+    ::_exit(1);
+  }
+  ::sigaction(SIGBUS, &previous, nullptr);  // not ours: the fault recurs under the old action
+}
+
+/// Guards [at, at + bytes) with `line` (ended by '\n') as the message.
+void arm(const char* at, std::size_t bytes, const std::string& line) {
+  message_length = std::min(line.size(), sizeof message);
+  std::memcpy(message, line.data(), message_length);
+  size.store(bytes);
+  begin.store(at);
+  struct sigaction action {};
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGBUS, &action, &previous);
+}
+
+void disarm() {
+  ::sigaction(SIGBUS, &previous, nullptr);
+  begin.store(nullptr);
+  size.store(0);
+}
+}  // namespace bus_guard
+
+/// A puzzle file (or stdin) as read before the run.
+/// A growable byte buffer that, unlike std::string, does not zero what it
+/// is about to read into (a 4 MB file would be written twice).
+class ReadBuffer {
+public:
+  ~ReadBuffer() {
+    if (mapped_) {
+      bus_guard::disarm();
+      ::munmap(const_cast<char*>(mapped_), size_);
+    }
+  }
+  ReadBuffer() = default;
+  ReadBuffer(const ReadBuffer&) = delete;
+  ReadBuffer& operator=(const ReadBuffer&) = delete;
+  [[nodiscard]] const char* data() const { return mapped_ ? mapped_ : data_.get(); }
+  /// Maps regular file `path` of `bytes` bytes (read-only) as the whole
+  /// buffer instead of copying it in; false (buffer unchanged) if that
+  /// cannot be done, and the caller reads the file instead. If the file
+  /// shrinks while mapped, reading the lost part prints `shrunk` (one line)
+  /// and exits with status 1 (bus_guard). A file that is no longer
+  /// `bytes` long once mapped is not used (false).
+  bool map_file(const std::string& path, std::size_t bytes, const std::string& shrunk) {
+    if (bytes == 0 || size_ != 0 || mapped_) return false;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    void* at = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    struct stat now {};
+    const bool same = ::fstat(fd, &now) == 0 && static_cast<std::uintmax_t>(now.st_size) == bytes;
+    ::close(fd);
+    if (at == MAP_FAILED) return false;
+    if (!same) {
+      ::munmap(at, bytes);
+      return false;
+    }
+    mapped_ = static_cast<const char*>(at);
+    size_ = bytes;
+    bus_guard::arm(mapped_, size_, shrunk);
+    return true;
+  }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  /// Room for `n` more bytes at data() + size(); returns where they go.
+  char* grow(std::size_t n) {
+    if (size_ + n > capacity_) {
+      const std::size_t cap = std::max(2 * capacity_, size_ + n);
+      std::unique_ptr<char[]> bigger(new char[cap]);
+      if (size_) std::memcpy(bigger.get(), data_.get(), size_);
+      data_ = std::move(bigger);
+      capacity_ = cap;
+    }
+    return data_.get() + size_;
+  }
+  void commit(std::size_t n) { size_ += n; }  ///< n bytes written at the grow() pointer
+  void reserve(std::size_t n) { (void)grow(n); }
+
+private:
+  std::unique_ptr<char[]> data_;
+  const char* mapped_ = nullptr;  ///< the mapped file (map_file), else null
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
+struct PuzzleFile {
+  ReadBuffer text;                 ///< the bytes read, as read (puzzle lines are ranges of it)
+  std::vector<std::size_t> begin;  ///< offset of puzzle line i in `text` (blank and comment lines left out)
+  std::vector<std::size_t> end;    ///< offset just past puzzle line i (its '\n' not included)
+  std::vector<std::size_t> line;   ///< file line number (from 1) of puzzle line i
+  std::size_t lines = 0;           ///< lines read, the overlong one included
+  std::size_t too_long = 0;        ///< number of the overlong line where reading stopped, 0 if none
+  WordFnv hash;                    ///< of every line read (the overlong one cut at kMaxPuzzleLine), each ended by '\n'
+
+  [[nodiscard]] std::string_view puzzle(std::size_t i) const {
+    return std::string_view(text.data() + begin[i], end[i] - begin[i]);
+  }
+  void add_to_hash(std::string_view bytes) {
+    hash.add(bytes);
+    hash.add("\n");
+  }
+};
+
+/// Reads the whole input in blocks into one buffer (sized up front for a
+/// regular file: no copy of the text, few page faults), up to an overlong
+/// line (so a stream without line ends, such as /dev/zero, stops after
+/// about kMaxPuzzleLine characters); throws on a read error.
+std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path, const std::string& program) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  auto f = std::make_shared<PuzzleFile>();
+  bool mapped = false;
+  if (path != "-") {  // checked readable (and not a directory) by driver::main before the run
+    file.open(path, std::ios::binary);
+    if (!file) throw InvalidArgument("--puzzle-file", "cannot open '" + path + "' for reading");
+    in = &file;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && std::filesystem::is_regular_file(path, ec) && size < (std::uintmax_t{1} << 32)) {
+      // Mapped rather than read: no copy of the text, no fresh pages to fill.
+      const std::string shrunk = program + ": --puzzle-file: '" + printable(path, path.size()) +
+                                 "' shrank while it was being read; the results printed are incomplete\n";
+      if (f->text.map_file(path, static_cast<std::size_t>(size), shrunk)) mapped = true;
+      else f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
+      f->begin.reserve(static_cast<std::size_t>(size / 82 + 1));
+      f->end.reserve(static_cast<std::size_t>(size / 82 + 1));
+      f->line.reserve(static_cast<std::size_t>(size / 82 + 1));
+    }
+  }
+  ReadBuffer& buf = f->text;
+  constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
+  std::size_t pos = 0;
+  bool eof = mapped;  // a mapped file is all there from the start
+  bool unterminated = false;  // the last line read had no '\n'
+  for (;;) {
+    const char* at = buf.data() + pos;
+    const std::size_t left = buf.size() - pos;
+    const void* nl = left ? std::memchr(at, '\n', left) : nullptr;
+    std::size_t length;
+    if (nl) {
+      length = static_cast<std::size_t>(static_cast<const char*>(nl) - at);
+    } else if (left > kMaxPuzzleLine || (eof && left)) {
+      length = left;  // an overlong line, or the last line without a line end
+    } else if (eof) {
+      break;
+    } else {
+      in->read(buf.grow(kBlockBytes), static_cast<std::streamsize>(kBlockBytes));
+      const auto got = static_cast<std::size_t>(in->gcount());
+      buf.commit(got);
+      if (got == 0) eof = true;
+      if (in->bad()) break;
+      continue;
+    }
+    ++f->lines;
+    if (length > kMaxPuzzleLine) {
+      f->hash.add(std::string_view(buf.data(), pos));  // the lines before, each with its '\n'
+      f->add_to_hash(std::string_view(at, kMaxPuzzleLine));
+      f->too_long = f->lines;
+      break;
+    }
+    const std::string_view line(at, length);
+    if (!blank_or_comment(line)) {
+      f->begin.push_back(pos);
+      f->end.push_back(pos + length);
+      f->line.push_back(f->lines);
+    }
+    pos += length + (nl ? 1 : 0);
+    unterminated = nl == nullptr;
+  }
+  if (in->bad()) throw std::runtime_error("reading '" + path + "' failed");
+  if (!f->too_long) {
+    // Every line read, each ended by '\n': the bytes as read, in one pass
+    // (a line is the bytes before its '\n'), plus a '\n' for a last line
+    // that had none.
+    f->hash.add(std::string_view(buf.data(), pos));
+    if (unterminated) f->hash.add("\n");
+  }
+  return f;
+}
+
+/// With --limit 0 (every solution of every puzzle counted) a line such as
+/// an empty grid can take longer than any run: the job's probe, for the
+/// check before the run (driver::check_feasible), is each block's search
+/// nodes summed over its lines, each line's from a few Knuth probes of its
+/// own count job (4 per line, 32 when the file has under 1000 lines).
+std::function<double(std::size_t, std::mt19937_64&)> all_solutions_probe(const PuzzleFile& file,
+                                                                          const BoxShape& shape, Kernel kernel,
+                                                                          std::size_t blocks) {
+  auto nodes = std::make_shared<std::vector<double>>(blocks, 0.0);
+  const std::size_t probes = file.line.size() < 1000 ? 32 : 4;
+  CountJobOptions options;
+  options.split_depth = 0;
+  options.kernel = kernel;
+  for (std::size_t i = 0; i < file.line.size(); ++i) {
+    try {
+      const engine::Job one = make_count_job(parse_puzzle(file.puzzle(i), shape, "--puzzle-file"), options);
+      if (one.probe) (*nodes)[(file.line[i] - 1) / kBlock] += engine::estimate_job_nodes(one, probes, i).nodes;
+    } catch (const std::exception&) {  // a bad line: the run gives its one message, no search
+    }
+  }
+  return [nodes](std::size_t id, std::mt19937_64&) { return (*nodes)[id]; };
+}
+
+/// Refuses (exit 2, before any work) a file whose first puzzle is of
+/// another size than `shape` gives: its cell count is another square N²
+/// (N ≤ kMaxSide), e.g. a 12×12 file read with the default 3x3 boxes,
+/// which would otherwise give one "bad character" line per puzzle. Names
+/// the --box of the file's header comment ("# ... --box 3x4 ...") when it
+/// has one, else the box shapes of an N×N grid.
+void check_first_puzzle_size(const PuzzleFile& file, const BoxShape& shape) {
+  if (file.begin.empty()) return;
+  int cells = 0;
+  for (const char ch : file.puzzle(0)) cells += ch != ' ' && ch != '\t' && ch != '\r' && ch != '\v' && ch != '\f';
+  int side = 1;
+  while ((side + 1) * (side + 1) <= cells) ++side;
+  if (cells == shape.cells() || side * side != cells || side > kMaxSide || side < 2) return;
+  std::string boxes;
+  const std::string_view head(file.text.data(), file.begin[0]);  // the comment and blank lines before it
+  if (const auto at = head.find("--box "); at != std::string_view::npos) {
+    const std::string_view rest = head.substr(at + 6);
+    boxes = "--box " + std::string(rest.substr(0, std::min(rest.find_first_of(" \t\r\n"), std::size_t{5})));
+    boxes = "its header says " + printable(boxes, 16);
+  } else {
+    for (int r = 2; r * r <= side; ++r)
+      if (side % r == 0) boxes += (boxes.empty() ? "e.g. --box " : " or --box ") + std::to_string(r) + "x" +
+                                  std::to_string(side / r);
+  }
+  const std::string n = std::to_string(shape.side());
+  throw InvalidArgument("--puzzle-file", "line " + std::to_string(file.line[0]) + " has " + std::to_string(cells) +
+                                             " cells, a " + std::to_string(side) + "×" + std::to_string(side) +
+                                             " puzzle, not " + n + "×" + n + " (--box " + shape_name(shape) +
+                                             "): give the file's box shape with --box RxC" +
+                                             (boxes.empty() ? std::string() : " (" + boxes + ")"));
+}
+
+/// `--puzzle-file F`: one engine task per block of kBlock file lines; each
+/// solves its puzzles and prints their result lines (bad lines: a message
+/// on stderr), delivered in line order by the driver (Plan::output), so the
+/// output is the same for any --threads. The counts of the summary are the
+/// job's counters, so checkpoints, shards and merge work as for any job.
+Plan plan_puzzle_file(const Invocation& inv) {
+  const BoxShape shape = read_shape(inv);
+  const std::uint64_t limit = read_limit(inv, 2);
+  const Kernel kernel = read_kernel(inv);
+  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
+    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
+  const std::string path = *inv.value("puzzle-file");
+
+  Plan plan;
+  engine::Job& job = plan.job;
+  job.counter_names = {"solved", "unique", "no_solution", "several", "bad_lines"};
+  const std::string stem = Fingerprint("puzzle-file")
+                               .add("box", shape_name(shape))
+                               .add("limit", limit)
+                               .add("method", kernel_name(kernel))
+                               .add("block", kBlock)
+                               .str() +
+                           " ";
+  std::size_t lines = 0;
+  if (const engine::RunResult* replay = inv.session.replay) {
+    // merge: the counts come from the shard files; the input is not read
+    // (its identity is in the files' fingerprint, which must match `stem`).
+    const std::string found = inv.session.replay_files ? inv.session.replay_files->fingerprint : std::string();
+    job.fingerprint = found.rfind(stem, 0) == 0 ? found : stem + "(shard files of another job)";
+    job.task_count = replay->tasks_total;
+    const auto at = found.find(" lines=");
+    if (at != std::string::npos) lines = std::strtoull(found.c_str() + at + 7, nullptr, 10);
+    job.run_task_output = [](std::size_t, engine::Tally&, std::string&) {
+      throw InternalError("puzzle-file: a replayed job ran a task");
+    };
+  } else {
+    const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path, inv.session.program);
+    check_first_puzzle_size(*file, shape);
+    lines = file->lines;
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash.value()));
+    job.fingerprint = stem + "lines=" + std::to_string(file->lines) + " input=fnv1a64w:" + hash;
+    job.task_count = (file->lines + kBlock - 1) / kBlock;
+    if (limit == 0) job.probe = all_solutions_probe(*file, shape, kernel, job.task_count);
+    const std::string where = inv.session.program + ": --puzzle-file: line ";
+    const bool json = inv.common.json;
+    const bool nine = !json && shape == BoxShape{3, 3} && kernel != Kernel::general;
+    job.run_task_output = [file, shape, limit, kernel, json, nine, where, path](std::size_t id, engine::Tally& tally,
+                                                                                std::string& text) {
+      const std::size_t first = id * kBlock + 1;  // file lines first … first + kBlock - 1
+      const auto lo = std::lower_bound(file->line.begin(), file->line.end(), first) - file->line.begin();
+      const auto hi = std::lower_bound(file->line.begin(), file->line.end(), first + kBlock) - file->line.begin();
+      text.reserve(static_cast<std::size_t>(hi - lo) * (json ? 260 : 100));
+      LineResult r;
+      for (auto i = lo; i < hi; ++i) {
+        r.line = file->line[static_cast<std::size_t>(i)];
+        r.text = file->puzzle(static_cast<std::size_t>(i));
+        r.bad = false;
+        if (nine && solve_line9(r, limit, kernel, text)) {
+          tally.add(kSolved, 1);
+          tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
+          tally.nodes += r.nodes;
+          continue;
+        }
+        solve_line(r, shape, limit, kernel, json);
+        if (r.bad) {
+          tally.add(kBadLines, 1);
+          text += kToStderr;
+          text += where + std::to_string(r.line) + ": " + r.out + '\n';
+          continue;
+        }
+        tally.add(kSolved, 1);
+        tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
+        tally.nodes += r.nodes;
+        text += r.out;
+      }
+      if (file->too_long >= first && file->too_long < first + kBlock) {
+        tally.add(kBadLines, 1);
+        text += kToStderr;
+        text += where + std::to_string(file->too_long) + ": longer than " + std::to_string(kMaxPuzzleLine) +
+                " characters; stopped reading '" + printable(path, path.size()) +
+                "' there (is it a file of puzzles, one per line?)\n";
+      }
+    };
+  }
+
+  // Result lines to stdout; a bad line's message to stderr at its place.
+  plan.output.write = [&inv](std::string_view text, std::ostream& out) {
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+      const std::size_t mark = text.find(kToStderr, pos);
+      if (mark == std::string_view::npos) {
+        out << text.substr(pos);
+        return;
+      }
+      out << text.substr(pos, mark - pos);
+      out.flush();  // keep stdout and stderr in input order on a terminal
+      const std::size_t end = std::min(text.find('\n', mark), text.size() - 1);
+      inv.err << text.substr(mark + 1, end - mark) << std::flush;
+      pos = end + 1;
+    }
+  };
+  plan.output.resumed_note = [checkpoint = inv.common.checkpoint](const engine::Tally& done, std::size_t tasks) {
+    return "--checkpoint " + checkpoint + ": " + to_string(done.counts[kSolved] + done.counts[kBadLines]) +
+           " puzzle lines (" + std::to_string(tasks) + " blocks of " + std::to_string(kBlock) +
+           " file lines) were done by earlier runs; their results are not printed again";
+  };
+  plan.report = [shape, limit, kernel, lines](const engine::RunResult& result) {
+    const auto& c = result.totals.counts;
+    if (c[kSolved] != c[kUnique] + c[kNoSolution] + c[kSeveral])
+      throw InternalError("puzzle-file: " + to_string(c[kSolved]) + " puzzles solved but " +
+                          to_string(c[kUnique] + c[kNoSolution] + c[kSeveral]) + " classified");
+    Report report;
+    report.problem = "puzzle-file";
+    report.title = "sudoku puzzles of a file, one per line (" + std::to_string(shape.side()) + "×" +
+                   std::to_string(shape.side()) + ", " + shape_name(shape) + " boxes)";
+    report.params["box"] = shape_name(shape);
+    report.params["limit"] = limit;
+    report.method = method_text(shape, kernel);
+    report.counts.emplace_back("solved", to_string(c[kSolved]));
+    report.counts.emplace_back("unique", to_string(c[kUnique]));
+    report.counts.emplace_back("no_solution", to_string(c[kNoSolution]));
+    report.counts.emplace_back(limit == 1 ? "one_or_more" : "several", to_string(c[kSeveral]));
+    report.counts.emplace_back("bad_lines", to_string(c[kBadLines]));
+    report.extra["lines"] = lines;
+    report.status = c[kBadLines] != 0 ? 1 : 0;
+    return report;
+  };
+  return plan;
+}
+
+}  // namespace
+
+constexpr ParameterOption kPuzzleParameters[] = {{"box_shape", "--box"}, {"puzzle", "--puzzle"}};
+constexpr ParameterOption kFileParameters[] = {{"box_shape", "--box"}, {"puzzle", "--puzzle-file"}};
+
+std::span<const Problem> puzzle_problems() {
+  static const Problem table[] = {
+      {.option = "puzzle",
+       .value_name = "P",
+       .help = "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)",
+       .group = "puzzle",
+       .add_options = add_puzzle_options,
+       .methods = "auto|simd9|fast9|general",
+       .plan = plan_puzzle,
+       .parameters = kPuzzleParameters,
+       .lists = true},
+      {.option = "puzzle-file",
+       .value_name = "F",
+       .help = "solve every puzzle of file F (one per line, '-' = stdin)",
+       .group = "puzzle",
+       .methods = "auto|simd9|fast9|general",
+       .plan = plan_puzzle_file,
+       .parameters = kFileParameters},
+  };
+  return table;
+}
+
+}  // namespace pcount::sudoku
