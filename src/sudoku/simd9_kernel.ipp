@@ -141,7 +141,7 @@ PCOUNT_SIMD9_INLINE bool any(V x) {
 #if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
   const V8 h = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7) | __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
   const V4 q = __builtin_shufflevector(h, h, 0, 1, 2, 3) | __builtin_shufflevector(h, h, 4, 5, 6, 7);
-#if defined(__x86_64__)
+#if defined(__x86_64__) && defined(__SSE4_1__)
   return !_mm_testz_si128(reinterpret_cast<__m128i>(q), reinterpret_cast<__m128i>(q));
 #else
   return (q[0] | q[1] | q[2] | q[3]) != 0;
