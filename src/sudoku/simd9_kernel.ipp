@@ -54,8 +54,9 @@ typedef u32 V4 __attribute__((vector_size(16)));
 // state being lane l % kW of piece l / kW. Only lanes 0..35 (digits 1..9)
 // are worked on: AVX-512 3 pieces of 16 lanes, AVX2 5 of 8, SSE 9 of 4, so
 // no narrower path carries a piece of padding alone (whole 16-lane groups
-// were 6 AVX2 or 12 SSE registers, and 13-15 % (AVX2) or 23-25 % (SSE)
-// more instructions, results/sudoku-puzzles.md). A piece holds kW / 4
+// were 6 AVX2 or 12 SSE registers; leaving them took 15-19 % (AVX2) and
+// 24-27 % (SSE) of the instructions off, results/sudoku-puzzles.md
+// 2026-11-27). A piece holds kW / 4
 // digits of four band lanes; folds over the digits are lane-wise over the
 // pieces, then within the piece (kSlotLevels swaps of digit slots).
 #if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
