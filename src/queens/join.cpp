@@ -11,11 +11,13 @@
 #include <mutex>
 #include <random>
 #include <span>
+#include <type_traits>
 
-#if defined(__AVX512F__)
+#if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
 
+#include "pcount/engine/simd.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/queens/search.hpp"
 
@@ -570,59 +572,41 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
   }
 }
 
-/// One vector of keys: kVectorBytes (64 with AVX-512: 16 keys of 32 bits
-/// or 8 of 64; 32 with AVX2; 16 otherwise).
-/// The widest vector the target has: GCC lowers a vector type wider than
-/// the hardware's lane by lane (scalar compares), which made the join of a
-/// portable x86-64-v3 build about six times slower than its AVX-512 build
-/// when the keys always went 64 bytes at a time (results/queens.md,
-/// 2026-11-25).
-#if defined(__AVX512F__)
-constexpr std::size_t kVectorBytes = 64;
-#elif defined(__AVX2__)
-constexpr std::size_t kVectorBytes = 32;
+/// One vector of W bytes of keys: 64 (16 keys of 32 bits or 8 of 64) on
+/// the AVX-512 path, 32 on the AVX2 path, 16 on the SSE4.1 one. Each width
+/// is compiled for its own instruction set (count_disjoint_path below) and
+/// picked at run time (engine::simd_path()), so a portable x86-64-v3 build
+/// still joins 64 bytes at a time where the CPU has AVX-512. A vector wider
+/// than the instruction set's registers is lowered lane by lane (scalar
+/// compares): the join of a portable build whose keys always went 64 bytes
+/// at a time was about six times slower than its AVX-512 build
+/// (results/queens.md, 2026-11-25).
+template <class T, std::size_t W> struct VectorOf;
+template <> struct VectorOf<u32, 16> { typedef u32 type __attribute__((vector_size(16))); };
+template <> struct VectorOf<u32, 32> { typedef u32 type __attribute__((vector_size(32))); };
+template <> struct VectorOf<u32, 64> { typedef u32 type __attribute__((vector_size(64))); };
+template <> struct VectorOf<u64, 16> { typedef u64 type __attribute__((vector_size(16))); };
+template <> struct VectorOf<u64, 32> { typedef u64 type __attribute__((vector_size(32))); };
+template <> struct VectorOf<u64, 64> { typedef u64 type __attribute__((vector_size(64))); };
+template <class T, std::size_t W>
+using Lanes = typename VectorOf<T, W>::type;
+
+#define PCOUNT_JOIN_INLINE inline __attribute__((always_inline))
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PCOUNT_JOIN_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq")))
+#define PCOUNT_JOIN_AVX2 __attribute__((target("avx2,bmi,bmi2,fma,popcnt")))
 #else
-constexpr std::size_t kVectorBytes = 16;
+#define PCOUNT_JOIN_AVX512
+#define PCOUNT_JOIN_AVX2
 #endif
-using Lanes32 = u32 __attribute__((vector_size(kVectorBytes)));
-using Lanes64 = u64 __attribute__((vector_size(kVectorBytes)));
-template <class T> struct VectorOf;
-template <> struct VectorOf<u32> { using type = Lanes32; };
-template <> struct VectorOf<u64> { using type = Lanes64; };
-template <class T>
-using Lanes = typename VectorOf<T>::type;
 
-/// Adds to `acc` (lane by lane, as −1 per pair) the pairs (x in top[t0, t1),
-/// y in bottom[b0, b1)) with x & y == 0; b1 − b0 is a multiple of the lanes.
-template <class T>
-inline void count_block(const T* top, u32 t0, u32 t1, const T* bottom, u32 b0, u32 b1, Lanes<T>& acc) {
-  constexpr u32 lanes = kVectorBytes / sizeof(T);
-  Lanes<T> acc2{};
-  u32 y = b0;
-  for (; y + 2 * lanes <= b1; y += 2 * lanes) {  // two vectors per top key: one broadcast for both
-    Lanes<T> v, v2;
-    __builtin_memcpy(&v, bottom + y, sizeof v);
-    __builtin_memcpy(&v2, bottom + y + lanes, sizeof v2);
-    for (u32 x = t0; x < t1; ++x) {
-      acc += (top[x] & v) == 0;  // a lane is −1 where the pair fits
-      acc2 += (top[x] & v2) == 0;
-    }
-  }
-  for (; y < b1; y += lanes) {
-    Lanes<T> v;
-    __builtin_memcpy(&v, bottom + y, sizeof v);
-    for (u32 x = t0; x < t1; ++x) acc += (top[x] & v) == 0;
-  }
-  acc += acc2;
-}
-
-#if defined(__AVX512F__)
-/// The same for 32-bit keys with AVX-512: the top key broadcast from memory
-/// into the test (vptestnmd … {1to16}) and the fits subtracted under the
-/// mask, two instructions per 16 pairs where the generic loop needs four
-/// (and, test, mask to vector, add).
-template <>
-inline void count_block<u32>(const u32* top, u32 t0, u32 t1, const u32* bottom, u32 b0, u32 b1, Lanes<u32>& acc) {
+#if defined(__x86_64__) && defined(__GNUC__)
+/// count_block for 32-bit keys on the AVX-512 path: the top key broadcast
+/// from memory into the test (vptestnmd … {1to16}) and the fits subtracted
+/// under the mask, two instructions per 16 pairs where the generic loop
+/// needs four (and, test, mask to vector, add).
+PCOUNT_JOIN_AVX512 inline void count_block_avx512(const u32* top, u32 t0, u32 t1, const u32* bottom,
+                                                               u32 b0, u32 b1, Lanes<u32, 64>& acc) {
   const __m512i one = _mm512_set1_epi32(1);
   __m512i a1 = reinterpret_cast<__m512i>(acc), a2 = _mm512_setzero_si512();
   u32 y = b0;
@@ -639,9 +623,40 @@ inline void count_block<u32>(const u32* top, u32 t0, u32 t1, const u32* bottom, 
     for (u32 x = t0; x < t1; ++x)
       a1 = _mm512_mask_sub_epi32(a1, _mm512_testn_epi32_mask(_mm512_set1_epi32(static_cast<int>(top[x])), v), a1, one);
   }
-  acc = reinterpret_cast<Lanes<u32>>(_mm512_add_epi32(a1, a2));
+  acc = reinterpret_cast<Lanes<u32, 64>>(_mm512_add_epi32(a1, a2));
 }
 #endif
+
+/// Adds to `acc` (lane by lane, as −1 per pair) the pairs (x in top[t0, t1),
+/// y in bottom[b0, b1)) with x & y == 0; b1 − b0 is a multiple of the lanes.
+/// Inlined into the per-path functions, so compiled for their instruction set.
+template <class T, std::size_t W>
+PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* bottom, u32 b0, u32 b1, Lanes<T, W>& acc) {
+  constexpr u32 lanes = W / sizeof(T);
+#if defined(__x86_64__) && defined(__GNUC__)
+  if constexpr (std::is_same_v<T, u32> && W == 64) {
+    count_block_avx512(top, t0, t1, bottom, b0, b1, acc);
+    return;
+  }
+#endif
+  Lanes<T, W> acc2{};
+  u32 y = b0;
+  for (; y + 2 * lanes <= b1; y += 2 * lanes) {  // two vectors per top key: one broadcast for both
+    Lanes<T, W> v, v2;
+    __builtin_memcpy(&v, bottom + y, sizeof v);
+    __builtin_memcpy(&v2, bottom + y + lanes, sizeof v2);
+    for (u32 x = t0; x < t1; ++x) {
+      acc += (top[x] & v) == 0;  // a lane is −1 where the pair fits
+      acc2 += (top[x] & v2) == 0;
+    }
+  }
+  for (; y < b1; y += lanes) {
+    Lanes<T, W> v;
+    __builtin_memcpy(&v, bottom + y, sizeof v);
+    for (u32 x = t0; x < t1; ++x) acc += (top[x] & v) == 0;
+  }
+  acc += acc2;
+}
 
 /// Σ (2 − f) over the fitting pairs of one bucket pair that involve a tie
 /// (DiagonalOrder): the tie tops of [t0, t1) with the bottoms of [b0, b1),
@@ -666,12 +681,12 @@ u64 tie_shortfall(const T* t, u32 t0, u32 t1, u32 top_ties, const T* b, u32 b0, 
 }
 
 /// The join of one group with T-wide keys (the bits left after bucketing
-/// by `bits` bits fit T).
-template <class T>
-u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits,
+/// by `bits` bits fit T), W bytes of keys per vector.
+template <class T, std::size_t W>
+PCOUNT_JOIN_INLINE u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits,
                       const KeyOrder& order, Scratch& s, std::vector<T>& top_sorted, std::vector<T>& bottom_sorted,
                       u64& tests, const Weighting* w, u64& shortfall) {
-  constexpr u32 lanes = kVectorBytes / sizeof(T);
+  constexpr u32 lanes = W / sizeof(T);
   bucket<T>(top, nt, order.width, bits, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros,
             w ? w->top_lams : nullptr, &s.top_bucket_lams, &s.top_ties);
   bucket<T>(bottom, nb, order.width, bits, s, bottom_sorted, s.bottom_offsets, lanes, s.bottom_counts, s.bottom_zeros,
@@ -691,10 +706,10 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
     const u32 t0 = s.top_offsets[i], t1 = s.top_offsets[i + 1];
     if (t0 == t1) continue;
     const u32 free = all & ~i;
-    Lanes<T> acc{};  // summed over the top bucket's compatible bottom buckets
+    Lanes<T, W> acc{};  // summed over the top bucket's compatible bottom buckets
     auto flush = [&] {
       for (u32 lane = 0; lane < lanes; ++lane) total += static_cast<T>(T{0} - static_cast<T>(acc[lane]));  // each fit added −1
-      acc = Lanes<T>{};
+      acc = Lanes<T, W>{};
     };
     const bool ties = w != nullptr && s.top_ties[i] != 0;
     u64 padding = 0;  // bottom padding keys met by this top bucket
@@ -706,7 +721,7 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
       const u32 b0 = s.bottom_offsets[j], b1 = s.bottom_offsets[j + 1];
       if (b0 != b1) {
         if (safe) {
-          count_block<T>(t, t0, t1, b, b0, b1, acc);
+          count_block<T, W>(t, t0, t1, b, b0, b1, acc);
         } else {
           const u64 vectors = (b1 - b0) / lanes;
           const u32 piece = static_cast<u32>(std::min<u64>(t1 - t0, std::max<u64>(1, (lane_limit - 1) / vectors)));
@@ -717,7 +732,7 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
               load = 0;
             }
             load += u64{x1 - x0} * vectors;
-            count_block<T>(t, x0, x1, b, b0, b1, acc);
+            count_block<T, W>(t, x0, x1, b, b0, b1, acc);
           }
         }
         width += b1 - b0;
@@ -736,12 +751,38 @@ u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::si
   return total;
 }
 
+/// The join of one group, 32-bit keys when `narrow`, W bytes per vector.
+template <std::size_t W>
+PCOUNT_JOIN_INLINE u64 count_disjoint_width(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits,
+                                            bool narrow, const KeyOrder& order, Scratch& s, u64& tests,
+                                            const Weighting* w, u64& short_sum) {
+  if (narrow)
+    return count_disjoint_as<u32, W>(top, nt, bottom, nb, bits, order, s, s.top_sorted32, s.bottom_sorted32, tests, w,
+                                     short_sum);
+  return count_disjoint_as<u64, W>(top, nt, bottom, nb, bits, order, s, s.top_sorted, s.bottom_sorted, tests, w,
+                                   short_sum);
+}
+
+// One copy per path, each compiled for its instruction set (the AVX-512
+// and AVX2 copies by target attributes on top of the build's own flags);
+// count_disjoint calls the one engine::simd_path() names.
+#define PCOUNT_JOIN_PATH(ATTR, NAME, W)                                                                          \
+  ATTR u64 NAME(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits, bool narrow,       \
+                const KeyOrder& order, Scratch& s, u64& tests, const Weighting* w, u64& short_sum) {            \
+    return count_disjoint_width<W>(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);           \
+  }
+PCOUNT_JOIN_PATH(PCOUNT_JOIN_AVX512, count_disjoint_avx512, 64)
+PCOUNT_JOIN_PATH(PCOUNT_JOIN_AVX2, count_disjoint_avx2, 32)
+PCOUNT_JOIN_PATH(, count_disjoint_sse41, 16)
+#undef PCOUNT_JOIN_PATH
+
 /// Number of pairs (x in top, y in bottom) with x & y == 0: both sides
 /// sorted into buckets by their most contested bits, only bucket pairs that
 /// avoid each other on those bits tested, 16 keys per vector where the
 /// remaining bits fit 32.
 u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, const KeyOrder& order,
-                   Scratch& s, u64& tests, bool wide = false, const Weighting* w = nullptr, u64* shortfall = nullptr) {
+                   Scratch& s, u64& tests, bool wide = false, const Weighting* w = nullptr, u64* shortfall = nullptr,
+                   engine::SimdPath path = engine::simd_path()) {
   u64 unused = 0;
   u64& short_sum = shortfall != nullptr ? *shortfall : unused;
   // Bucket by `bits` bits: 3^bits bucket pairs survive of 4^bits. The
@@ -759,11 +800,12 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
   const double pairs = static_cast<double>(nt) * static_cast<double>(nb);
   int bits = 0;
   while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * per_pair < pairs) ++bits;
-  if (!wide && order.width - bits <= 32)
-    return count_disjoint_as<u32>(top, nt, bottom, nb, bits, order, s, s.top_sorted32, s.bottom_sorted32, tests, w,
-                                  short_sum);
-  return count_disjoint_as<u64>(top, nt, bottom, nb, bits, order, s, s.top_sorted, s.bottom_sorted, tests, w,
-                                short_sum);
+  const bool narrow = !wide && order.width - bits <= 32;
+  switch (path) {
+    case engine::SimdPath::avx512: return count_disjoint_avx512(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
+    case engine::SimdPath::avx2: return count_disjoint_avx2(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
+    default: return count_disjoint_sse41(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
+  }
 }
 
 void check_n_join(int n) {
@@ -773,8 +815,10 @@ void check_n_join(int n) {
 }  // namespace
 
 std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top, std::span<const std::uint64_t> bottom,
-                                  bool wide) {
+                                  bool wide, engine::SimdPath path) {
   check_n_join(n);
+  if (!engine::simd_path_supported(path))
+    throw InvalidArgument("path", std::string("this CPU cannot run the ") + engine::simd_path_name(path) + " path");
   const KeyOrder order(n);
   std::vector<u64> t(top.size()), b(bottom.size());
   const u64 mask = n == 32 ? ~u64{0} : (u64{1} << (2 * n)) - 1;
@@ -788,7 +832,13 @@ std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top, std
   }
   Scratch s;
   u64 tests = 0;
-  return count_disjoint(t.data(), t.size(), b.data(), b.size(), order, s, tests, wide);
+  return count_disjoint(t.data(), t.size(), b.data(), b.size(), order, s, tests, wide, nullptr, nullptr, path);
+}
+
+std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top, std::span<const std::uint64_t> bottom,
+                                  bool wide) {
+  check_n_join(n);
+  return count_disjoint_keys(n, top, bottom, wide, engine::simd_path());
 }
 
 std::pair<int, int> join_outer_range(int n) {
@@ -1004,6 +1054,7 @@ std::shared_ptr<const TaskList> task_list(int n, int outer) {
 
 engine::Job make_join_job(int n, int outer, const std::string& fingerprint) {
   check_join(n, outer);
+  (void)engine::simd_path();  // a bad PCOUNT_SIMD is refused before any work
   const std::shared_ptr<const TaskList> list = task_list(n, outer);
   const std::shared_ptr<const std::vector<JoinTask>> tasks(list, &list->tasks);
   const std::shared_ptr<const std::vector<TaskEstimate>> estimates(list, &list->estimates);

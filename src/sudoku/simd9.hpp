@@ -7,8 +7,8 @@
 // groups. Lane 16·k + 4·g + b holds the 27-bit board of digit 4·k + g + 1 in
 // band b (rows 3b..3b+2; bit 9·(row mod 3) + column). Lanes with b = 3 or a
 // digit above 9 are padding and stay 0. Every operation of the propagation is
-// the same bit formula on every lane, so a 16-lane group is one AVX-512
-// register, two AVX2 or four SSE registers.
+// the same bit formula on every lane; the kernel works on lanes 0..35 as
+// 3 AVX-512, 5 AVX2 or 9 SSE registers (simd9_kernel.ipp).
 #include <cstdint>
 
 #include "pcount/sudoku/solver.hpp"

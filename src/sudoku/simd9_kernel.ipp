@@ -2,8 +2,9 @@
 // per instruction-set path (simd9_sse41.cpp, simd9_avx2.cpp,
 // simd9_avx512.cpp) with PCOUNT_SIMD9_NS naming the namespace; CMake adds
 // -march=x86-64-v2 (SSE4.1), -v3 (AVX2) or -v4 (AVX-512) after the project
-// flags; the code is the same, GCC vector extensions map each
-// 16-lane operation onto 4, 2 or 1 register operations. Only plain functions
+// flags; the code is the same, written on one native register ("piece":
+// 16 lanes with AVX-512, 8 with AVX2, 4 with SSE) with GCC vector
+// extensions, looping over the pieces of the state. Only plain functions
 // on Simd9State leave this file (no inline library code shared with other
 // translation units, so no copy built for a wider instruction set can be
 // linked into a narrower path).
@@ -42,87 +43,50 @@ namespace pcount::sudoku::detail::PCOUNT_SIMD9_NS {
 
 namespace {
 
-// Every helper below is forced inline: the 16-lane values must stay in
-// registers (GCC otherwise passes a 64-byte value through memory).
+// Every helper below is forced inline: the pieces must stay in registers.
 #define PCOUNT_SIMD9_INLINE inline __attribute__((always_inline))
 
 using u32 = std::uint32_t;
 typedef u32 V8 __attribute__((vector_size(32)));
 typedef u32 V4 __attribute__((vector_size(16)));
 
+// The state is kP native vectors of kW lanes ("pieces"), lane l of the
+// state being lane l % kW of piece l / kW. Only lanes 0..35 (digits 1..9)
+// are worked on: AVX-512 3 pieces of 16 lanes, AVX2 5 of 8, SSE 9 of 4, so
+// no narrower path carries a piece of padding alone (whole 16-lane groups
+// were 6 AVX2 or 12 SSE registers; leaving them took 15-19 % (AVX2) and
+// 24-27 % (SSE) of the instructions off, results/sudoku-puzzles.md
+// 2026-11-27). A piece holds kW / 4
+// digits of four band lanes; folds over the digits are lane-wise over the
+// pieces, then within the piece (kSlotLevels swaps of digit slots).
 #if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
-// One 16-lane group is one GCC vector (one AVX-512 register).
+constexpr int kW = 16;
 typedef u32 V __attribute__((vector_size(64)));
-constexpr V make16(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, a, b, c, d, a, b, c, d, a, b, c, d}; }
-constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; }
-#else
-// Narrower registers: a 16-lane group is an array of native vectors (two
-// AVX2 or four SSE registers), so that GCC keeps it in registers (a 64-byte
-// GCC vector without AVX-512 lives in memory).
-#if defined(__AVX2__)
+constexpr V make4(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, a, b, c, d, a, b, c, d, a, b, c, d}; }
+constexpr V make4_first(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; }
+#elif defined(__AVX2__)
 constexpr int kW = 8;
-typedef V8 N;
+typedef V8 V;
+constexpr V make4(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, a, b, c, d}; }
+constexpr V make4_first(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, 0, 0, 0, 0}; }
 #else
 constexpr int kW = 4;
-typedef V4 N;
+typedef V4 V;
+constexpr V make4(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d}; }
+constexpr V make4_first(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d}; }
 #endif
-constexpr int kPieces = 16 / kW;
-struct V {
-  N p[kPieces];
-  u32 operator[](int i) const { return p[i / kW][i % kW]; }
-};
-#define PCOUNT_SIMD9_BINOP(op)                                                 \
-  PCOUNT_SIMD9_INLINE V operator op(V a, V b) {                                              \
-    for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] op b.p[i];               \
-    return a;                                                                   \
-  }                                                                             \
-  PCOUNT_SIMD9_INLINE V operator op(V a, u32 b) {                                            \
-    for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] op b;                    \
-    return a;                                                                   \
-  }                                                                             \
-  PCOUNT_SIMD9_INLINE V& operator op##=(V & a, V b) { return a = a op b; }                   \
-  PCOUNT_SIMD9_INLINE V& operator op##=(V & a, u32 b) { return a = a op b; }
-PCOUNT_SIMD9_BINOP(&)
-PCOUNT_SIMD9_BINOP(|)
-PCOUNT_SIMD9_BINOP(^)
-PCOUNT_SIMD9_BINOP(+)
-PCOUNT_SIMD9_BINOP(-)
-PCOUNT_SIMD9_BINOP(*)
-#undef PCOUNT_SIMD9_BINOP
-PCOUNT_SIMD9_INLINE V operator>>(V a, int n) {
-  for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] >> n;
-  return a;
-}
-PCOUNT_SIMD9_INLINE V operator<<(V a, int n) {
-  for (int i = 0; i < kPieces; ++i) a.p[i] = a.p[i] << n;
-  return a;
-}
-PCOUNT_SIMD9_INLINE V operator~(V a) {
-  for (int i = 0; i < kPieces; ++i) a.p[i] = ~a.p[i];
-  return a;
-}
-PCOUNT_SIMD9_INLINE V operator&(u32 a, V b) { return b & a; }
-PCOUNT_SIMD9_INLINE V operator|(u32 a, V b) { return b | a; }
-PCOUNT_SIMD9_INLINE V operator^(u32 a, V b) { return b ^ a; }
-#if defined(__AVX2__)
-constexpr V make16(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d, a, b, c, d}, N{a, b, c, d, a, b, c, d}}}; }
-constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d, 0, 0, 0, 0}, N{}}}; }
-#else
-constexpr V make16(u32 a, u32 b, u32 c, u32 d) {
-  return V{{N{a, b, c, d}, N{a, b, c, d}, N{a, b, c, d}, N{a, b, c, d}}};
-}
-constexpr V make16_first(u32 a, u32 b, u32 c, u32 d) { return V{{N{a, b, c, d}, N{}, N{}, N{}}}; }
-#endif
-#endif
+constexpr int kP = (36 + kW - 1) / kW;  // pieces holding digits 1..9
+constexpr int kSlotLevels = kW == 16 ? 2 : kW == 8 ? 1 : 0;
+static_assert(kP * kW <= 48, "the pieces must fit Simd9State::lane");
 
 constexpr u32 kM27 = 0x7FFFFFF;
 constexpr u32 kLead = 0x1249249;  // first bit of each 3-cell segment (row r, box c: bit 9r + 3c)
 constexpr u32 kL0 = 0x40201, kL1 = kL0 << 3, kL2 = kL0 << 6;  // segment leads of box 0, 1, 2
 
-// Lanes that hold a real (band, digit) board, per 16-lane group.
-constexpr V kValid0 = make16(~0u, ~0u, ~0u, 0);
-constexpr V kValid2 = make16_first(~0u, ~0u, ~0u, 0);
-constexpr V kBandLanes = kValid0;
+// Lanes that hold a real (band, digit) board: band lanes 0..2 of every
+// digit slot; in the last piece only the first slot (digit 9) is real.
+constexpr V kBandLanes = make4(~0u, ~0u, ~0u, 0);
+constexpr V kLastLanes = make4_first(~0u, ~0u, ~0u, 0);
 
 // The six ways a digit can cross three rows × three boxes (or three bands ×
 // three columns): row i uses box kPerm[p][i].
@@ -133,7 +97,7 @@ constexpr u32 row_perm_leads(int i) {
   return (1u << (3 * kPerm[i][0])) | (1u << (9 + 3 * kPerm[i][1])) | (1u << (18 + 3 * kPerm[i][2]));
 }
 
-PCOUNT_SIMD9_INLINE V valid(int k) { return k == 2 ? kValid2 : kValid0; }
+PCOUNT_SIMD9_INLINE V valid(int k) { return k == kP - 1 ? kLastLanes : kBandLanes; }
 
 // Row rotations within a band: row r receives row r+1 (rr1) or r+2 (rr2).
 PCOUNT_SIMD9_INLINE V rr1(V x) { return ((x >> 9) | (x << 18)) & kM27; }
@@ -145,50 +109,27 @@ PCOUNT_SIMD9_INLINE V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL
 PCOUNT_SIMD9_INLINE V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
 PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
 // Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding
-// lane stays. Digit-group swaps (lane ^ 4, lane ^ 8) for folds over the
-// digits. Written per instruction set: GCC splits a generic 16-lane shuffle
-// into scalar moves when the target's registers are narrower.
+// lane stays. Digit-slot swaps (lane ^ 4, lane ^ 8) within a piece for folds
+// over the digits.
 #if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
 PCOUNT_SIMD9_INLINE V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7, 9, 10, 8, 11, 13, 14, 12, 15); }
 PCOUNT_SIMD9_INLINE V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7, 10, 8, 9, 11, 14, 12, 13, 15); }
-PCOUNT_SIMD9_INLINE V g4(V x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11); }
-PCOUNT_SIMD9_INLINE V g8(V x) { return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7); }
+PCOUNT_SIMD9_INLINE V slot_swap(V x, int level) {
+  return level == 0 ? __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11)
+                    : __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+#elif defined(__AVX2__)
+PCOUNT_SIMD9_INLINE V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7); }
+PCOUNT_SIMD9_INLINE V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7); }
+PCOUNT_SIMD9_INLINE V slot_swap(V x, int) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3); }
 #else
-#if defined(__AVX2__)
-PCOUNT_SIMD9_INLINE N nb1(N x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7); }
-PCOUNT_SIMD9_INLINE N nb2(N x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7); }
-PCOUNT_SIMD9_INLINE N nswap(N x) { return __builtin_shufflevector(x, x, 4, 5, 6, 7, 0, 1, 2, 3); }
-#else
-PCOUNT_SIMD9_INLINE N nb1(N x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3); }
-PCOUNT_SIMD9_INLINE N nb2(N x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3); }
-#endif
-PCOUNT_SIMD9_INLINE V br1(V x) {
-  for (auto& n : x.p) n = nb1(n);
-  return x;
-}
-PCOUNT_SIMD9_INLINE V br2(V x) {
-  for (auto& n : x.p) n = nb2(n);
-  return x;
-}
-PCOUNT_SIMD9_INLINE V g4(V x) {
-  V r;
-#if defined(__AVX2__)
-  for (int i = 0; i < kPieces; ++i) r.p[i] = nswap(x.p[i]);
-#else
-  for (int i = 0; i < kPieces; ++i) r.p[i] = x.p[i ^ 1];
-#endif
-  return r;
-}
-PCOUNT_SIMD9_INLINE V g8(V x) {
-  V r;
-  for (int i = 0; i < kPieces; ++i) r.p[i] = x.p[i ^ (kPieces / 2)];
-  return r;
-}
+PCOUNT_SIMD9_INLINE V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3); }
+PCOUNT_SIMD9_INLINE V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3); }
+PCOUNT_SIMD9_INLINE V slot_swap(V x, int) { return x; }
 #endif
 
-// Lane-wise tests without vector comparisons (which GCC splits into scalar
-// code when the vector is wider than the target's registers): lanes hold
-// values below 2^31, so x - 1 has its top bit set exactly when x == 0.
+// Lane-wise tests without vector comparisons: lanes hold values below 2^31,
+// so x - 1 has its top bit set exactly when x == 0.
 PCOUNT_SIMD9_INLINE V is_zero_top(V x) { return (x - 1u) & 0x80000000u; }   // top bit set where x == 0
 PCOUNT_SIMD9_INLINE V is_zero_one(V x) { return (x - 1u) >> 31; }            // 1 where x == 0, else 0
 
@@ -201,19 +142,15 @@ PCOUNT_SIMD9_INLINE bool any(V x) {
 #if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
   const V8 h = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7) | __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
   const V4 q = __builtin_shufflevector(h, h, 0, 1, 2, 3) | __builtin_shufflevector(h, h, 4, 5, 6, 7);
-#else
-  N o = x.p[0];
-  for (int i = 1; i < kPieces; ++i) o |= x.p[i];
-#if defined(__AVX2__)
-  const V4 q = __builtin_shufflevector(o, o, 0, 1, 2, 3) | __builtin_shufflevector(o, o, 4, 5, 6, 7);
-#else
-  const V4 q = o;
-#endif
-#endif
 #if defined(__x86_64__) && defined(__SSE4_1__)
   return !_mm_testz_si128(reinterpret_cast<__m128i>(q), reinterpret_cast<__m128i>(q));
 #else
   return (q[0] | q[1] | q[2] | q[3]) != 0;
+#endif
+#elif defined(__AVX2__)
+  return !_mm256_testz_si256(reinterpret_cast<__m256i>(x), reinterpret_cast<__m256i>(x));
+#else
+  return !_mm_testz_si128(reinterpret_cast<__m128i>(x), reinterpret_cast<__m128i>(x));
 #endif
 }
 
@@ -230,14 +167,13 @@ PCOUNT_SIMD9_INLINE void merge(Fold& f, V o, V t, V h) {
 }
 
 PCOUNT_SIMD9_INLINE Fold fold(const V* a) {
-  Fold f;
-  f.o = a[0] | a[1];
-  f.t = a[0] & a[1];
-  f.h = f.t & a[2];
-  f.t |= f.o & a[2];
-  f.o |= a[2];
-  merge(f, g4(f.o), g4(f.t), g4(f.h));
-  merge(f, g8(f.o), g8(f.t), g8(f.h));
+  Fold f{a[0], V{}, V{}};
+  for (int k = 1; k < kP; ++k) {
+    f.h |= f.t & a[k];
+    f.t |= f.o & a[k];
+    f.o |= a[k];
+  }
+  for (int l = 0; l < kSlotLevels; ++l) merge(f, slot_swap(f.o, l), slot_swap(f.t, l), slot_swap(f.h, l));
   return f;
 }
 
@@ -255,22 +191,29 @@ PCOUNT_SIMD9_INLINE void merge4(Fold4& f, const Fold4& g) {
 
 PCOUNT_SIMD9_INLINE Fold4 fold4(const V* x) {
   Fold4 f{x[0], V{}, V{}, V{}};
-  for (int k = 1; k < 3; ++k) {
+  for (int k = 1; k < kP; ++k) {
     f.q |= f.h & x[k];
     f.h |= f.t & x[k];
     f.t |= f.o & x[k];
     f.o |= x[k];
   }
-  merge4(f, Fold4{g4(f.o), g4(f.t), g4(f.h), g4(f.q)});
-  merge4(f, Fold4{g8(f.o), g8(f.t), g8(f.h), g8(f.q)});
+  for (int l = 0; l < kSlotLevels; ++l)
+    merge4(f, Fold4{slot_swap(f.o, l), slot_swap(f.t, l), slot_swap(f.h, l), slot_swap(f.q, l)});
   return f;
 }
 
+/// Whether any lane of the state differs.
+PCOUNT_SIMD9_INLINE bool changed(const V* a, const V* b) {
+  V d = a[0] ^ b[0];
+  for (int k = 1; k < kP; ++k) d |= a[k] ^ b[k];
+  return any(d);
+}
+
 PCOUNT_SIMD9_INLINE void load(const Simd9State& s, V* a) {
-  for (int k = 0; k < 3; ++k) __builtin_memcpy(&a[k], s.lane + 16 * k, sizeof(V));
+  for (int k = 0; k < kP; ++k) __builtin_memcpy(&a[k], s.lane + kW * k, sizeof(V));
 }
 PCOUNT_SIMD9_INLINE void store(Simd9State& s, const V* a) {
-  for (int k = 0; k < 3; ++k) __builtin_memcpy(s.lane + 16 * k, &a[k], sizeof(V));
+  for (int k = 0; k < kP; ++k) __builtin_memcpy(s.lane + kW * k, &a[k], sizeof(V));
 }
 
 /// Triads: the three cells of a row segment (or column segment) hold three
@@ -282,29 +225,29 @@ PCOUNT_SIMD9_INLINE void store(Simd9State& s, const V* a) {
 /// nonzero).
 PCOUNT_SIMD9_INLINE V triads(V* a) {
   V bad{};
-  V S[3], cert[3];
-  for (int k = 0; k < 3; ++k) S[k] = seg(a[k]);
+  V S[kP], cert[kP];
+  for (int k = 0; k < kP; ++k) S[k] = seg(a[k]);
   Fold4 n = fold4(S);
   bad |= ~n.h & kLead & kBandLanes;
   const V three = n.h & ~n.q;
-  for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
+  for (int k = 0; k < kP; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
   Fold4 c = fold4(cert);
   bad |= c.q & kBandLanes;
   const V closed = c.h;
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < kP; ++k) {
     const V keep = cert[k] * 7u;
     const V rest = (cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k])) * 7u;
     a[k] &= ~(closed * 7u | rest) | keep;
   }
-  for (int k = 0; k < 3; ++k) S[k] = colset(a[k]);
+  for (int k = 0; k < kP; ++k) S[k] = colset(a[k]);
   n = fold4(S);
   bad |= ~n.h & 0777u & kBandLanes;
   const V vthree = n.h & ~n.q;
-  for (int k = 0; k < 3; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
+  for (int k = 0; k < kP; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
   c = fold4(cert);
   bad |= c.q & kBandLanes;
   const V vclosed = c.h;
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < kP; ++k) {
     const V x = cert[k];
     // Its stack within the band, and its column in the other bands
     // (their certain flags rotated into this band's lane).
@@ -334,15 +277,16 @@ bool propagate(Simd9State& s) {
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
 #endif
-  V a[3];
+  V a[kP];
   load(s, a);
   for (;;) {
 #ifdef PCOUNT_SIMD9_STATS
     ++simd9_sweeps;
 #endif
-    V before[3] = {a[0], a[1], a[2]};
+    V before[kP];
+    for (int k = 0; k < kP; ++k) before[k] = a[k];
     V bad{};
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < kP; ++k) {
       // Locked candidates within the band (rows × boxes).
       const V S = seg(a[k]);
       const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
@@ -351,14 +295,15 @@ bool propagate(Simd9State& s) {
       // Locked candidates across the bands of a stack (bands × columns).
       const V c = colset(a[k]), c1 = br1(c), c2 = br2(c);
       const V C = c & ((cc1(c1) & cc2(c2)) | (cc2(c1) & cc1(c2)));
-      bad |= (is_zero_top(C & 07u) | is_zero_top(C & 070u) | is_zero_top(C & 0700u)) & valid(k);
+      // A stack with no column left: its lead bit (0, 3, 6) stays clear.
+      bad |= ~(C | (C >> 1) | (C >> 2)) & (valid(k) & 0111u);
       a[k] &= colexp(C);
     }
     const Fold f = fold(a);
     bad |= (f.o ^ kM27) & kBandLanes;
     const V naked = f.o & ~f.t;
-    V p[3];
-    for (int k = 0; k < 3; ++k) {
+    V p[kP];
+    for (int k = 0; k < kP; ++k) {
       const V x = a[k];
       const V S = seg(x);
       const V row_only = S & ~bc1(S) & ~bc2(S);
@@ -371,20 +316,19 @@ bool propagate(Simd9State& s) {
       p[k] = h | (x & naked);
     }
     // Cells claimed by two digits.
-    V claimed = p[0] | p[1], twice = p[0] & p[1];
-    twice |= claimed & p[2];
-    claimed |= p[2];
-    {
-      V o4 = g4(claimed), t4 = g4(twice);
-      twice |= t4 | (claimed & o4);
-      claimed |= o4;
-      V o8 = g8(claimed), t8 = g8(twice);
-      twice |= t8 | (claimed & o8);
-      claimed |= o8;
+    V claimed = p[0], twice{};
+    for (int k = 1; k < kP; ++k) {
+      twice |= claimed & p[k];
+      claimed |= p[k];
+    }
+    for (int l = 0; l < kSlotLevels; ++l) {
+      const V o = slot_swap(claimed, l), t = slot_swap(twice, l);
+      twice |= t | (claimed & o);
+      claimed |= o;
     }
     bad |= twice;
     if (any(bad)) return false;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < kP; ++k) {
       const V z = seg(p[k]);
       const V row_fill = (z | bc1(z) | bc2(z)) * 7u;
       const V box_fill = (z | rr1(z) | rr2(z)) * 7u;
@@ -392,7 +336,7 @@ bool propagate(Simd9State& s) {
       pc |= br1(pc) | br2(pc);
       a[k] &= ~(claimed | row_fill | box_fill | colexp(pc)) | p[k];
     }
-    if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+    if (changed(a, before)) continue;
     // A fixpoint of the cheap steps. Every cell single: a valid grid (see
     // the top of this file). Else the triads, and on if they removed anything.
     if (!any(f.t & kBandLanes)) {
@@ -405,7 +349,7 @@ bool propagate(Simd9State& s) {
     // anything the search would not find as fast (see kTriadOpen).
     if (__builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]) > kTriadOpen) {
       if (any(triads(a))) return false;
-      if (any((a[0] ^ before[0]) | (a[1] ^ before[1]) | (a[2] ^ before[2]))) continue;
+      if (changed(a, before)) continue;
     }
 #endif
     store(s, a);
@@ -429,12 +373,12 @@ bool start(Simd9State& s, const std::uint8_t* clues) {
     given[simd9_lane(v - 1, b)] |= bit;
     band_given[b] |= bit;
   }
-  const V taken = make16(band_given[0], band_given[1], band_given[2], 0);
-  for (int k = 0; k < 3; ++k) {
+  const V taken = make4(band_given[0], band_given[1], band_given[2], 0);
+  for (int k = 0; k < kP; ++k) {
     V g;
-    __builtin_memcpy(&g, given + 16 * k, sizeof(V));
+    __builtin_memcpy(&g, given + kW * k, sizeof(V));
     const V a = ((kM27 & ~taken) | g) & valid(k);
-    __builtin_memcpy(s.lane + 16 * k, &a, sizeof(V));
+    __builtin_memcpy(s.lane + kW * k, &a, sizeof(V));
   }
   return propagate(s);
 }
@@ -467,23 +411,32 @@ namespace {
 /// configurations over all digits among those not yet fixed, and in it the
 /// digit with the fewest (at least two). Returns cell -1 when every band
 /// and stack is fixed.
-Branch choose_configuration(const V* a) {
+Branch choose_configuration(const Simd9State& s, const V* a) {
   alignas(64) u32 hc[48], vc[48];
-  for (int k = 0; k < 3; ++k) {
+  // Per lane the configurations left of its digit in its band (h) and, in
+  // 3-bit fields, in each stack (v: the same in every band lane); their sums
+  // over the digits, per band (hs) and per stack (vs, fields widened to 8
+  // bits: up to 54), by the folds of the counts.
+  V hs{}, vs{};
+  for (int k = 0; k < kP; ++k) {
     const V S = seg(a[k]);
     V h{};
     for (int i = 0; i < 6; ++i) h += is_zero_one((S & row_perm_leads(i)) ^ row_perm_leads(i));
     const V c0 = colset(a[k]), c1 = br1(c0), c2 = br2(c0);
     V v{};
     for (int i = 0; i < 6; ++i) v += (c0 >> kPerm[i][0]) & (c1 >> kPerm[i][1]) & (c2 >> kPerm[i][2]) & 0111u;
-    __builtin_memcpy(hc + 16 * k, &h, sizeof(V));
-    __builtin_memcpy(vc + 16 * k, &v, sizeof(V));
+    __builtin_memcpy(hc + kW * k, &h, sizeof(V));
+    __builtin_memcpy(vc + kW * k, &v, sizeof(V));
+    hs += h;
+    vs += (v & 7u) | ((v & 070u) << 5) | ((v & 0700u) << 10);
+  }
+  for (int l = 0; l < kSlotLevels; ++l) {
+    hs += slot_swap(hs, l);
+    vs += slot_swap(vs, l);
   }
   int best_unit = -1, best_total = 1 << 20;
   for (int u = 0; u < 6; ++u) {
-    int total = 0;
-    for (int d = 0; d < 9; ++d)
-      total += u < 3 ? static_cast<int>(hc[simd9_lane(d, u)]) : static_cast<int>((vc[simd9_lane(d, 0)] >> (3 * (u - 3))) & 7u);
+    const int total = u < 3 ? static_cast<int>(hs[u]) : static_cast<int>((vs[0] >> (8 * (u - 3))) & 0xFFu);
     if (total > 9 && total < best_total) {
       best_total = total;
       best_unit = u;
@@ -506,14 +459,14 @@ Branch choose_configuration(const V* a) {
   for (int i = 0; i < 6; ++i) {
     bool ok;
     if (best_unit < 3) {
-      const u32 S = (a[best_d >> 2][4 * (best_d & 3) + b]);
+      const u32 S = s.lane[simd9_lane(best_d, b)];
       const u32 lead = (S | (S >> 1) | (S >> 2)) & kLead;
       ok = (lead & row_perm_leads(i)) == row_perm_leads(i);
     } else {
       const int st = 3 * (best_unit - 3);
       ok = true;
       for (int j = 0; j < 3; ++j) {
-        const u32 m = a[best_d >> 2][4 * (best_d & 3) + j];
+        const u32 m = s.lane[simd9_lane(best_d, j)];
         ok = ok && ((m | (m >> 9) | (m >> 18)) >> (st + kPerm[i][j]) & 1u);
       }
     }
@@ -539,11 +492,11 @@ Branch choose_configuration(const V* a) {
 #endif
 
 Branch choose(const Simd9State& s) {
-  V a[3];
+  V a[kP];
   load(s, a);
 #if PCOUNT_SIMD9_BRANCH == 0
   {
-    const Branch c = choose_configuration(a);
+    const Branch c = choose_configuration(s, a);
     if (c.cell >= 0) return c;
   }
 #endif
@@ -560,17 +513,17 @@ Branch choose(const Simd9State& s) {
 #if PCOUNT_SIMD9_BRANCH == 0
 #elif PCOUNT_SIMD9_BRANCH == 3
   if (best_b < 0 || __builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]) > PCOUNT_SIMD9_OPEN) {
-    const Branch c = choose_configuration(a);
+    const Branch c = choose_configuration(s, a);
     if (c.cell >= 0) return c;
   }
 #elif PCOUNT_SIMD9_BRANCH == 1
   if (best_b < 0) {
-    const Branch c = choose_configuration(a);
+    const Branch c = choose_configuration(s, a);
     if (c.cell >= 0) return c;
   }
 #elif PCOUNT_SIMD9_BRANCH == 2
   {
-    const Branch c = choose_configuration(a);
+    const Branch c = choose_configuration(s, a);
     if (c.cell >= 0 && (__builtin_popcount(c.candidates) == 2 || best_b < 0)) return c;
   }
 #endif
@@ -596,7 +549,7 @@ Branch choose(const Simd9State& s) {
 }
 
 int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, int max) {
-  V a[3];
+  V a[kP];
   load(s, a);
   const Fold f = fold(a);
   const int open = __builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]);

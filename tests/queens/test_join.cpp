@@ -167,7 +167,8 @@ TEST(QueensJoin, DiagonalReflectionKeepsTheTotalAndEnumeratesFewerPlacements) {
 // The bucketed, vectorised join of one column set against a double loop
 // written here: random keys of several densities (zero keys included,
 // which meet the bucket padding), sizes around the bucketing thresholds,
-// in 32-bit and forced 64-bit lanes.
+// in 32-bit and forced 64-bit lanes, on every instruction-set path this
+// CPU runs (16, 32 or 64 bytes per vector).
 TEST(QueensJoin, DisjointPairCountsMatchADoubleLoop) {
   std::mt19937_64 rng(20261123);
   for (int n : {2, 5, 9, 12, 16, 18, 23, 32}) {
@@ -188,13 +189,21 @@ TEST(QueensJoin, DisjointPairCountsMatchADoubleLoop) {
         for (const std::uint64_t x : top)
           for (const std::uint64_t y : bottom) expected += (x & y) == 0 ? 1 : 0;
         EXPECT_EQ(count_disjoint_keys(n, top, bottom), expected) << "n=" << n << " sizes " << nt << "×" << nb;
-        EXPECT_EQ(count_disjoint_keys(n, top, bottom, true), expected) << "n=" << n << " sizes " << nt << "×" << nb;
+        for (engine::SimdPath path : {engine::SimdPath::sse41, engine::SimdPath::avx2, engine::SimdPath::avx512}) {
+          if (!engine::simd_path_supported(path)) continue;
+          for (bool wide : {false, true})
+            EXPECT_EQ(count_disjoint_keys(n, top, bottom, wide, path), expected)
+                << "n=" << n << " sizes " << nt << "×" << nb << " " << engine::simd_path_name(path) << " wide " << wide;
+        }
       }
     }
   }
   const std::vector<std::uint64_t> one{std::uint64_t{1} << 10};
   EXPECT_THROW((void)count_disjoint_keys(5, one, one), InvalidArgument);
   EXPECT_THROW((void)count_disjoint_keys(0, one, one), InvalidArgument);
+  if (!engine::simd_path_supported(engine::SimdPath::avx512)) {
+    EXPECT_THROW((void)count_disjoint_keys(8, one, one, false, engine::SimdPath::avx512), InvalidArgument);
+  }
 }
 
 TEST(QueensJoin, BadSplitsAreRefused) {

@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -82,6 +84,32 @@ TEST(QueensCli, JoinForEveryOuterSplitThreadCountAndSmallBoard) {
   const auto j = run_json({"--queens", "14", "--method", "join", "--memory-limit", "1G"});
   expect_known(j, 14);
   EXPECT_GT(j["memory_estimate_bytes"].get<long long>(), 0);
+}
+
+TEST(QueensCli, JoinGivesTheKnownCountsOnEveryForcedPath) {
+  // PCOUNT_SIMD picks the join's vector width (16, 32, 64 bytes); a path
+  // the CPU lacks, or an unknown one, is refused before any work.
+  int ran = 0;
+  for (const char* name : {"sse4.1", "avx2", "avx512"}) {
+    ::setenv("PCOUNT_SIMD", name, 1);
+    const CommandResult r = run_count({"--queens", "14", "--method", "join", "--threads", "2", "--json"});
+    ::unsetenv("PCOUNT_SIMD");
+    if (r.status == 2) {
+      EXPECT_NE(r.err.find("PCOUNT_SIMD: this CPU cannot run the"), std::string::npos) << r.err;
+      EXPECT_EQ(r.out, "");
+      continue;
+    }
+    ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+    expect_known(nlohmann::json::parse(r.out), 14);
+    ++ran;
+  }
+  EXPECT_GE(ran, 1);
+  ::setenv("PCOUNT_SIMD", "mmx", 1);
+  const CommandResult bad = run_count({"--queens", "14", "--method", "join"});
+  ::unsetenv("PCOUNT_SIMD");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(is_one_line(bad.err)) << bad.err;
+  EXPECT_EQ(bad.err.rfind("count: PCOUNT_SIMD: unknown path 'mmx'", 0), 0u) << bad.err;
 }
 
 TEST(QueensCli, JoinRefusesARunOverTheMemoryLimitBeforeAnyWork) {

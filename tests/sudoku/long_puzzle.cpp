@@ -1,5 +1,6 @@
-// Slow puzzle counts (ctest label `long`): the docs/sudoku-grids.md per-class
-// check puzzle, 6,696,000 solutions, by both kernels and several splits.
+// Slow puzzle runs (ctest label `long`): the five shipped puzzle sets whole,
+// fast9 against every simd9 path; the docs/sudoku-grids.md per-class check
+// puzzle, 6,696,000 solutions, by both kernels and several splits.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,12 +9,19 @@
 #include "pcount/sudoku/puzzle.hpp"
 #include "pcount/sudoku/solver.hpp"
 #include "support/run_command.hpp"
+#include "support/simd9_cross_check.hpp"
 
 namespace pcount::sudoku {
 namespace {
 
 const std::string kBandAndColumn =
     "1234567894567891237891234562........5........8........3........6........9........";
+
+TEST(PuzzleLong, WholeShippedSetsAgreeWithFast9OnEverySimd9Path) {
+  for (const char* name : {"puzzles2_17_clue", "puzzles3_magictour_top1465", "puzzles5_forum_hardest_1905_11+",
+                           "puzzles6_forum_hardest_1106", "puzzles7_serg_benchmark"})
+    EXPECT_GT(test::cross_check_simd9_set(name, 1), 370) << name;
+}
 
 TEST(PuzzleLong, BandAndFirstColumnHas6696000Solutions) {
   const Puzzle p = parse_puzzle(kBandAndColumn);

@@ -7,6 +7,8 @@
 // library and through the program (PCOUNT_SIMD).
 #include <gtest/gtest.h>
 
+#include <cpuid.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -17,6 +19,7 @@
 #include "pcount/sudoku/solver.hpp"
 #include "support/plain_sudoku.hpp"
 #include "support/run_command.hpp"
+#include "support/simd9_cross_check.hpp"
 
 namespace pcount::sudoku {
 namespace {
@@ -142,6 +145,50 @@ TEST(Simd9, ReferenceSetSamplesAgreeWithGeneralAndPlain) {
   EXPECT_GT(unique, 20);
   EXPECT_GT(none, 20);
   EXPECT_GT(several, 20);
+}
+
+TEST(Simd9, ShippedSetsAgreeWithFast9OnEveryPath) {
+  // Every 16th puzzle of the five sets (the whole sets under `long`).
+  int checked = 0;
+  for (const char* name : kSets) checked += test::cross_check_simd9_set(name, 16);
+  EXPECT_GT(checked, 6800);
+}
+
+TEST(Simd9, DispatchTakesTheWidestPathTheCpuReports) {
+  // What the CPU reports, read with CPUID here (leaf 1: SSE4.1/4.2, POPCNT;
+  // leaf 7: AVX2, BMI1/2, AVX-512 F/DQ/BW/VL) and the OS's saved register
+  // state (XGETBV: YMM for AVX2, ZMM and mask registers for AVX-512).
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  ASSERT_TRUE(__get_cpuid(1, &a, &b, &c, &d));
+  const bool osxsave = (c >> 27) & 1u;
+  const bool v2 = ((c >> 19) & 1u) && ((c >> 20) & 1u) && ((c >> 23) & 1u) && ((c >> 9) & 1u);
+  const bool fma = (c >> 12) & 1u;
+  unsigned long long xcr0 = 0;
+  if (osxsave) {
+    unsigned lo = 0, hi = 0;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    xcr0 = (static_cast<unsigned long long>(hi) << 32) | lo;
+  }
+  __cpuid_count(7, 0, a, b, c, d);
+  const bool v3 = v2 && fma && ((b >> 5) & 1u) && ((b >> 3) & 1u) && ((b >> 8) & 1u) && (xcr0 & 0x6) == 0x6;
+  const bool v4 = v3 && ((b >> 16) & 1u) && ((b >> 17) & 1u) && ((b >> 30) & 1u) && ((b >> 31) & 1u) &&
+                  (xcr0 & 0xE6) == 0xE6;
+  EXPECT_EQ(simd_path_supported(SimdPath::sse41), v2);
+  EXPECT_EQ(simd_path_supported(SimdPath::avx2), v3);
+  EXPECT_EQ(simd_path_supported(SimdPath::avx512), v4);
+  if (!simd_path_forced()) {
+    EXPECT_EQ(simd_path(), v4 ? SimdPath::avx512 : v3 ? SimdPath::avx2 : SimdPath::sse41);
+  }
+  // A path the CPU lacks is refused before the run.
+  for (const char* name : {"avx2", "avx512"}) {
+    const bool have = std::string(name) == "avx2" ? v3 : v4;
+    if (have) continue;
+    ::setenv("PCOUNT_SIMD", name, 1);
+    const CommandResult r = run_count({"--puzzle", std::string(81, '.'), "--limit", "1"});
+    ::unsetenv("PCOUNT_SIMD");
+    EXPECT_EQ(r.status, 2) << name;
+    EXPECT_NE(r.err.find("PCOUNT_SIMD: this CPU cannot run the"), std::string::npos) << r.err;
+  }
 }
 
 TEST(Simd9, FullCountsMatchThePlainCounterOnEveryPath) {

@@ -40,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "pcount/engine/simd.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/queens/symmetry.hpp"
 
@@ -106,13 +107,19 @@ struct JoinTaskCount {
 /// Number of pairs (x in top, y in bottom) with x & y == 0, for keys of
 /// 2n bits, by the bucketed join each task runs per column set (exposed
 /// so tests can check it against a plain double loop). Keys are sorted
-/// into buckets by their most contested bits; the bits left are tested
-/// 16 keys per vector in 32-bit lanes when they fit 32 bits, else 8 per
-/// vector in 64-bit lanes; `wide` forces the 64-bit lanes. Throws
-/// InvalidArgument("n") unless 1 ≤ n ≤ 32, InvalidArgument("top") or
-/// ("bottom") for a key with a bit at or above 2n.
+/// into buckets by their most contested bits; the bits left are tested in
+/// 32-bit lanes when they fit 32 bits, else in 64-bit lanes (`wide` forces
+/// them), a vector of 64, 32 or 16 bytes on the AVX-512, AVX2 or SSE4.1
+/// path: `path`, by default engine::simd_path() (the join's tasks always
+/// use that one). Throws InvalidArgument("n") unless 1 ≤ n ≤ 32,
+/// InvalidArgument("top") or ("bottom") for a key with a bit at or above
+/// 2n, InvalidArgument("path") for a path this CPU cannot run, and like
+/// engine::simd_path() for a bad PCOUNT_SIMD.
 [[nodiscard]] std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top,
                                                 std::span<const std::uint64_t> bottom, bool wide = false);
+[[nodiscard]] std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top,
+                                                std::span<const std::uint64_t> bottom, bool wide,
+                                                engine::SimdPath path);
 
 /// Counter indices of the join job.
 enum JoinCounter : std::size_t {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "pcount/engine/simd.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/sudoku/puzzle.hpp"
 
@@ -44,31 +45,18 @@ enum class Kernel {
 [[nodiscard]] const char* kernel_name(Kernel k);
 
 /// Instruction-set paths of the simd9 kernel, one build of the same code
-/// each (x86-64-v2, -v3, -v4 micro-architecture levels).
-enum class SimdPath { sse41, avx2, avx512 };
-
-/// "sse4.1", "avx2" or "avx512".
-[[nodiscard]] const char* simd_path_name(SimdPath p);
-
-/// Whether this CPU runs path `p` (CPUID via __builtin_cpu_supports; on a
-/// machine other than x86-64 only sse41 is reported, built without
-/// x86 flags as portable vector code).
-[[nodiscard]] bool simd_path_supported(SimdPath p);
-
-/// Whether PCOUNT_SIMD is set (non-empty).
-[[nodiscard]] bool simd_path_forced();
+/// each, and their run-time choice (PCOUNT_SIMD): pcount/engine/simd.hpp.
+using engine::SimdPath;
+using engine::simd_path;
+using engine::simd_path_forced;
+using engine::simd_path_name;
+using engine::simd_path_supported;
 
 /// The kernel Kernel::automatic runs for `shape`: general for boxes other
 /// than 3x3; for 3x3, simd9 when the CPU has AVX2 (or AVX-512) or
 /// PCOUNT_SIMD names a path, else fast9 (simd9's SSE4.1 build is no faster
 /// than fast9: four registers per 16-lane value).
 [[nodiscard]] Kernel automatic_kernel(const BoxShape& shape);
-
-/// The path Kernel::simd9 runs: the environment variable PCOUNT_SIMD
-/// ("sse4.1", "avx2", "avx512"; read once) when set to a supported path,
-/// else the widest supported one. Throws InvalidArgument("PCOUNT_SIMD")
-/// when the variable names an unknown or unsupported path.
-[[nodiscard]] SimdPath simd_path();
 
 /// What one sequential solve found.
 struct SolveResult {
