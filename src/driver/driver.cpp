@@ -576,8 +576,8 @@ std::optional<int> parse_words(const std::vector<std::string>& words, const Pars
     // No positional arguments are allowed: name the first one.
     for (const po::option& o : parsed.options)
       if (o.string_key.empty() && !o.original_tokens.empty()) {
-        err << name << ": '" << o.original_tokens.front() << "': unexpected argument without an option (see "
-            << name << " --help)\n";
+        err << name << ": '" << o.original_tokens.front() << "': unexpected argument without an option (see " << name
+            << " --help)\n";
         return 2;
       }
     po::store(parsed, vm);
@@ -595,18 +595,22 @@ void check_combinations(const Invocation& inv, const Program& program) {
   const Problem& problem = *inv.problem;
   if (inv.common.estimate)
     for (const char* o : {"checkpoint", "out", "profile", "list", "output", "strategy-out", "svg"})
-      if (inv.has(o)) throw InvalidArgument("--estimate", std::string("runs only a sample and keeps nothing; drop --") + o);
+      if (inv.has(o))
+        throw InvalidArgument("--estimate", std::string("runs only a sample and keeps nothing; drop --") + o);
   if (!inv.common.list) return;
   if (!problem.lists) {
     std::string can;
     for (const Problem& e : program.problems)
       if (e.lists) can += (can.empty() ? "" : ", ") + dashed(e.option);
-    throw InvalidArgument("--list", "does not apply to " + dashed(problem.option) + " (it counts without "
-                          "listing)" + (can.empty() ? std::string() : "; problems that list: " + can));
+    throw InvalidArgument("--list", "does not apply to " + dashed(problem.option) +
+                                        " (it counts without "
+                                        "listing)" +
+                                        (can.empty() ? std::string() : "; problems that list: " + can));
   }
   if (inv.common.list_limit != 0 && inv.common.shard_count > 1)
-    throw InvalidArgument("--list", "K (the first K objects) does not combine with --shard; list all and "
-                                    "count merge, or run without --shard");
+    throw InvalidArgument("--list",
+                          "K (the first K objects) does not combine with --shard; list all and "
+                          "count merge, or run without --shard");
   if (inv.common.list_limit != 0 && (!inv.common.checkpoint.empty() || !inv.common.out_file.empty()))
     throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
                                         (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));

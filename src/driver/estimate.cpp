@@ -164,7 +164,7 @@ struct EstimateSetting {
   double setup = 0.0;  ///< seconds spent before the tasks (the plan)
   double load = -1.0;  ///< 1-minute load average; < 0 unknown
   int cores = 1;
-  bool busy = false;   ///< load above 0.9 per core
+  bool busy = false;  ///< load above 0.9 per core
 };
 
 EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) {

@@ -117,8 +117,8 @@ void put_figures(TextBlock& t, const JobFigures& f) {
   const bool merged = f.shards > 0;
   if (merged) t.line("shards", std::to_string(f.shards));
   if (f.ranks) t.line("ranks", std::to_string(f.ranks));
-  t.line("threads", std::to_string(f.threads) + (merged ? " (the most of any shard)" : "") +
-                        (f.ranks ? " per rank" : ""));
+  t.line("threads",
+         std::to_string(f.threads) + (merged ? " (the most of any shard)" : "") + (f.ranks ? " per rank" : ""));
   t.line("tasks", std::to_string(f.tasks) + (f.tasks_total ? " of " + std::to_string(f.tasks_total) : "") +
                       (f.split_depth ? " (split depth " + std::to_string(*f.split_depth) + ")" : "") +
                       (f.tasks_resumed ? ", " + std::to_string(f.tasks_resumed) + " from earlier runs" : ""));

@@ -40,19 +40,19 @@ enum class ReportKind { run, shard, merge, estimate };
 /// How a job ran, as a report shows it. Unset or zero fields are left out
 /// of the text and are null (or absent: shards, ranks, task_seconds) in JSON.
 struct JobFigures {
-  int threads = 0;                   ///< threads (per process; the most of any shard under merge)
-  std::size_t tasks = 0;             ///< the job's tasks (a shard: its own)
-  std::size_t tasks_total = 0;       ///< the job's tasks when `tasks` is a shard's share, else 0
-  std::size_t tasks_run = 0;         ///< computed by the run(s)
-  std::size_t tasks_resumed = 0;     ///< taken from checkpoints
-  std::optional<int> split_depth;    ///< the job's split depth, when it has one
-  u128 nodes = 0;            ///< search nodes (0: the job counts none)
-  double wall_seconds = 0.0;         ///< wall time (merge: the longest shard)
-  double cpu_seconds = 0.0;          ///< CPU time of the process(es) (merge: summed over the shards)
-  std::uint64_t max_rss_bytes = 0;   ///< the largest peak resident set of those processes
-  std::size_t shards = 0;            ///< merge: the number of shards; 0 = not a merge
-  double task_seconds = 0.0;         ///< merge: the tasks' times summed over the shards
-  int ranks = 0;                     ///< count-mpi: the number of ranks; 0 = one process
+  int threads = 0;                  ///< threads (per process; the most of any shard under merge)
+  std::size_t tasks = 0;            ///< the job's tasks (a shard: its own)
+  std::size_t tasks_total = 0;      ///< the job's tasks when `tasks` is a shard's share, else 0
+  std::size_t tasks_run = 0;        ///< computed by the run(s)
+  std::size_t tasks_resumed = 0;    ///< taken from checkpoints
+  std::optional<int> split_depth;   ///< the job's split depth, when it has one
+  u128 nodes = 0;                   ///< search nodes (0: the job counts none)
+  double wall_seconds = 0.0;        ///< wall time (merge: the longest shard)
+  double cpu_seconds = 0.0;         ///< CPU time of the process(es) (merge: summed over the shards)
+  std::uint64_t max_rss_bytes = 0;  ///< the largest peak resident set of those processes
+  std::size_t shards = 0;           ///< merge: the number of shards; 0 = not a merge
+  double task_seconds = 0.0;        ///< merge: the tasks' times summed over the shards
+  int ranks = 0;                    ///< count-mpi: the number of ranks; 0 = one process
 };
 
 /// The figures of a run's result (threads, tasks, nodes, wall, CPU, RSS).

@@ -333,8 +333,9 @@ void print_resumed_note(const Invocation& inv, const Output& output, const engin
     note += "; --output " + c.output_file + " is cut back to their " + std::to_string(output_file->length()) +
             " bytes and written on from there (exactly once)";
   else
-    note += "; stdout is at-least-once: the last lines before the stop may be printed twice (--output FILE "
-            "writes exactly once)";
+    note +=
+        "; stdout is at-least-once: the last lines before the stop may be printed twice (--output FILE "
+        "writes exactly once)";
   inv.err << inv.session.program << ": " << note << '\n' << std::flush;
 }
 
@@ -357,9 +358,9 @@ public:
       sink_ << text;
     sink_.flush();
     if (!sink_)
-      throw std::runtime_error(to_file_ ? "--output: writing " + inv_.common.output_file + " failed: " +
-                                              std::strerror(errno)
-                                        : std::string("writing the output on stdout failed: ") + std::strerror(errno));
+      throw std::runtime_error(to_file_
+                                   ? "--output: writing " + inv_.common.output_file + " failed: " + std::strerror(errno)
+                                   : std::string("writing the output on stdout failed: ") + std::strerror(errno));
   }
   /// Whether --list K's K lines are out (the run was cancelled for it).
   [[nodiscard]] bool limit_reached() const { return limit_reached_; }
@@ -427,7 +428,8 @@ void add_usage(const Invocation& inv, engine::RunResult& result) {
   if (!dist) return;
   engine::Tally rss(1);
   rss.counts[0] = own.max_rss_bytes;
-  std::vector<engine::TaskRecord> ranks{engine::TaskRecord{static_cast<std::size_t>(dist->rank()), rss, own.cpu_seconds}};
+  std::vector<engine::TaskRecord> ranks{
+      engine::TaskRecord{static_cast<std::size_t>(dist->rank()), rss, own.cpu_seconds}};
   dist->gather(ranks, 1);
   if (dist->rank() != 0) return;
   result.cpu_seconds = 0;
@@ -445,16 +447,19 @@ void add_usage(const Invocation& inv, engine::RunResult& result) {
   const int sig = g_stop_signal.load();
   const int status = sig == SIGINT ? 130 : 143;
   if (dist && dist->rank() != 0) throw EarlyExit{status};
-  const std::string why = sig == SIGINT ? "SIGINT" : sig == SIGTERM && c.stop_file.empty() ? "SIGTERM"
-                          : sig == SIGTERM ? "SIGTERM or the stop file" : "a stop request";
+  const std::string why = sig == SIGINT                           ? "SIGINT"
+                          : sig == SIGTERM && c.stop_file.empty() ? "SIGTERM"
+                          : sig == SIGTERM                        ? "SIGTERM or the stop file"
+                                                                  : "a stop request";
   const std::size_t abandoned = result.tasks_abandoned;
   inv.err << inv.session.program << ": stopped by " << why << " after " << result.tasks_run + result.tasks_resumed
           << " of " << shard_tasks << " tasks" << (c.shard_count > 1 ? " of shard " + shard_text(c) : "") << " ("
           << result.tasks_resumed << " from the checkpoint); "
           << (dist ? std::string("tasks still running were abandoned; ")
-              : abandoned > 0 ? std::to_string(abandoned) + (abandoned == 1 ? " task" : " tasks") + " still running " +
-                                    (abandoned == 1 ? "was" : "were") + " abandoned (counted nowhere, run again on resume); "
-                              : std::string())
+              : abandoned > 0
+                  ? std::to_string(abandoned) + (abandoned == 1 ? " task" : " tasks") + " still running " +
+                        (abandoned == 1 ? "was" : "were") + " abandoned (counted nowhere, run again on resume); "
+                  : std::string())
           << (c.checkpoint.empty() ? "no --checkpoint, so this work is lost"
                                    : "rerun the same command to resume from " + c.checkpoint)
           << '\n';
@@ -567,10 +572,8 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   if (!c.profile.empty() && rank0) {
     std::vector<char> resumed(job.task_count, 0);
     for (const engine::TaskRecord& t : batch.resumed()) resumed[t.id] = 1;
-    inv.session.after_report.push_back(
-        [path = c.profile, names = job.counter_names, tasks = result.tasks, resumed = std::move(resumed)] {
-          write_profile(path, names, tasks, resumed);
-        });
+    inv.session.after_report.push_back([path = c.profile, names = job.counter_names, tasks = result.tasks,
+                                        resumed = std::move(resumed)] { write_profile(path, names, tasks, resumed); });
   }
   if (printer.limit_reached() && g_stop_signal.load() == 0) {
     // --list K: the first K objects are out. The counts cover only part of

@@ -14,7 +14,9 @@ bool by_id(const TaskRecord& a, const TaskRecord& b) { return a.id < b.id; }
 }  // namespace
 
 Batch::Batch(const Job& job, BatchOptions options)
-    : job_(job), options_(std::move(options)), resumed_ids_(job.task_count, 0),
+    : job_(job),
+      options_(std::move(options)),
+      resumed_ids_(job.task_count, 0),
       resumed_totals_(job.counter_names.size()) {
   if (options_.checkpoint.empty()) return;
   read_logs();
@@ -40,8 +42,8 @@ void Batch::read_logs() {
   if (options_.before_open) options_.before_open();
   log_ = std::make_unique<CheckpointLog>(options_.checkpoint, job_, options_.flush_seconds, options_.output);
   // A log also read above said its warning there.
-  const bool read_before = std::find(options_.also_read.begin(), options_.also_read.end(), options_.checkpoint) !=
-                           options_.also_read.end();
+  const bool read_before =
+      std::find(options_.also_read.begin(), options_.also_read.end(), options_.checkpoint) != options_.also_read.end();
   take(options_.checkpoint, log_->resumed(), read_before ? std::string() : log_->warning());
   resume(std::move(records));
 }
@@ -74,7 +76,7 @@ RunResult Batch::run(RunOptions options) {
   options.include = [this](std::size_t id) { return options_.shard.includes(id) && !resumed_ids_[id]; };
   if (log_) {
     options.on_task_done = [this, done = std::move(options.on_task_done)](std::size_t id, const Tally& counts,
-                                                                         double seconds) {
+                                                                          double seconds) {
       TaskRecord record{id, counts, seconds};
       if (options_.output_end) record.output_end = options_.output_end();
       log_->record(record);
@@ -122,8 +124,8 @@ ShardResult Batch::shard_result(const RunResult& result) const {
   r.totals = result.totals;
   r.tasks = result.tasks;
   if (r.tasks.size() != shard_tasks())
-    throw InternalError("shard result has " + std::to_string(r.tasks.size()) + " of " +
-                        std::to_string(shard_tasks()) + " tasks");
+    throw InternalError("shard result has " + std::to_string(r.tasks.size()) + " of " + std::to_string(shard_tasks()) +
+                        " tasks");
   return r;
 }
 

@@ -121,14 +121,15 @@ struct Parsed {
 /// line: a file that is not ours, a damaged header, or a well-formed header
 /// of another job. Always throws InvalidArgument.
 [[noreturn]] void refuse_header(const std::string& path_, const std::string& text, const Job& job,
-                               bool output_offsets) {
+                                bool output_offsets) {
   const std::string afresh = "; remove it (or give another --checkpoint path) to start afresh";
   const std::string_view magic(kMagic);
   if (text.size() <= magic.size() && magic.substr(0, text.size()) == text)  // empty, or cut in line 1
     refuse(path_, "damaged: its header is incomplete" + afresh);
   if (text.rfind(kMagicV1, 0) == 0)
-    refuse(path_, "written by an older pcount (checkpoint format 1, whose records are not bound to their job); "
-                  "remove it (or give another --checkpoint path) to start afresh");
+    refuse(path_,
+           "written by an older pcount (checkpoint format 1, whose records are not bound to their job); "
+           "remove it (or give another --checkpoint path) to start afresh");
   if (text.rfind(kMagic, 0) != 0) refuse(path_, "not a pcount checkpoint file");
   if (text.find('\r') != std::string::npos && text.find('\r') < text.find("\ncounters"))
     refuse(path_, "damaged: its lines end in CR LF (edited on Windows?)" + afresh);
@@ -146,8 +147,7 @@ struct Parsed {
     if (lines[i].rfind(keys[i], 0) != 0 || lines[i].size() == std::strlen(keys[i]))
       refuse(path_, "damaged: header line " + std::to_string(i + 1) + " is not '" + keys[i] + "...'" + afresh);
   const std::string found = lines[2].substr(12);
-  if (found.rfind("pcount/", 0) != 0)
-    refuse(path_, "damaged: its fingerprint line is garbled" + afresh);
+  if (found.rfind("pcount/", 0) != 0) refuse(path_, "damaged: its fingerprint line is garbled" + afresh);
   if (found != job.fingerprint) {
     // Only the automatic split depth differs (it may depend on --threads): say which to give.
     const auto split_of = [](const std::string& fp) {

@@ -228,7 +228,8 @@ private:
       case Kind::whole:
         return total_of(st.value);
       case Kind::unsampled:
-        return p.rate * p.aux_total * std::exp(unsampled_sigma_ * normal_(rng_) - unsampled_sigma_ * unsampled_sigma_ / 2);
+        return p.rate * p.aux_total *
+               std::exp(unsampled_sigma_ * normal_(rng_) - unsampled_sigma_ * unsampled_sigma_ / 2);
       case Kind::own: {
         std::uniform_int_distribution<std::size_t> pick(0, n - 1);
         double v = 0.0, a = 0.0;
@@ -468,8 +469,8 @@ public:
     strata_.resize(h_max);
     double before = 0.0;
     for (std::size_t i : order) {
-      const auto h = std::min(h_max - 1, static_cast<std::size_t>(static_cast<double>(h_max) *
-                                                                   (before + aux_[i] / 2) / aux_total));
+      const auto h = std::min(
+          h_max - 1, static_cast<std::size_t>(static_cast<double>(h_max) * (before + aux_[i] / 2) / aux_total));
       strata_[h].members.push_back(i);
       strata_[h].aux += aux_[i];
       before += aux_[i];
@@ -624,7 +625,7 @@ bool Sampler::calibrate(std::atomic<bool>& stop) {
     warmup_t_ += m.t;
     warmup_a_ += aux_[m.i];
   }
-  if (warmup_.empty()) return false;  // stopped before any task finished
+  if (warmup_.empty()) return false;        // stopped before any task finished
   for (Stratum& st : strata_) st.next = 0;  // the calibration tasks are drawn again
   return true;
 }
@@ -638,7 +639,7 @@ void Sampler::plan_round(double left, std::vector<std::size_t>& list, std::vecto
       Stratum& st = strata_[h];
       if (st.closed || st.next == st.members.size()) continue;
       const std::size_t i = st.members[st.next];
-      const double rate = !st.a.empty() ? sum(st.t) / sum(st.a)
+      const double rate = !st.a.empty()    ? sum(st.t) / sum(st.a)
                           : sampled_a_ > 0 ? sampled_t_ / sampled_a_
                                            : warmup_t_ / warmup_a_;
       const double predicted = rate * aux_[i];
@@ -707,7 +708,8 @@ RunEstimate Sampler::summarise() {
   r_.sampled_task_seconds = sampled_t_;
   if (r_.sampled == 0)
     throw NoTaskFinished("the size estimate ran no task to its end within " + std::to_string(elapsed()) +
-                             " seconds; every task is at least that long", r_.knuth, elapsed());
+                             " seconds; every task is at least that long",
+                         r_.knuth, elapsed());
   const Total wall = ratio_total(&Stratum::t, o_.noise);
   // CPU time is measured per thread: other processes change it less.
   const Total cpu = ratio_total(&Stratum::c, o_.cpu_noise);

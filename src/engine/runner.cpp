@@ -122,9 +122,13 @@ namespace {
 class RunState {
 public:
   RunState(const Job& the_job, const RunOptions& the_options)
-      : job(the_job), options(the_options), counters(the_job.counter_names.size()),
-        order(schedule(the_job, the_options)), partial(Tally{counters}),
-        records(the_options.record_tasks ? order.size() : 0), finished(the_options.record_tasks ? order.size() : 0, 0) {}
+      : job(the_job),
+        options(the_options),
+        counters(the_job.counter_names.size()),
+        order(schedule(the_job, the_options)),
+        partial(Tally{counters}),
+        records(the_options.record_tasks ? order.size() : 0),
+        finished(the_options.record_tasks ? order.size() : 0, 0) {}
 
   /// Whether the cancel flag is set; marks the run cancelled when it is.
   bool cancel_seen() {
@@ -286,7 +290,9 @@ struct Pending {
 class OrderedRunner {
 public:
   OrderedRunner(RunState& st, std::size_t window)
-      : st_(st), window_(window), ring_(std::max<std::size_t>(1, std::min(window, st.order.size()))),
+      : st_(st),
+        window_(window),
+        ring_(std::max<std::size_t>(1, std::min(window, st.order.size()))),
         hole_(st.order.size()) {}
 
   void run(tbb::task_arena& arena, int threads) {
@@ -392,7 +398,8 @@ RunResult run(const Job& job, const RunOptions& options) {
   const bool ordered = static_cast<bool>(job.run_task_output);
   if (!job.run_task && !ordered && job.task_count > 0) throw std::logic_error("job has tasks but no run_task");
   if (ordered && options.claim)
-    throw std::invalid_argument("engine::run: a job with ordered output (run_task_output) cannot be claimed across processes");
+    throw std::invalid_argument(
+        "engine::run: a job with ordered output (run_task_output) cannot be claimed across processes");
   const int threads = options.threads == 0 ? hardware_threads() : options.threads;
 
   RunResult result;

@@ -129,8 +129,9 @@ void read_header(const nlohmann::json& j, const std::string& source, ShardResult
   if (!j.is_object() || j.value("format", "") != "pcount-shard") bad(source, "not a pcount shard result file");
   const std::size_t format = whole(j.at("format_version"), source, "format_version", 1000);
   if (format == 1 || format == 2)
-    bad(source, "format_version " + std::to_string(format) + " was written by an older pcount, without the "
-                "shard's CPU time and memory; run the shard again with this program");
+    bad(source, "format_version " + std::to_string(format) +
+                    " was written by an older pcount, without the "
+                    "shard's CPU time and memory; run the shard again with this program");
   if (format != kFormatVersion) bad(source, "unknown format_version " + std::to_string(format));
   r.has_outputs = j.contains("outputs");
   r.version = j.at("version").get<std::string>();
@@ -174,8 +175,8 @@ void read_tasks(const nlohmann::json& j, const std::string& source, ShardResult&
   const auto& rows = j.at("tasks");
   if (!rows.is_array()) bad(source, "tasks must be an array");
   if (rows.size() != r.shard.size(r.task_count))
-    bad(source, "has " + std::to_string(rows.size()) + " of the shard's " +
-                    std::to_string(r.shard.size(r.task_count)) + " tasks (an unfinished run?)");
+    bad(source, "has " + std::to_string(rows.size()) + " of the shard's " + std::to_string(r.shard.size(r.task_count)) +
+                    " tasks (an unfinished run?)");
   r.tasks.reserve(rows.size());
   for (const auto& row : rows) {
     if (!row.is_array() || row.size() != 3 + counters)
@@ -185,8 +186,8 @@ void read_tasks(const nlohmann::json& j, const std::string& source, ShardResult&
     t.counts = Tally(counters);
     t.id = whole(row.at(0), source, "a task id", kMaxShardTasks);
     if (t.id != expected_next || t.id >= r.task_count)
-      bad(source, "task " + std::to_string(t.id) + " is out of order or not in shard " +
-                      std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count));
+      bad(source, "task " + std::to_string(t.id) + " is out of order or not in shard " + std::to_string(r.shard.index) +
+                      "/" + std::to_string(r.shard.count));
     expected_next += r.shard.count;
     t.seconds = seconds(row.at(1), source, "a task's seconds");
     t.counts.nodes = parse_u128(row.at(2).get<std::string>());

@@ -116,9 +116,7 @@ public:
       : cs_(cs), strategy_(strategy), tree_(std::move(tree)), node_(tree_.get()), consistent_(cs.size()) {
     for (std::size_t i = 0; i < consistent_.size(); ++i) consistent_[i] = static_cast<std::uint16_t>(i);
   }
-  std::size_t guess() const {
-    return node_ ? node_->guess : codes::next_guess(cs_, strategy_, consistent_, made_);
-  }
+  std::size_t guess() const { return node_ ? node_->guess : codes::next_guess(cs_, strategy_, consistent_, made_); }
   /// Records the answer to the current guess; false when no code is
   /// consistent with every answer so far.
   bool answer(std::size_t g, std::uint8_t a) {
@@ -136,7 +134,8 @@ public:
   /// Whether answer `a` to guess `g` leaves a secret (and, with a tree, is
   /// one of its answers): answer() would take it.
   [[nodiscard]] bool possible(std::size_t g, std::uint8_t a) const {
-    if (node_ && a != cs_.solved() && std::find(node_->answers.begin(), node_->answers.end(), a) == node_->answers.end())
+    if (node_ && a != cs_.solved() &&
+        std::find(node_->answers.begin(), node_->answers.end(), a) == node_->answers.end())
       return false;
     return std::any_of(consistent_.begin(), consistent_.end(), [&](std::uint16_t c) { return cs_.answer(g, c) == a; });
   }
@@ -178,19 +177,21 @@ std::optional<int> run_codes(const Invocation& inv, codes::Game game) {
   const std::string which = play ? "--play" : "--secret";
   if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1 || !inv.common.out_file.empty() ||
       inv.value("strategy-out") || inv.common.json || inv.has("objective") || inv.has("bound-tree") ||
-      inv.has("class-bounds") || inv.common.estimate || !inv.common.profile.empty() ||
-      !inv.common.stop_file.empty() || inv.common.list || !inv.common.output_file.empty())
-    throw InvalidArgument(which, "plays one game: it does not combine with --json, --checkpoint, --shard, --out, "
-                                 "--output, --profile, --stop-file, --estimate, --list, --objective, --bound-tree, "
-                                 "--class-bounds or --strategy-out");
+      inv.has("class-bounds") || inv.common.estimate || !inv.common.profile.empty() || !inv.common.stop_file.empty() ||
+      inv.common.list || !inv.common.output_file.empty())
+    throw InvalidArgument(which,
+                          "plays one game: it does not combine with --json, --checkpoint, --shard, --out, "
+                          "--output, --profile, --stop-file, --estimate, --list, --objective, --bound-tree, "
+                          "--class-bounds or --strategy-out");
   const codes::CodeSet& cs = code_set(game);
   const bool mastermind = game == codes::Game::mastermind;
   std::optional<std::size_t> secret;
   if (secret_text) {
     secret = cs.find(*secret_text);
     if (!secret)
-      throw InvalidArgument("--secret", "'" + *secret_text + "' is not a code of " +
-                                            (mastermind ? "Mastermind (4 colours of 1-6)" : "bulls and cows (4 distinct digits)"));
+      throw InvalidArgument("--secret",
+                            "'" + *secret_text + "' is not a code of " +
+                                (mastermind ? "Mastermind (4 colours of 1-6)" : "bulls and cows (4 distinct digits)"));
   }
   const auto strategy_file = inv.value("strategy-file");
   if (strategy_file && inv.has("strategy"))
@@ -232,8 +233,9 @@ Plan plan_worst_case(const Invocation& inv, codes::Game game, const std::optiona
   if (strategy_out) {
     engine::check_output_file("--strategy-out", *strategy_out);
     if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1)
-      throw InvalidArgument("--strategy-out", "the worst-case tree is built in this process's memory: it cannot be "
-                                              "combined with --checkpoint or --shard");
+      throw InvalidArgument("--strategy-out",
+                            "the worst-case tree is built in this process's memory: it cannot be "
+                            "combined with --checkpoint or --shard");
   }
   if (inv.common.split_depth && *inv.common.split_depth != 1)
     throw InvalidArgument("split_depth", "the worst-case search is split by the first answer only: use 1, got " +
@@ -258,8 +260,9 @@ Plan plan_worst_case(const Invocation& inv, codes::Game game, const std::optiona
       int least = 0;
       for (int cap = 1; cap <= codes::kWorstCaps && least == 0; ++cap)
         if (get(codes::worst_unsolvable(i, cap)) == 0) least = cap + 1;
-      per_first[c.name(firsts[i])] = least == 0 ? nlohmann::ordered_json("more than " + std::to_string(codes::kWorstCaps + 1))
-                                                : nlohmann::ordered_json(least);
+      per_first[c.name(firsts[i])] = least == 0
+                                         ? nlohmann::ordered_json("more than " + std::to_string(codes::kWorstCaps + 1))
+                                         : nlohmann::ordered_json(least);
       if (least == 0) continue;
       const std::uint64_t total = c.size() + get(codes::worst_guesses(i, least - 1));
       if (best_depth == 0 || least < best_depth || (least == best_depth && total < best_total))
@@ -336,7 +339,8 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
     throw InvalidArgument("--class-bounds", "and --bound-tree both give the bounds: choose one");
   for (const char* option : {"--bound-tree", "--class-bounds"}) {
     if (!inv.has(option + 2)) continue;
-    if (strategy_file) throw InvalidArgument(option, "bounds the optimal search, --strategy-file evaluates a tree: choose one");
+    if (strategy_file)
+      throw InvalidArgument(option, "bounds the optimal search, --strategy-file evaluates a tree: choose one");
     if (worst_case) throw InvalidArgument(option, "applies to the average objective, not --objective worst-case");
     if (strategy != codes::Strategy::optimal) throw InvalidArgument(option, "applies to --strategy optimal only");
   }
@@ -345,8 +349,9 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
     engine::check_output_file("--strategy-out", *strategy_out);
     if (strategy == codes::Strategy::optimal && !strategy_file &&
         (!inv.common.checkpoint.empty() || inv.common.shard_count > 1))
-      throw InvalidArgument("--strategy-out", "the optimal tree is built in this process's memory: it cannot be "
-                                              "combined with --checkpoint or --shard");
+      throw InvalidArgument("--strategy-out",
+                            "the optimal tree is built in this process's memory: it cannot be "
+                            "combined with --checkpoint or --shard");
   }
   std::shared_ptr<const codes::StrategyTree> given;
   if (strategy_file) given = read_strategy_file(cs, *strategy_file);
@@ -385,8 +390,10 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
       if (inv.common.shard_count > 1) {
         std::string list;
         for (std::uint64_t b : bounds) list += (list.empty() ? "" : ",") + std::to_string(b);
-        throw InvalidArgument("--bound-tree", "merge cannot read the tree again: with --shard give its bounds as "
-                                              "--class-bounds " + list);
+        throw InvalidArgument("--bound-tree",
+                              "merge cannot read the tree again: with --shard give its bounds as "
+                              "--class-bounds " +
+                                  list);
       }
       split = std::make_shared<const codes::OptimalSplit>(game, std::move(bounds));
       job = split->job(trees);
@@ -431,43 +438,43 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   const std::string bound_param = bound_tree_file ? "bound_tree" : "class_bounds";
   plan.report = [game, method, strategy_name, strategy, strategy_out, trees, given, split, file_name, bound_name,
                  bound_param](const engine::RunResult& result) {
-  std::optional<codes::OptimalSplit::Result> fine;
-  if (split) fine = split->result(result.totals);  // the least total per class over its second guesses
-  const codes::Summary s = fine ? fine->summary : codes::summarize(result.totals);
-  if (strategy_out) {
-    const codes::CodeSet& c = code_set(game);
-    codes::StrategyTree tree = given  ? *given
-                               : fine ? trees->assemble(fine->chosen)
-                               : trees ? trees->assemble()
-                                       : codes::strategy_tree(c, strategy);
-    const auto solved = codes::evaluate_tree(c, tree);
-    std::uint64_t guesses = 0;
-    for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
-    if (guesses != s.guesses)
-      throw InternalError("code game: the strategy tree needs " + std::to_string(guesses) +
-                          " guesses, the run counted " + std::to_string(s.guesses));
-    engine::write_atomically(*strategy_out, strategy_json_text(c, tree, strategy_name, guesses));
-  }
-  const bool mastermind = game == codes::Game::mastermind;
-  if (s.secrets != code_set(game).size())
-    throw InternalError("code game: " + std::to_string(s.secrets) + " secrets played, expected " +
-                        std::to_string(code_set(game).size()));
+    std::optional<codes::OptimalSplit::Result> fine;
+    if (split) fine = split->result(result.totals);  // the least total per class over its second guesses
+    const codes::Summary s = fine ? fine->summary : codes::summarize(result.totals);
+    if (strategy_out) {
+      const codes::CodeSet& c = code_set(game);
+      codes::StrategyTree tree = given   ? *given
+                                 : fine  ? trees->assemble(fine->chosen)
+                                 : trees ? trees->assemble()
+                                         : codes::strategy_tree(c, strategy);
+      const auto solved = codes::evaluate_tree(c, tree);
+      std::uint64_t guesses = 0;
+      for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
+      if (guesses != s.guesses)
+        throw InternalError("code game: the strategy tree needs " + std::to_string(guesses) +
+                            " guesses, the run counted " + std::to_string(s.guesses));
+      engine::write_atomically(*strategy_out, strategy_json_text(c, tree, strategy_name, guesses));
+    }
+    const bool mastermind = game == codes::Game::mastermind;
+    if (s.secrets != code_set(game).size())
+      throw InternalError("code game: " + std::to_string(s.secrets) + " secrets played, expected " +
+                          std::to_string(code_set(game).size()));
 
-  Report report;
-  report.problem = mastermind ? "mastermind" : "bulls-and-cows";
-  report.title = mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets), strategy " + strategy_name
-                            : "bulls and cows (4 distinct digits, 5040 secrets), strategy " + strategy_name;
-  report.params["strategy"] = strategy_name;
-  if (!file_name.empty()) report.params["strategy_file"] = file_name;
-  if (!bound_name.empty()) report.params[bound_param] = bound_name;
-  report.method = method;
-  report.counts = {{"secrets", std::to_string(s.secrets)}, {"guesses", std::to_string(s.guesses)}};
-  char average[32];
-  std::snprintf(average, sizeof average, "%.4f", static_cast<double>(s.guesses) / static_cast<double>(s.secrets));
-  report.extra["average"] = average;
-  report.extra["max_guesses"] = s.max_guesses;
-  report.extra["histogram"] = s.histogram;
-  return report;
+    Report report;
+    report.problem = mastermind ? "mastermind" : "bulls-and-cows";
+    report.title = mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets), strategy " + strategy_name
+                              : "bulls and cows (4 distinct digits, 5040 secrets), strategy " + strategy_name;
+    report.params["strategy"] = strategy_name;
+    if (!file_name.empty()) report.params["strategy_file"] = file_name;
+    if (!bound_name.empty()) report.params[bound_param] = bound_name;
+    report.method = method;
+    report.counts = {{"secrets", std::to_string(s.secrets)}, {"guesses", std::to_string(s.guesses)}};
+    char average[32];
+    std::snprintf(average, sizeof average, "%.4f", static_cast<double>(s.guesses) / static_cast<double>(s.secrets));
+    report.extra["average"] = average;
+    report.extra["max_guesses"] = s.max_guesses;
+    report.extra["histogram"] = s.histogram;
+    return report;
   };
   return plan;
 }

@@ -31,7 +31,8 @@ LineRead read_line(std::istream& in, std::string& line) {
 Answer parse_answer(std::string_view line) {
   std::string text;
   for (const char c : line)
-    if (c != ' ' && c != '\t' && c != '\r' && c != ',') text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c != ' ' && c != '\t' && c != '\r' && c != ',')
+      text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   Answer a;
   if (text == "q" || text == "quit") {
     a.kind = Answer::Kind::quit;

@@ -55,8 +55,10 @@ Plan plan_find(const Invocation& inv) {
       days.push_back(kirkman::format((**found)[d]));
       text += "day " + std::to_string(d + 1) + "         " + kirkman::format((**found)[d]) + "\n";
     }
-    if (inv.common.json) report.extra["days"] = days;
-    else report.text_after = text;
+    if (inv.common.json)
+      report.extra["days"] = days;
+    else
+      report.text_after = text;
     return report;
   };
   return plan;

@@ -17,12 +17,11 @@ using namespace driver;
 namespace {
 
 void add_latin_options(po::options_description& d) {
-  d.add_options()
-      ("rows", po::value<std::string>()->value_name("K"),
-       "count reduced K×N Latin rectangles R(K,N), 1 ≤ K ≤ N; default: K = N (squares)")
-      ("cache-dir", po::value<std::string>()->value_name("DIR"),
-       "where --method classes caches graph class lists; default: $XDG_CACHE_HOME/pcount "
-       "or ~/.cache/pcount");
+  d.add_options()("rows", po::value<std::string>()->value_name("K"),
+                  "count reduced K×N Latin rectangles R(K,N), 1 ≤ K ≤ N; default: K = N (squares)")(
+      "cache-dir", po::value<std::string>()->value_name("DIR"),
+      "where --method classes caches graph class lists; default: $XDG_CACHE_HOME/pcount "
+      "or ~/.cache/pcount");
   // --method for --latin: search (tree search, 1 ≤ N ≤ 16; default below 8) or
   // classes (bipartite-graph classes with nauty, 2 ≤ N ≤ 10; default from 8).
 }
@@ -53,8 +52,9 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
   } else {
     cache.dir = default_cache_dir();
     if (!cache.dir)
-      inv.err << inv.session.program << ": --latin: note: no cache of graph class lists (neither XDG_CACHE_HOME nor "
-                                        "HOME is set; give --cache-dir DIR to keep them)\n";
+      inv.err << inv.session.program
+              << ": --latin: note: no cache of graph class lists (neither XDG_CACHE_HOME nor "
+                 "HOME is set; give --cache-dir DIR to keep them)\n";
   }
   auto cj = std::make_shared<ClassJob>(make_class_job(n, k, cache, inv.common.threads));
   Plan plan;
@@ -70,8 +70,8 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
     if (k >= n - 1 && n % 2 == 0) report.extra["complements_from_cache"] = cj->complements_from_cache;
     if (cj->table_classes)
       report.extra["lookup_table"] = std::to_string(cj->table_classes) + " classes of degree " +
-                                     std::to_string(cj->table_degree) + ", " +
-                                     std::to_string(cj->table_ambiguous) + " by canonical form";
+                                     std::to_string(cj->table_degree) + ", " + std::to_string(cj->table_ambiguous) +
+                                     " by canonical form";
     return report;
   };
   return plan;

@@ -23,20 +23,20 @@ using namespace driver;
 namespace {
 
 void add_queens_options(po::options_description& d) {
-  d.add_options()
-      ("group", po::value<std::string>()->value_name("G"),
-       "constellations method: canonical constellations per engine task, G ≥ 1; default: 1")
-      ("outer-columns", po::value<std::string>()->value_name("K"),
-       "join method: outer columns fixed per task (K/2 on each side), even, from max(0, N-20) to min(N-2, 18 for even N, 14 for odd N); "
-       "default: N − 8 for even N ≤ 20, N − 6 above; N − 11 for odd N ≤ 19, N − 7 above (at least 0)")
-      ("memory-limit", po::value<std::string>()->value_name("SIZE"),
-       "join method: refuse a run whose estimated peak memory exceeds SIZE (bytes, or with K, M, G, T: "
-       "binary units); default: 80 % of the machine's memory")
-      ("show", po::value<std::string>()->value_name("K"),
-       "also print the first K distinct solutions (canonical form, lexicographic order), 0 ≤ K ≤ 10000")
-      ("ascii", "draw the --show boards with Q and . instead of Unicode")
-      ("svg", po::value<std::string>()->value_name("FILE"),
-       "also write the --show boards (default K = 12) as one SVG image to FILE, atomically");
+  d.add_options()("group", po::value<std::string>()->value_name("G"),
+                  "constellations method: canonical constellations per engine task, G ≥ 1; default: 1")(
+      "outer-columns", po::value<std::string>()->value_name("K"),
+      "join method: outer columns fixed per task (K/2 on each side), even, from max(0, N-20) to min(N-2, 18 for even "
+      "N, 14 for odd N); "
+      "default: N − 8 for even N ≤ 20, N − 6 above; N − 11 for odd N ≤ 19, N − 7 above (at least 0)")(
+      "memory-limit", po::value<std::string>()->value_name("SIZE"),
+      "join method: refuse a run whose estimated peak memory exceeds SIZE (bytes, or with K, M, G, T: "
+      "binary units); default: 80 % of the machine's memory")(
+      "show", po::value<std::string>()->value_name("K"),
+      "also print the first K distinct solutions (canonical form, lexicographic order), 0 ≤ K ≤ 10000")(
+      "ascii", "draw the --show boards with Q and . instead of Unicode")(
+      "svg", po::value<std::string>()->value_name("FILE"),
+      "also write the --show boards (default K = 12) as one SVG image to FILE, atomically");
 }
 
 /// The --show/--ascii/--svg options.
@@ -105,11 +105,16 @@ double parse_memory_limit(const std::string& text) {
   double value = std::stod(text.substr(0, digits));
   std::string unit = text.substr(digits);
   if (unit.size() == 3 && unit.substr(1) == "iB") unit = unit.substr(0, 1);
-  if (unit == "K") value *= 1024.0;
-  else if (unit == "M") value *= 1024.0 * 1024.0;
-  else if (unit == "G") value *= 1024.0 * 1024.0 * 1024.0;
-  else if (unit == "T") value *= 1024.0 * 1024.0 * 1024.0 * 1024.0;
-  else if (!unit.empty()) throw InvalidArgument("--memory-limit", what);
+  if (unit == "K")
+    value *= 1024.0;
+  else if (unit == "M")
+    value *= 1024.0 * 1024.0;
+  else if (unit == "G")
+    value *= 1024.0 * 1024.0 * 1024.0;
+  else if (unit == "T")
+    value *= 1024.0 * 1024.0 * 1024.0 * 1024.0;
+  else if (!unit.empty())
+    throw InvalidArgument("--memory-limit", what);
   if (value < 1024.0 * 1024.0) throw InvalidArgument("--memory-limit", what);
   return value;
 }
@@ -141,9 +146,7 @@ std::string gibibytes(double bytes) {
 /// (results/queens.md): the search below N = 10, constellations for 10 and
 /// 11 (both take milliseconds), the join from N = 12 to 23; from N = 24 the
 /// join's tasks need tens of GiB, so constellations (memory-free) again.
-std::string default_method(int n) {
-  return n >= 12 && n <= 23 ? "join" : n >= 10 ? "constellations" : "search";
-}
+std::string default_method(int n) { return n >= 12 && n <= 23 ? "join" : n >= 10 ? "constellations" : "search"; }
 
 Plan plan_queens(const Invocation& inv) {
   const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, kMaxN));
@@ -152,8 +155,9 @@ Plan plan_queens(const Invocation& inv) {
   // count classes of solutions and cannot (the default becomes search).
   const bool list = inv.common.list;
   if (list && inv.common.method == "constellations")
-    throw InvalidArgument("--list", "needs --method search (constellations count classes of solutions, "
-                                    "they do not list them)");
+    throw InvalidArgument("--list",
+                          "needs --method search (constellations count classes of solutions, "
+                          "they do not list them)");
   const std::string method =
       choose_method(inv, {"search", "constellations", "join"}, list ? "search" : default_method(n));
   const std::string fingerprint = Fingerprint("queens").add("n", n).add("method", method);
@@ -171,11 +175,11 @@ Plan plan_queens(const Invocation& inv) {
       const auto [least, most] = join_outer_range(n);
       outer = static_cast<int>(parse_int("--outer-columns", *k, least, most));
       if (outer % 2 != 0)
-        throw InvalidArgument("--outer-columns", "must be even, from " + std::to_string(least) + " to " +
-                                                     std::to_string(most));
+        throw InvalidArgument("--outer-columns",
+                              "must be even, from " + std::to_string(least) + " to " + std::to_string(most));
     }
-    const double limit = inv.has("memory-limit") ? parse_memory_limit(*inv.value("memory-limit"))
-                                                 : 0.8 * machine_memory();
+    const double limit =
+        inv.has("memory-limit") ? parse_memory_limit(*inv.value("memory-limit")) : 0.8 * machine_memory();
     const double need = join_memory_estimate(n, outer, inv.common.threads);
     if (limit > 0 && need > limit)
       throw InvalidArgument("--memory-limit", "the join of N = " + std::to_string(n) + " with " +

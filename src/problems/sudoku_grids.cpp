@@ -61,8 +61,7 @@ Report base_report(BoxShape shape, const std::string& method) {
 void add_counts(Report& report, BoxShape shape, const BigInt& total) {
   const BigInt mult = reduced_multiplier(shape);
   if (total % mult != 0)
-    throw InternalError("grid total " + to_string(total) + " is not a multiple of N!·C!·(R-1)! = " +
-                        to_string(mult));
+    throw InternalError("grid total " + to_string(total) + " is not a multiple of N!·C!·(R-1)! = " + to_string(mult));
   report.counts.emplace_back("grids", to_string(total));
   report.counts.emplace_back("reduced", to_string(BigInt(total / mult)));
   report.counts.emplace_back("multiplier", to_string(mult));
@@ -95,8 +94,7 @@ Plan plan_list(const Invocation& inv, BoxShape shape) {
   options.limit = inv.common.list_limit;
   options.fingerprint = Fingerprint("sudoku").add("box", shape.name()).add("method", "search").flag("list-grids");
   Plan plan;
-  plan.job = make_grid_list_job(shape, std::vector<std::uint8_t>(static_cast<std::size_t>(shape.cells()), 0),
-                                options);
+  plan.job = make_grid_list_job(shape, std::vector<std::uint8_t>(static_cast<std::size_t>(shape.cells()), 0), options);
   plan.job.fingerprint += list_fingerprint(inv);
   plan.report = [shape](const engine::RunResult& result) {
     Report report = base_report(shape, "search (listing every grid)");
@@ -109,8 +107,7 @@ Plan plan_list(const Invocation& inv, BoxShape shape) {
 /// The job and report of a band-class method (`bands`, `subbands`): one
 /// task per class, the grid total from the summed tallies (complete totals
 /// only), the class count and the setup and counting times.
-Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<const BandCount> bands,
-                     double setup) {
+Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<const BandCount> bands, double setup) {
   Plan plan;
   plan.job = bands->job(Fingerprint("sudoku").add("box", shape.name()).add("method", method));
   plan.report = [shape, method, bands, setup](const engine::RunResult& result) {
@@ -192,8 +189,9 @@ Plan plan_sudoku(const Invocation& inv) {
   }();
   if (inv.common.list) {
     if (inv.common.method == "bands" || inv.common.method == "subbands" || inv.common.method == "factorisations")
-      throw InvalidArgument("--list", "needs --method search (bands, factorisations and subbands count classes of "
-                                      "grids, they do not list them)");
+      throw InvalidArgument("--list",
+                            "needs --method search (bands, factorisations and subbands count classes of "
+                            "grids, they do not list them)");
     // a bad --method still exits 2
     (void)choose_method(inv, {"bands", "factorisations", "search", "subbands"}, "search");
     return plan_list(inv, shape);
@@ -218,12 +216,10 @@ Plan plan_sudoku(const Invocation& inv) {
   }
   if (method == "search") {
     if (!search_ok)
-      throw InvalidArgument("--method", "search cannot finish " + shape.name() + " in reasonable time; " +
-                                            kSupported);
+      throw InvalidArgument("--method", "search cannot finish " + shape.name() + " in reasonable time; " + kSupported);
     return plan_search(inv, shape);
   }
-  if (!bands_ok)
-    throw InvalidArgument("--method", "bands does not apply to " + shape.name() + "; " + kSupported);
+  if (!bands_ok) throw InvalidArgument("--method", "bands does not apply to " + shape.name() + "; " + kSupported);
   return plan_bands(inv, shape);
 }
 

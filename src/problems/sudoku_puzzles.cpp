@@ -61,17 +61,15 @@ Kernel read_kernel(const Invocation& inv) {
   return Kernel::automatic;
 }
 
-std::string shape_name(const BoxShape& s) {
-  return std::to_string(s.rows) + "x" + std::to_string(s.cols);
-}
+std::string shape_name(const BoxShape& s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); }
 
 /// One puzzle line of a file and what became of it.
 struct LineResult {
   std::size_t line = 0;
   std::string_view text;
-  bool bad = false;  ///< `out` is the error message
-  int kind = 0;      ///< 0 no solution, 1 unique, 2 several (or stopped at the limit)
-  std::string out;   ///< the result line (with '\n'), or the error message
+  bool bad = false;         ///< `out` is the error message
+  int kind = 0;             ///< 0 no solution, 1 unique, 2 several (or stopped at the limit)
+  std::string out;          ///< the result line (with '\n'), or the error message
   std::uint64_t nodes = 0;  ///< search nodes of the solve
 };
 
@@ -132,7 +130,8 @@ constexpr std::array<std::uint8_t, 81> kBoxOrder = [] {
   std::array<std::uint8_t, 81> t{};
   for (int b = 0; b < 9; ++b)
     for (int j = 0; j < 9; ++j)
-      t[static_cast<std::size_t>(9 * j + b)] = static_cast<std::uint8_t>(27 * (b / 3) + 3 * (b % 3) + 9 * (j / 3) + j % 3);
+      t[static_cast<std::size_t>(9 * j + b)] =
+          static_cast<std::uint8_t>(27 * (b / 3) + 3 * (b % 3) + 9 * (j / 3) + j % 3);
   return t;
 }();
 
@@ -253,11 +252,10 @@ bool blank_or_comment(std::string_view line) {
 }
 
 void add_puzzle_options(po::options_description& d) {
-  d.add_options()
-      ("box", po::value<std::string>()->value_name("RxC"),
-       "box shape of the puzzle(s), R·C ≤ 16 (e.g. 2x3 for 36 cells); default 3x3")
-      ("limit", po::value<std::string>()->value_name("K"),
-       "stop counting at K solutions (0 = no limit); default: no limit for --puzzle, 2 for --puzzle-file");
+  d.add_options()("box", po::value<std::string>()->value_name("RxC"),
+                  "box shape of the puzzle(s), R·C ≤ 16 (e.g. 2x3 for 36 cells); default 3x3")(
+      "limit", po::value<std::string>()->value_name("K"),
+      "stop counting at K solutions (0 = no limit); default: no limit for --puzzle, 2 for --puzzle-file");
 }
 
 /// `--puzzle P --list`: every solution, one line each (sudoku/list.hpp).
@@ -311,7 +309,8 @@ Plan plan_puzzle(const Invocation& inv) {
   const std::uint64_t limit = read_limit(inv, 0);
   const Kernel kernel = read_kernel(inv);
   if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+    throw InvalidArgument("--method",
+                          std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
   if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
     (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
@@ -340,9 +339,10 @@ Plan plan_puzzle(const Invocation& inv) {
     report.method = method_text(shape, kernel);
     report.counts.emplace_back("solutions", to_string(count));
     report.extra["limit_reached"] = limit_reached;
-    report.extra["solution"] = first->first.empty() ? nlohmann::ordered_json(nullptr)
-                                                    : nlohmann::ordered_json(to_line(first->first));
-    if (!inv.common.json && !first->first.empty()) report.text_after = "first solution:\n" + to_grid(first->first, shape);
+    report.extra["solution"] =
+        first->first.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(to_line(first->first));
+    if (!inv.common.json && !first->first.empty())
+      report.text_after = "first solution:\n" + to_grid(first->first, shape);
     return report;
   };
   return plan;
@@ -548,8 +548,10 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path, cons
       // Mapped rather than read: no copy of the text, no fresh pages to fill.
       const std::string shrunk = program + ": --puzzle-file: '" + printable(path, path.size()) +
                                  "' shrank while it was being read; the results printed are incomplete\n";
-      if (f->text.map_file(path, static_cast<std::size_t>(size), shrunk)) mapped = true;
-      else f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
+      if (f->text.map_file(path, static_cast<std::size_t>(size), shrunk))
+        mapped = true;
+      else
+        f->text.reserve(static_cast<std::size_t>(size) + (std::size_t{1} << 16));  // + the last block read
       f->begin.reserve(static_cast<std::size_t>(size / 82 + 1));
       f->end.reserve(static_cast<std::size_t>(size / 82 + 1));
       f->line.reserve(static_cast<std::size_t>(size / 82 + 1));
@@ -558,7 +560,7 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path, cons
   ReadBuffer& buf = f->text;
   constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
   std::size_t pos = 0;
-  bool eof = mapped;  // a mapped file is all there from the start
+  bool eof = mapped;          // a mapped file is all there from the start
   bool unterminated = false;  // the last line read had no '\n'
   for (;;) {
     const char* at = buf.data() + pos;
@@ -611,9 +613,8 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path, cons
 /// check before the run (driver::check_feasible), is each block's search
 /// nodes summed over its lines, each line's from a few Knuth probes of its
 /// own count job (4 per line, 32 when the file has under 1000 lines).
-std::function<double(std::size_t, std::mt19937_64&)> all_solutions_probe(const PuzzleFile& file,
-                                                                          const BoxShape& shape, Kernel kernel,
-                                                                          std::size_t blocks) {
+std::function<double(std::size_t, std::mt19937_64&)> all_solutions_probe(const PuzzleFile& file, const BoxShape& shape,
+                                                                         Kernel kernel, std::size_t blocks) {
   auto nodes = std::make_shared<std::vector<double>>(blocks, 0.0);
   const std::size_t probes = file.line.size() < 1000 ? 32 : 4;
   CountJobOptions options;
@@ -650,8 +651,8 @@ void check_first_puzzle_size(const PuzzleFile& file, const BoxShape& shape) {
     boxes = "its header says " + printable(boxes, 16);
   } else {
     for (int r = 2; r * r <= side; ++r)
-      if (side % r == 0) boxes += (boxes.empty() ? "e.g. --box " : " or --box ") + std::to_string(r) + "x" +
-                                  std::to_string(side / r);
+      if (side % r == 0)
+        boxes += (boxes.empty() ? "e.g. --box " : " or --box ") + std::to_string(r) + "x" + std::to_string(side / r);
   }
   const std::string n = std::to_string(shape.side());
   throw InvalidArgument("--puzzle-file", "line " + std::to_string(file.line[0]) + " has " + std::to_string(cells) +
@@ -671,7 +672,8 @@ Plan plan_puzzle_file(const Invocation& inv) {
   const std::uint64_t limit = read_limit(inv, 2);
   const Kernel kernel = read_kernel(inv);
   if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method", std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+    throw InvalidArgument("--method",
+                          std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
   if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
     (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
   if (inv.common.split_depth)

@@ -581,13 +581,32 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
 /// compares): the join of a portable build whose keys always went 64 bytes
 /// at a time was about six times slower than its AVX-512 build
 /// (results/queens.md, 2026-11-25).
-template <class T, std::size_t W> struct VectorOf;
-template <> struct VectorOf<u32, 16> { typedef u32 type __attribute__((vector_size(16))); };
-template <> struct VectorOf<u32, 32> { typedef u32 type __attribute__((vector_size(32))); };
-template <> struct VectorOf<u32, 64> { typedef u32 type __attribute__((vector_size(64))); };
-template <> struct VectorOf<u64, 16> { typedef u64 type __attribute__((vector_size(16))); };
-template <> struct VectorOf<u64, 32> { typedef u64 type __attribute__((vector_size(32))); };
-template <> struct VectorOf<u64, 64> { typedef u64 type __attribute__((vector_size(64))); };
+template <class T, std::size_t W>
+struct VectorOf;
+template <>
+struct VectorOf<u32, 16> {
+  typedef u32 type __attribute__((vector_size(16)));
+};
+template <>
+struct VectorOf<u32, 32> {
+  typedef u32 type __attribute__((vector_size(32)));
+};
+template <>
+struct VectorOf<u32, 64> {
+  typedef u32 type __attribute__((vector_size(64)));
+};
+template <>
+struct VectorOf<u64, 16> {
+  typedef u64 type __attribute__((vector_size(16)));
+};
+template <>
+struct VectorOf<u64, 32> {
+  typedef u64 type __attribute__((vector_size(32)));
+};
+template <>
+struct VectorOf<u64, 64> {
+  typedef u64 type __attribute__((vector_size(64)));
+};
 template <class T, std::size_t W>
 using Lanes = typename VectorOf<T, W>::type;
 
@@ -605,8 +624,8 @@ using Lanes = typename VectorOf<T, W>::type;
 /// from memory into the test (vptestnmd … {1to16}) and the fits subtracted
 /// under the mask, two instructions per 16 pairs where the generic loop
 /// needs four (and, test, mask to vector, add).
-PCOUNT_JOIN_AVX512 inline void count_block_avx512(const u32* top, u32 t0, u32 t1, const u32* bottom,
-                                                               u32 b0, u32 b1, Lanes<u32, 64>& acc) {
+PCOUNT_JOIN_AVX512 inline void count_block_avx512(const u32* top, u32 t0, u32 t1, const u32* bottom, u32 b0, u32 b1,
+                                                  Lanes<u32, 64>& acc) {
   const __m512i one = _mm512_set1_epi32(1);
   __m512i a1 = reinterpret_cast<__m512i>(acc), a2 = _mm512_setzero_si512();
   u32 y = b0;
@@ -684,8 +703,9 @@ u64 tie_shortfall(const T* t, u32 t0, u32 t1, u32 top_ties, const T* b, u32 b0, 
 /// by `bits` bits fit T), W bytes of keys per vector.
 template <class T, std::size_t W>
 PCOUNT_JOIN_INLINE u64 count_disjoint_as(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits,
-                      const KeyOrder& order, Scratch& s, std::vector<T>& top_sorted, std::vector<T>& bottom_sorted,
-                      u64& tests, const Weighting* w, u64& shortfall) {
+                                         const KeyOrder& order, Scratch& s, std::vector<T>& top_sorted,
+                                         std::vector<T>& bottom_sorted, u64& tests, const Weighting* w,
+                                         u64& shortfall) {
   constexpr u32 lanes = W / sizeof(T);
   bucket<T>(top, nt, order.width, bits, s, top_sorted, s.top_offsets, 1, s.top_counts, s.top_zeros,
             w ? w->top_lams : nullptr, &s.top_bucket_lams, &s.top_ties);
@@ -766,10 +786,10 @@ PCOUNT_JOIN_INLINE u64 count_disjoint_width(const u64* top, std::size_t nt, cons
 // One copy per path, each compiled for its instruction set (the AVX-512
 // and AVX2 copies by target attributes on top of the build's own flags);
 // count_disjoint calls the one engine::simd_path() names.
-#define PCOUNT_JOIN_PATH(ATTR, NAME, W)                                                                          \
-  ATTR u64 NAME(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits, bool narrow,       \
-                const KeyOrder& order, Scratch& s, u64& tests, const Weighting* w, u64& short_sum) {            \
-    return count_disjoint_width<W>(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);           \
+#define PCOUNT_JOIN_PATH(ATTR, NAME, W)                                                                   \
+  ATTR u64 NAME(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, int bits, bool narrow, \
+                const KeyOrder& order, Scratch& s, u64& tests, const Weighting* w, u64& short_sum) {      \
+    return count_disjoint_width<W>(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);     \
   }
 PCOUNT_JOIN_PATH(PCOUNT_JOIN_AVX512, count_disjoint_avx512, 64)
 PCOUNT_JOIN_PATH(PCOUNT_JOIN_AVX2, count_disjoint_avx2, 32)
@@ -780,8 +800,8 @@ PCOUNT_JOIN_PATH(, count_disjoint_sse41, 16)
 /// sorted into buckets by their most contested bits, only bucket pairs that
 /// avoid each other on those bits tested, 16 keys per vector where the
 /// remaining bits fit 32.
-u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, const KeyOrder& order,
-                   Scratch& s, u64& tests, bool wide = false, const Weighting* w = nullptr, u64* shortfall = nullptr,
+u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_t nb, const KeyOrder& order, Scratch& s,
+                   u64& tests, bool wide = false, const Weighting* w = nullptr, u64* shortfall = nullptr,
                    engine::SimdPath path = engine::simd_path()) {
   u64 unused = 0;
   u64& short_sum = shortfall != nullptr ? *shortfall : unused;
@@ -802,9 +822,12 @@ u64 count_disjoint(const u64* top, std::size_t nt, const u64* bottom, std::size_
   while (bits < 12 && bits < order.contested && std::pow(3.0, bits + 1) * per_pair < pairs) ++bits;
   const bool narrow = !wide && order.width - bits <= 32;
   switch (path) {
-    case engine::SimdPath::avx512: return count_disjoint_avx512(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
-    case engine::SimdPath::avx2: return count_disjoint_avx2(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
-    default: return count_disjoint_sse41(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
+    case engine::SimdPath::avx512:
+      return count_disjoint_avx512(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
+    case engine::SimdPath::avx2:
+      return count_disjoint_avx2(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
+    default:
+      return count_disjoint_sse41(top, nt, bottom, nb, bits, narrow, order, s, tests, w, short_sum);
   }
 }
 

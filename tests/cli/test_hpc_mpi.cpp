@@ -206,9 +206,15 @@ TEST_F(HpcMpi, TheBatchScriptRunsUnderSrunAndARequeueResumes) {
   const char* path = std::getenv("PATH");
   const std::string source = PCOUNT_SOURCE_DIR;
   const std::vector<std::string> submit = {
-      "/usr/bin/env", "PATH=" + source + "/tests/support/slurm-stub:" + (path ? path : "/usr/bin:/bin"),
-      "STUB_MPIEXEC=" + std::string(kMpirun), "PCOUNT_COUNT_MPI=" + std::string(kMpiExe),
-      "PCOUNT_RESULTS=" + results, "sbatch", source + "/scripts/slurm/mpi.sbatch", "--queens", "12"};
+      "/usr/bin/env",
+      "PATH=" + source + "/tests/support/slurm-stub:" + (path ? path : "/usr/bin:/bin"),
+      "STUB_MPIEXEC=" + std::string(kMpirun),
+      "PCOUNT_COUNT_MPI=" + std::string(kMpiExe),
+      "PCOUNT_RESULTS=" + results,
+      "sbatch",
+      source + "/scripts/slurm/mpi.sbatch",
+      "--queens",
+      "12"};
   for (const char* tasks : {"tasks         8\n", "tasks         8, 8 from earlier runs\n"}) {
     const CommandResult r = run_command(submit);
     ASSERT_EQ(r.status, 0) << r.err;

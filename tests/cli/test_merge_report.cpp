@@ -43,9 +43,7 @@ protected:
   void TearDown() override { fs::remove_all(dir_); }
 
   nlohmann::json shard(int i) const { return nlohmann::json::parse(slurp(files_[static_cast<std::size_t>(i)])); }
-  void rewrite(int i, const nlohmann::json& j) const {
-    write_file(files_[static_cast<std::size_t>(i)], shard_text(j));
-  }
+  void rewrite(int i, const nlohmann::json& j) const { write_file(files_[static_cast<std::size_t>(i)], shard_text(j)); }
   nlohmann::json merged_json() const {
     std::vector<std::string> args{"merge", "--json"};
     args.insert(args.end(), files_.begin(), files_.end());
@@ -119,7 +117,7 @@ TEST_F(MergeReport, OlderShardFilesAreRefusedClearly) {
   EXPECT_EQ(m.out, "");
   EXPECT_TRUE(is_one_line(m.err)) << m.err;
   EXPECT_NE(m.err.find(files_[0] + ": format_version 1 was written by an older pcount, without the shard's CPU "
-                                    "time and memory; run the shard again"),
+                                   "time and memory; run the shard again"),
             std::string::npos)
       << m.err;
 }

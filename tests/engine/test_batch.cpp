@@ -67,7 +67,7 @@ TEST(Batch, ResumesAnInterruptedRunToTheExactTotal) {
   EXPECT_EQ(r.tasks_run + r.tasks_resumed, job.task_count);
   EXPECT_EQ(r.totals.counts[0], kLeaves);
   EXPECT_EQ(r.totals.counts[1], kLeaves / 4);  // by symmetry, a quarter end in letter 0
-  ASSERT_EQ(r.tasks.size(), job.task_count);  // resumed and run, each once, by id
+  ASSERT_EQ(r.tasks.size(), job.task_count);   // resumed and run, each once, by id
   for (std::size_t id = 0; id < r.tasks.size(); ++id) EXPECT_EQ(r.tasks[id].id, id);
 
   // A third run finds every task in the log and runs none.

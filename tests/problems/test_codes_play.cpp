@@ -110,13 +110,16 @@ TEST(CodesPlay, APipedGameShowsEachAnswerAfterItsPrompt) {
   const std::string in = input_file("piped", "?\n\x01" + std::string(300, 'x') + "\n" + kWin);
   const CommandResult r = run_count({"--bulls-and-cows", "--play"}, in);
   EXPECT_EQ(r.status, 0) << r.err;
-  const std::string expected = "guess 1: 0123   answer? ?\n"
-                               "guess 1: 0123   answer? \\x01" + std::string(39, 'x') + "...\n"
-                               "guess 1: 0123   answer? 0 4\n"
-                               "guess 2: 1032   answer? 04\n"
-                               "guess 3: 2301   answer? 0B 4C\n"
-                               "guess 4: 3210   answer? 4B\n"
-                               "solved: 3210 in 4 guesses\n";
+  const std::string expected =
+      "guess 1: 0123   answer? ?\n"
+      "guess 1: 0123   answer? \\x01" +
+      std::string(39, 'x') +
+      "...\n"
+      "guess 1: 0123   answer? 0 4\n"
+      "guess 2: 1032   answer? 04\n"
+      "guess 3: 2301   answer? 0B 4C\n"
+      "guess 4: 3210   answer? 4B\n"
+      "solved: 3210 in 4 guesses\n";
   ASSERT_GE(r.out.size(), expected.size()) << r.out;
   EXPECT_EQ(r.out.substr(r.out.size() - expected.size()), expected);
   fs::remove(in);
@@ -154,8 +157,8 @@ TEST(CodesPlay, QuitEndOfInputAndRunawayInputEndTheGame) {
 // Input without line ends (/dev/zero) stops after a bounded read; the
 // timeout only guards against a hang.
 TEST(CodesPlay, InputWithoutLineEndsStops) {
-  const CommandResult r = run_command({"/usr/bin/timeout", "120", PCOUNT_COUNT_EXE, "--mastermind", "--play"},
-                                      "/dev/zero");
+  const CommandResult r =
+      run_command({"/usr/bin/timeout", "120", PCOUNT_COUNT_EXE, "--mastermind", "--play"}, "/dev/zero");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(test::is_one_line(r.err)) << r.err.substr(0, 200);
   EXPECT_NE(r.err.find("an answer line of over 16 MiB: stopping"), std::string::npos) << r.err.substr(0, 200);

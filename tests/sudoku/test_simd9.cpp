@@ -171,8 +171,8 @@ TEST(Simd9, DispatchTakesTheWidestPathTheCpuReports) {
   }
   __cpuid_count(7, 0, a, b, c, d);
   const bool v3 = v2 && fma && ((b >> 5) & 1u) && ((b >> 3) & 1u) && ((b >> 8) & 1u) && (xcr0 & 0x6) == 0x6;
-  const bool v4 = v3 && ((b >> 16) & 1u) && ((b >> 17) & 1u) && ((b >> 30) & 1u) && ((b >> 31) & 1u) &&
-                  (xcr0 & 0xE6) == 0xE6;
+  const bool v4 =
+      v3 && ((b >> 16) & 1u) && ((b >> 17) & 1u) && ((b >> 30) & 1u) && ((b >> 31) & 1u) && (xcr0 & 0xE6) == 0xE6;
   EXPECT_EQ(simd_path_supported(SimdPath::sse41), v2);
   EXPECT_EQ(simd_path_supported(SimdPath::avx2), v3);
   EXPECT_EQ(simd_path_supported(SimdPath::avx512), v4);

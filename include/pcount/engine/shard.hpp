@@ -132,9 +132,9 @@ struct MergeResult {
   double wall_seconds = 0.0;    ///< longest shard run
   double cpu_seconds = 0.0;     ///< the shards' CPU seconds, summed
   std::uint64_t max_rss_bytes = 0;  ///< the largest peak resident set of any shard, in bytes
-  int threads = 0;              ///< the most threads of any shard
-  std::size_t tasks_run = 0;    ///< tasks the shards' runs computed, summed
-  std::size_t tasks_resumed = 0;  ///< tasks the shards took from checkpoints, summed
+  int threads = 0;                  ///< the most threads of any shard
+  std::size_t tasks_run = 0;        ///< tasks the shards' runs computed, summed
+  std::size_t tasks_resumed = 0;    ///< tasks the shards took from checkpoints, summed
   std::vector<TaskRecord> tasks;  ///< every task, by id (tasks[i].id == i)
   std::vector<std::string> files; ///< files[i]: the file that held task i
   /// Whether every shard file kept its tasks' output (format_version 2).

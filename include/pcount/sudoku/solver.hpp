@@ -46,11 +46,11 @@ enum class Kernel {
 
 /// Instruction-set paths of the simd9 kernel, one build of the same code
 /// each, and their run-time choice (PCOUNT_SIMD): pcount/engine/simd.hpp.
-using engine::SimdPath;
 using engine::simd_path;
 using engine::simd_path_forced;
 using engine::simd_path_name;
 using engine::simd_path_supported;
+using engine::SimdPath;
 
 /// The kernel Kernel::automatic runs for `shape`: general for boxes other
 /// than 3x3; for 3x3, simd9 when the CPU has AVX2 (or AVX-512) or

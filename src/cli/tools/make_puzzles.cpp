@@ -49,7 +49,8 @@ std::string describe(const po::error& e) {
     const std::string name = n->get_option_name();
     if (dynamic_cast<const po::multiple_occurrences*>(&e)) return name + ": given more than once; " + allowed(name);
     if (const auto* m = dynamic_cast<const po::invalid_command_line_syntax*>(&e)) {
-      if (m->kind() == po::invalid_command_line_syntax::missing_parameter) return name + ": missing value; " + allowed(name);
+      if (m->kind() == po::invalid_command_line_syntax::missing_parameter)
+        return name + ": missing value; " + allowed(name);
       if (m->kind() == po::invalid_command_line_syntax::extra_parameter) return name + ": takes no value";
     }
     return name + ": " + e.what() + "; " + allowed(name);
@@ -63,14 +64,12 @@ int main(int argc, char** argv) {
   const char* const program = "sudoku-make-puzzles";
   std::string box = "3x3", count_text = "100", seed_text = "1", clues_text = "0", out;
   po::options_description d("sudoku-make-puzzles: a reproducible set of sudoku puzzles with one solution each");
-  d.add_options()
-      ("help", "this text")
-      ("box", po::value(&box)->value_name("RxC"), "box shape, R·C ≤ 16 (default 3x3)")
-      ("count", po::value(&count_text)->value_name("K"), "puzzles to make, 1 … 1000000 (default 100)")
-      ("seed", po::value(&seed_text)->value_name("S"), "seed, 0 … 2^63-1 (default 1)")
-      ("clues", po::value(&clues_text)->value_name("K"),
-       "stop removing clues at K (default 0: until no clue can be removed, i.e. minimal puzzles)")
-      ("out", po::value(&out)->value_name("FILE"), "write the set to FILE (atomically) instead of stdout");
+  d.add_options()("help", "this text")("box", po::value(&box)->value_name("RxC"), "box shape, R·C ≤ 16 (default 3x3)")(
+      "count", po::value(&count_text)->value_name("K"), "puzzles to make, 1 … 1000000 (default 100)")(
+      "seed", po::value(&seed_text)->value_name("S"), "seed, 0 … 2^63-1 (default 1)")(
+      "clues", po::value(&clues_text)->value_name("K"),
+      "stop removing clues at K (default 0: until no clue can be removed, i.e. minimal puzzles)")(
+      "out", po::value(&out)->value_name("FILE"), "write the set to FILE (atomically) instead of stdout");
   sudoku::BoxShape shape;
   std::uint64_t count = 0, seed = 0;
   int clues = 0;
@@ -125,8 +124,10 @@ int main(int argc, char** argv) {
     text << sudoku::to_line(sudoku::random_puzzle(shape, clues, rng).cells) << '\n';
   }
   try {
-    if (out.empty()) std::cout << text.str() << std::flush;
-    else engine::write_atomically(out, text.str());
+    if (out.empty())
+      std::cout << text.str() << std::flush;
+    else
+      engine::write_atomically(out, text.str());
   } catch (const std::exception& e) {
     std::cerr << program << ": " << e.what() << '\n';
     return 1;

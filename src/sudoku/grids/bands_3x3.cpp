@@ -12,8 +12,8 @@ namespace pcount::sudoku {
 
 namespace {
 
-constexpr std::size_t kShapes = 280;     // partitions of 9 digits into 3 triples
-constexpr std::size_t kCompatible = 56;  // box configurations column-disjoint from a given one
+constexpr std::size_t kShapes = 280;                      // partitions of 9 digits into 3 triples
+constexpr std::size_t kCompatible = 56;                   // box configurations column-disjoint from a given one
 constexpr std::uint64_t kBandTotal = 948'109'639'680ULL;  // Σ_σ B(σ) = 9!·56·6⁶
 constexpr std::size_t kExpectedClasses = 44;
 
@@ -107,8 +107,8 @@ std::array<std::uint32_t, 9> band_columns(const BoxShape& a, const BoxShape& b, 
 struct Tables {
   ShapeIndex index;
   std::size_t box1 = 0;
-  std::vector<std::uint16_t> norm;    // norm[P·280 + Q] = shape of g_P(Q), g_P maps P onto P*
-  std::vector<std::uint32_t> b;       // B(P*, x, y) at x·280 + y
+  std::vector<std::uint16_t> norm;  // norm[P·280 + Q] = shape of g_P(Q), g_P maps P onto P*
+  std::vector<std::uint32_t> b;     // B(P*, x, y) at x·280 + y
   std::vector<std::uint32_t> class_of;
   std::vector<std::uint32_t> rep;     // per class: its smallest pair index
   std::vector<std::uint64_t> weight;  // per class: Σ of B over its pairs
@@ -221,8 +221,7 @@ struct Tables {
         const std::uint32_t* row2 = &b[n2[mid[1][j]] * kShapes];
         const std::uint32_t* row3 = &b[n3[low[1][j]] * kShapes];
         std::uint64_t s = 0;
-        for (std::size_t k = 0; k < kCompatible; ++k)
-          s += static_cast<std::uint64_t>(row2[u[k]]) * row3[v[k]];
+        for (std::size_t k = 0; k < kCompatible; ++k) s += static_cast<std::uint64_t>(row2[u[k]]) * row3[v[k]];
         total += s;
       }
     }

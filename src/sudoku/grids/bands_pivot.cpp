@@ -340,7 +340,7 @@ void enumerate_histograms(int c, int p, int left, std::array<int, kMaxStackC>& i
     bool fits = true;
     for (int b = 0; b < c; ++b)
       fits = fits && (((p >> b) & 1) ? in_row[static_cast<std::size_t>(b)] + t <= c
-                                      : placed + t - in_row[static_cast<std::size_t>(b)] <= c);
+                                     : placed + t - in_row[static_cast<std::size_t>(b)] <= c);
     if (!fits) break;
     for (int b = 0; b < c; ++b)
       if ((p >> b) & 1) in_row[static_cast<std::size_t>(b)] += t;

@@ -237,7 +237,8 @@ private:
   void leaf(const Graph& k2) {
     const u128 lower = static_cast<u128>(1) << detail::cycles_of_two_factor(k2.data(), n_);
     Graph top{};
-    for (int c = 0; c < n_; ++c) top[static_cast<std::size_t>(c)] = g_[static_cast<std::size_t>(c)] & ~k2[static_cast<std::size_t>(c)];
+    for (int c = 0; c < n_; ++c)
+      top[static_cast<std::size_t>(c)] = g_[static_cast<std::size_t>(c)] & ~k2[static_cast<std::size_t>(c)];
     total_ = checked_add(total_, checked_mul(lower, top_count(top)));
   }
 
@@ -252,7 +253,8 @@ private:
     // Degree 3 (2x5): the bands kernel (matchings, then 2^cycles) is faster
     // than another 2-factor split (149 vs 201 CPU-s for 2x5).
     const auto direct = [&] {
-      return degree == 3 ? ordered_one_factorisations(std::span<const std::uint32_t>(top.data(), static_cast<std::size_t>(n_)), 3)
+      return degree == 3 ? ordered_one_factorisations(
+                               std::span<const std::uint32_t>(top.data(), static_cast<std::size_t>(n_)), 3)
                          : SubBandCounter(degree, nullptr, n_).count(top);
     };
     if (cache_ == nullptr || degree < kMemoFromDegree) return direct();
@@ -478,8 +480,8 @@ u128 sub_band_factorisations(std::span<const std::uint32_t> adjacency, int k) {
   return SubBandCounter(k, &cache).count(g);
 }
 
-u128 sub_band_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part,
-                                  std::uint64_t* leaves, std::uint64_t max_leaves, bool memo) {
+u128 sub_band_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part, std::uint64_t* leaves,
+                                  std::uint64_t max_leaves, bool memo) {
   const Graph g = checked_regular(adjacency, k);
   if (k < 3 || part < 0 || part >= static_cast<int>(binomial(k, 2)))
     throw std::invalid_argument("part must be 0..binom(k,2)-1 with k ≥ 3");
@@ -583,8 +585,8 @@ SignatureClasses two_column_signature_classes(int c, int threads) {
   u128 expected = 1;
   for (int b = 0; b < c; ++b) expected = checked_mul(expected, binomial(digits, c));
   if (sum != expected)
-    throw InternalError("band signature orbits sum to " + to_string(to_big(sum)) + ", not binom(2C,C)^C = " +
-                        to_string(to_big(expected)));
+    throw InternalError("band signature orbits sum to " + to_string(to_big(sum)) +
+                        ", not binom(2C,C)^C = " + to_string(to_big(expected)));
   SignatureClasses out;
   out.box_orbits = reps.size();
   for (auto& [key, entry] : merged) out.classes.push_back(std::move(entry));

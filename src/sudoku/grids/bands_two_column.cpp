@@ -21,8 +21,6 @@
 #include <string>
 #include <vector>
 
-
-
 #include "bipartite.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
@@ -198,7 +196,8 @@ public:
     job.task_count = class_count();
     job.run_task = [classes, c](std::size_t id, engine::Tally& out) {
       const ClassEntry& e = (*classes)[id];
-      const u128 b = ordered_one_factorisations(std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c);
+      const u128 b = ordered_one_factorisations(
+          std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c);
       out.add(0, checked_mul(e.weight, checked_mul(b, b)));
     };
     return job;

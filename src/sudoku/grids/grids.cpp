@@ -40,9 +40,9 @@ std::uint32_t GridSearchTree::candidates(const Node& node) const {
   const int r = node.pos / n_;
   const int c = node.pos % n_;
   const auto p = static_cast<std::size_t>(node.pos);
-  std::uint32_t mask = full_ & ~static_cast<std::uint32_t>(node.row[static_cast<std::size_t>(r)] |
-                                                           node.col[static_cast<std::size_t>(c)] |
-                                                           node.box[box_of_[p]]);
+  std::uint32_t mask =
+      full_ & ~static_cast<std::uint32_t>(node.row[static_cast<std::size_t>(r)] |
+                                          node.col[static_cast<std::size_t>(c)] | node.box[box_of_[p]]);
   if (r < shape_.rows && c < shape_.cols) {  // rest of box 0: reduced-grid order
     if (r == 1 && c == 0) {
       mask &= 1u << shape_.cols;  // the smallest digit of M sits at (1,0)

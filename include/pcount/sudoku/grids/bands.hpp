@@ -214,7 +214,8 @@ public:
 /// 0 ≤ part < 15 and max_leaves > 0; throws std::invalid_argument
 /// otherwise or like sub_band_factorisations.
 [[nodiscard]] double sub_band_cache_hit_rate(std::span<const std::uint32_t> adjacency, int k, int part,
-                                             std::uint64_t max_leaves, std::size_t cache_entries = std::size_t{1} << 23);
+                                             std::uint64_t max_leaves,
+                                             std::size_t cache_entries = std::size_t{1} << 23);
 
 /// Knuth's random-probe estimate (1975) of the bottom 2-factors that
 /// sub_band_factorisations enumerates for this graph (mean of `probes`

@@ -46,11 +46,11 @@ public:
 
   /// A partially filled grid: cells 0..pos-1 (row-major) are filled.
   struct Node {
-    int pos = 0;                                   ///< next cell to fill
+    int pos = 0;                                           ///< next cell to fill
     std::array<std::uint8_t, kMaxSide * kMaxSide> cell{};  ///< digits 0..N-1
-    std::array<std::uint16_t, kMaxSide> row{};     ///< digits used per row
-    std::array<std::uint16_t, kMaxSide> col{};     ///< digits used per column
-    std::array<std::uint16_t, kMaxSide> box{};     ///< digits used per box
+    std::array<std::uint16_t, kMaxSide> row{};             ///< digits used per row
+    std::array<std::uint16_t, kMaxSide> col{};             ///< digits used per column
+    std::array<std::uint16_t, kMaxSide> box{};             ///< digits used per box
   };
 
   /// Throws std::invalid_argument when R < 2, C < 2 or R·C > 9 (the CLI
