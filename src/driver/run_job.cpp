@@ -581,7 +581,8 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
     // to its end and reports as usual).
     if (rank0 && !c.quiet)
       inv.err << inv.session.program << ": --list " << output.max_lines << ": stopped after the first "
-              << output.max_lines << " lines; the counts are not complete, so no report\n";
+              << (output.max_lines == 1 ? "line" : std::to_string(output.max_lines) + " lines")
+              << "; the counts are not complete, so no report\n";
     throw EarlyExit{0};
   }
   if (result.interrupted) stop_interrupted(inv, result, batch.shard_tasks());
