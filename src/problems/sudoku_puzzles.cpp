@@ -53,15 +53,23 @@ std::uint64_t read_limit(const Invocation& inv, std::uint64_t fallback) {
   return fallback;
 }
 
-Kernel read_kernel(const Invocation& inv) {
-  const std::string m = choose_method(inv, {"auto", "simd9", "fast9", "general"}, "auto");
-  if (m == "simd9") return Kernel::simd9;
-  if (m == "fast9") return Kernel::fast9;
-  if (m == "general") return Kernel::general;
-  return Kernel::automatic;
-}
-
 std::string shape_name(const BoxShape& s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); }
+
+/// The --method of --puzzle and --puzzle-file for boxes of `shape`: fast9
+/// and simd9 need 3x3 boxes, and a bad PCOUNT_SIMD is refused here, before
+/// any work, when simd9 may run. Throws InvalidArgument.
+Kernel read_kernel(const Invocation& inv, const BoxShape& shape) {
+  const std::string m = choose_method(inv, {"auto", "simd9", "fast9", "general"}, "auto");
+  const Kernel kernel = m == "simd9"     ? Kernel::simd9
+                        : m == "fast9"   ? Kernel::fast9
+                        : m == "general" ? Kernel::general
+                                         : Kernel::automatic;
+  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+    throw InvalidArgument("--method",
+                          std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
+  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9)) (void)simd_path();
+  return kernel;
+}
 
 /// One puzzle line of a file and what became of it.
 struct LineResult {
@@ -307,12 +315,7 @@ Plan plan_puzzle(const Invocation& inv) {
   const BoxShape shape = read_shape(inv);
   if (inv.common.list) return plan_puzzle_list(inv, shape);
   const std::uint64_t limit = read_limit(inv, 0);
-  const Kernel kernel = read_kernel(inv);
-  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method",
-                          std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
-  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
-    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
+  const Kernel kernel = read_kernel(inv, shape);
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
 
   // The first solution in search order, sequentially; the count in parallel.
@@ -670,12 +673,7 @@ void check_first_puzzle_size(const PuzzleFile& file, const BoxShape& shape) {
 Plan plan_puzzle_file(const Invocation& inv) {
   const BoxShape shape = read_shape(inv);
   const std::uint64_t limit = read_limit(inv, 2);
-  const Kernel kernel = read_kernel(inv);
-  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
-    throw InvalidArgument("--method",
-                          std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
-  if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9))
-    (void)simd_path();  // a bad PCOUNT_SIMD is refused before any work
+  const Kernel kernel = read_kernel(inv, shape);
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");
