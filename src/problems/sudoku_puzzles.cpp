@@ -170,29 +170,56 @@ constexpr std::array<std::uint8_t, 81> kBoxOrder = [] {
   return bad == 0 && all == 0x3FE;
 }
 
-/// Appends the result line "LINE COUNT[+] GRID|-" of a 9×9 solve to `out`.
-[[gnu::noinline]] void format_line9(std::size_t line, const Solve9Result& res, const std::uint8_t* first,
-                                    std::string& out) {
-  char buf[128];
-  char* at = std::to_chars(buf, buf + 24, line).ptr;
-  *at++ = ' ';
-  at = std::to_chars(at, at + 24, res.solutions).ptr;
-  if (res.limit_reached) *at++ = '+';
-  *at++ = ' ';
-  if (res.solutions == 0) {
-    *at++ = '-';
-  } else {
-    for (int i = 0; i < 81; ++i) at[i] = static_cast<char>('0' + first[i]);
+/// Appends the result of a 9×9 solve to `out`: the text line "LINE
+/// COUNT[+] GRID|-", or with `json` the JSON Lines record
+/// {"line":L,"puzzle":P,"solutions":"K","limit_reached":B,"solution":S|null}
+/// that solve_line builds with nlohmann::json for other shapes, byte for
+/// byte (both strings hold only '1'-'9' and '.', which need no escaping;
+/// PuzzleCli.JsonLinesOfTheFastPathEqualTheLibrarysRecords compares them).
+[[gnu::noinline]] void format_line9(std::size_t line, const Solve9Result& res, const std::uint8_t* cells,
+                                    const std::uint8_t* first, bool json, std::string& out) {
+  char buf[320];
+  char* at = buf;
+  const auto put = [&at](std::string_view s) { at = std::copy(s.begin(), s.end(), at); };
+  const auto put_grid = [&at](const std::uint8_t* g) {
+    for (int i = 0; i < 81; ++i) at[i] = g[i] ? static_cast<char>('0' + g[i]) : '.';
     at += 81;
+  };
+  if (json) put("{\"line\":");
+  at = std::to_chars(at, at + 24, line).ptr;
+  if (json) {
+    put(",\"puzzle\":\"");
+    put_grid(cells);
+    put("\",\"solutions\":\"");
+  } else {
+    *at++ = ' ';
+  }
+  at = std::to_chars(at, at + 24, res.solutions).ptr;
+  if (json) {
+    put(res.limit_reached ? "\",\"limit_reached\":true,\"solution\":" : "\",\"limit_reached\":false,\"solution\":");
+    if (res.solutions == 0) {
+      put("null}");
+    } else {
+      *at++ = '"';
+      put_grid(first);
+      put("\"}");
+    }
+  } else {
+    if (res.limit_reached) *at++ = '+';
+    *at++ = ' ';
+    if (res.solutions == 0)
+      *at++ = '-';
+    else
+      put_grid(first);
   }
   *at++ = '\n';
   out.append(buf, static_cast<std::size_t>(at - buf));
 }
 
-/// The 9×9 text-output path of solve_line: no allocation per puzzle; the
-/// result line is appended to `out`. False when the line is not a plain
+/// The 9×9 path of solve_line: no allocation per puzzle; the result line
+/// (text or JSON) is appended to `out`. False when the line is not a plain
 /// 81-character puzzle (the general path takes it).
-bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string& out) {
+bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, bool json, std::string& out) {
   std::uint8_t cells[81], first[81];
   if (!read_plain9(r.text, cells)) return false;
   const Solve9Result res = solve9(cells, limit, kernel, first);
@@ -204,7 +231,7 @@ bool solve_line9(LineResult& r, std::uint64_t limit, Kernel kernel, std::string&
                         std::to_string(r.line) + ")");
   r.nodes = res.nodes;
   r.kind = res.solutions == 0 ? 0 : (res.solutions == 1 && !res.limit_reached) ? 1 : 2;
-  format_line9(r.line, res, first, out);
+  format_line9(r.line, res, cells, first, json, out);
   return true;
 }
 
@@ -711,7 +738,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
     if (limit == 0) job.probe = all_solutions_probe(*file, shape, kernel, job.task_count);
     const std::string where = inv.session.program + ": --puzzle-file: line ";
     const bool json = inv.common.json;
-    const bool nine = !json && shape == BoxShape{3, 3} && kernel != Kernel::general;
+    const bool nine = shape == BoxShape{3, 3} && kernel != Kernel::general;
     job.run_task_output = [file, shape, limit, kernel, json, nine, where, path](std::size_t id, engine::Tally& tally,
                                                                                 std::string& text) {
       const std::size_t first = id * kBlock + 1;  // file lines first … first + kBlock - 1
@@ -723,7 +750,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
         r.line = file->line[static_cast<std::size_t>(i)];
         r.text = file->puzzle(static_cast<std::size_t>(i));
         r.bad = false;
-        if (nine && solve_line9(r, limit, kernel, text)) {
+        if (nine && solve_line9(r, limit, kernel, json, text)) {
           tally.add(kSolved, 1);
           tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
           tally.nodes += r.nodes;

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "pcount/sudoku/puzzle.hpp"
 #include "support/known_grids.hpp"
@@ -173,6 +175,36 @@ TEST(PuzzleCli, FileWithABadLineInTheMiddle) {
   EXPECT_EQ(q.err.find("solved"), std::string::npos);
   EXPECT_NE(q.err.find("line 7: expected 81 cells"), std::string::npos) << q.err;
   EXPECT_NE(q.out.find("8 " + seed003_open_count() + " "), std::string::npos) << q.out;
+}
+
+// The 9×9 path writes its JSON Lines records itself; --method general takes
+// the path that builds them with nlohmann::json. Both must print the same
+// bytes for the same results (unique and unsolvable puzzles, '0' blanks, a
+// CRLF line end); for several solutions the first found may differ by kernel.
+TEST(PuzzleCli, JsonLinesOfTheFastPathEqualTheLibrarysRecords) {
+  std::string zeros = kEscargot;
+  std::replace(zeros.begin(), zeros.end(), '.', '0');
+  const TempFile file(kSeed003 + "\n" + kContradiction + "\n" + zeros + "\r\n" + kSeed003Open + "\n");
+  const auto lines_of = [](const std::string& text) {
+    std::vector<std::string> v;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+  };
+  const CommandResult fast = run_count({"--puzzle-file", file.path, "--json", "-q"});
+  const CommandResult lib = run_count({"--puzzle-file", file.path, "--json", "-q", "--method", "general"});
+  ASSERT_EQ(fast.status, 0) << fast.err;
+  ASSERT_EQ(lib.status, 0) << lib.err;
+  const auto f = lines_of(fast.out), g = lines_of(lib.out);
+  ASSERT_EQ(f.size(), 4u) << fast.out;
+  ASSERT_EQ(g.size(), 4u) << lib.out;
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(f[i], g[i]) << "line " << i + 1;
+  EXPECT_EQ(nlohmann::json::parse(f[0])["solution"], kSeed003Solution);
+  const auto a = nlohmann::json::parse(f[3]), b = nlohmann::json::parse(g[3]);
+  EXPECT_EQ(a["solutions"], "2");
+  EXPECT_EQ(a["limit_reached"], true);
+  for (const char* key : {"line", "puzzle", "solutions", "limit_reached"}) EXPECT_EQ(a[key], b[key]) << key;
+  EXPECT_EQ(a["solution"].get<std::string>().size(), 81u);
 }
 
 TEST(PuzzleCli, FileFromStdinAsJsonLines) {
