@@ -382,18 +382,39 @@ bool propagate(Simd9State& s) {
 
 }  // namespace
 
+namespace {
+
+/// Bit i of the result: byte i of `p` (32 readable bytes) equals v.
+PCOUNT_SIMD9_INLINE u32 bytes_equal(const std::uint8_t* p, std::uint8_t v) {
+#if defined(__AVX2__)
+  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return static_cast<u32>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(static_cast<char>(v)))));
+#elif defined(__x86_64__) && defined(__SSE4_1__)
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  const __m128i w = _mm_set1_epi8(static_cast<char>(v));
+  return static_cast<u32>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, w))) |
+         (static_cast<u32>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, w))) << 16);
+#else
+  u32 m = 0;
+  for (int i = 0; i < 32; ++i) m |= static_cast<u32>(p[i] == v) << i;
+  return m;
+#endif
+}
+
+}  // namespace
+
 bool start(Simd9State& s, const std::uint8_t* clues) {
-  // Clue cells per band, and per (digit, band) lane the clue cells of that
-  // digit; then every lane at once: all cells but other digits' clues.
+  // Per (digit, band) lane the clue cells of that digit (a byte compare per
+  // band and digit), the clue cells per band; then every lane at once: all
+  // cells but other digits' clues.
+  std::uint8_t padded[27 * 3 + 32] = {};
+  __builtin_memcpy(padded, clues, 81);
   alignas(64) u32 given[48] = {};
-  u32 band_given[3] = {0, 0, 0};
-  for (int i = 0; i < 81; ++i) {
-    const int v = clues[i];
-    if (v == 0) continue;
-    const int b = i / 27;
-    const u32 bit = 1u << (i % 27);
-    given[simd9_lane(v - 1, b)] |= bit;
-    band_given[b] |= bit;
+  u32 band_given[3];
+  for (int b = 0; b < 3; ++b) {
+    band_given[b] = ~bytes_equal(padded + 27 * b, 0) & kM27;
+    for (int d = 0; d < 9; ++d) given[simd9_lane(d, b)] = bytes_equal(padded + 27 * b, static_cast<std::uint8_t>(d + 1)) & kM27;
   }
   const V taken = make4(band_given[0], band_given[1], band_given[2], 0);
   for (int k = 0; k < kP; ++k) {
