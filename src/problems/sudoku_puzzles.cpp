@@ -132,44 +132,6 @@ bool has_repeated_clue9(const std::uint8_t* cells) {
   return false;
 }
 
-/// Cell indices box by box, transposed: entry 9·j + b is the j-th cell of
-/// box b, so that box b gathers like column b (one pass over 9 × 9 entries).
-constexpr std::array<std::uint8_t, 81> kBoxOrder = [] {
-  std::array<std::uint8_t, 81> t{};
-  for (int b = 0; b < 9; ++b)
-    for (int j = 0; j < 9; ++j)
-      t[static_cast<std::size_t>(9 * j + b)] =
-          static_cast<std::uint8_t>(27 * (b / 3) + 3 * (b % 3) + 9 * (j / 3) + j % 3);
-  return t;
-}();
-
-/// Whether `grid` (81 values) is a completed sudoku that keeps the clues.
-/// Branch-free: one-hot digits, then an OR per row, column and box.
-[[gnu::noinline]] bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
-  std::uint16_t one[81];
-  unsigned bad = 0;
-  for (int i = 0; i < 81; ++i) {
-    const unsigned v = grid[i];
-    bad |= static_cast<unsigned>(v - 1u > 8u) | static_cast<unsigned>(clues[i] != 0 && clues[i] != v);
-    one[i] = static_cast<std::uint16_t>(1u << (v & 15u));
-  }
-  // Rows: nine ORs of nine; columns: the nine rows ORed lane-wise; boxes:
-  // the same over the cells in box order (kBoxOrder).
-  std::uint16_t col[9] = {}, box[9] = {};
-  unsigned all = 0x3FE;
-  for (int r = 0; r < 9; ++r) {
-    unsigned row = 0;
-    for (int c = 0; c < 9; ++c) {
-      row |= one[9 * r + c];
-      col[c] = static_cast<std::uint16_t>(col[c] | one[9 * r + c]);
-      box[c] = static_cast<std::uint16_t>(box[c] | one[kBoxOrder[9 * r + c]]);
-    }
-    all &= row;
-  }
-  for (int k = 0; k < 9; ++k) all &= static_cast<unsigned>(col[k] & box[k]);
-  return bad == 0 && all == 0x3FE;
-}
-
 /// Appends the result of a 9×9 solve to `out`: the text line "LINE
 /// COUNT[+] GRID|-", or with `json` the JSON Lines record
 /// {"line":L,"puzzle":P,"solutions":"K","limit_reached":B,"solution":S|null}

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "pcount/sudoku/puzzle.hpp"
 
@@ -121,6 +123,55 @@ TEST(PuzzleCheck, IsSolutionChecksRulesAndClues) {
   auto blank = solution.cells;
   blank[40] = 0;
   EXPECT_FALSE(is_solution(puzzle, blank));
+}
+
+// The 9×9 check (is_solution9, which is_solution uses for 3x3 boxes) against
+// grids that break one rule each.
+TEST(PuzzleCheck, NineByNineCheckFindsEachBrokenRule) {
+  const Puzzle puzzle = parse_puzzle(kSeed003);
+  const std::vector<std::uint8_t> good = parse_puzzle(kSeed003Solution).cells;
+  const std::vector<std::uint8_t> none(81, 0);
+  std::vector<std::uint8_t> latin(81);  // rows and columns fine, boxes not
+  for (int r = 0; r < 9; ++r)
+    for (int c = 0; c < 9; ++c) latin[static_cast<std::size_t>(9 * r + c)] = static_cast<std::uint8_t>((r + c) % 9 + 1);
+  const auto with = [&good](int cell, int value) {
+    auto g = good;
+    g[static_cast<std::size_t>(cell)] = static_cast<std::uint8_t>(value);
+    return g;
+  };
+  auto columns = good;  // two cells of row 1 swapped: columns break
+  std::swap(columns[2], columns[3]);
+  auto boxes = good;  // columns 3 and 4 swapped: rows and columns fine, boxes break
+  for (int r = 0; r < 9; ++r)
+    std::swap(boxes[static_cast<std::size_t>(9 * r + 2)], boxes[static_cast<std::size_t>(9 * r + 3)]);
+  auto relabelled = good;  // digits 1 and 2 exchanged: valid, but not the clues
+  for (auto& v : relabelled) v = v == 1 ? 2 : v == 2 ? 1 : v;
+  auto rows = good;  // two cells of column 1 swapped within a box: rows break
+  std::swap(rows[0], rows[9]);
+  struct Case {
+    const char* what;
+    const std::vector<std::uint8_t>& clues;
+    std::vector<std::uint8_t> grid;
+    bool valid;
+  };
+  const Case cases[] = {
+      {"the solution", puzzle.cells, good, true},
+      {"the solution, no clues", none, good, true},
+      {"a blank cell", none, with(40, 0), false},
+      {"a value of 10", none, with(80, 10), false},
+      {"a value of 255", none, with(0, 255), false},
+      {"a repeated digit", none, with(0, good[1]), false},
+      {"columns broken", none, columns, false},
+      {"rows broken", none, rows, false},
+      {"boxes broken", none, boxes, false},
+      {"a Latin square that is no sudoku", none, latin, false},
+      {"a valid grid that breaks a clue", puzzle.cells, relabelled, false},
+      {"the same grid, no clues", none, relabelled, true},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(is_solution9(c.clues.data(), c.grid.data()), c.valid) << c.what;
+    EXPECT_EQ(is_solution(Puzzle{BoxShape{3, 3}, c.clues}, c.grid), c.valid) << c.what;
+  }
 }
 
 }  // namespace
