@@ -136,6 +136,8 @@ PCOUNT_SIMD9_INLINE V slot_swap(V x, int) { return x; }
 PCOUNT_SIMD9_INLINE V is_zero_top(V x) { return (x - 1u) & 0x80000000u; }   // top bit set where x == 0
 PCOUNT_SIMD9_INLINE V is_zero_one(V x) { return (x - 1u) >> 31; }            // 1 where x == 0, else 0
 
+/// Segment leads (kLead bits) to their three cells.
+PCOUNT_SIMD9_INLINE V widen(V x) { return x * 7u; }
 PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
 PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
 PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
@@ -238,9 +240,9 @@ PCOUNT_SIMD9_INLINE V triads(V* a) {
   bad |= c.q & kBandLanes;
   const V closed = c.h;
   for (int k = 0; k < kP; ++k) {
-    const V keep = cert[k] * 7u;
-    const V rest = (cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k])) * 7u;
-    a[k] &= ~(closed * 7u | rest) | keep;
+    const V keep = widen(cert[k]);
+    const V rest = widen(closed | cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k]));
+    a[k] &= ~rest | keep;
   }
   for (int k = 0; k < kP; ++k) S[k] = colset(a[k]);
   n = fold4(S);
@@ -285,7 +287,7 @@ PCOUNT_SIMD9_INLINE V locked(V* a) {
     const V S = seg(a[k]);
     const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
     bad |= is_zero_top(K) & valid(k);
-    a[k] &= K * 7u;
+    a[k] &= widen(K);
     // Locked candidates across the bands of a stack (bands × columns).
     const V c = colset(a[k]), c1 = br1(c), c2 = br2(c);
     const V C = c & ((cc1(c1) & cc2(c2)) | (cc2(c1) & cc1(c2)));
@@ -309,7 +311,7 @@ PCOUNT_SIMD9_INLINE V singles(V* a, Fold& f) {
     const V S = seg(x);
     const V row_only = S & ~bc1(S) & ~bc2(S);
     const V box_only = S & ~rr1(S) & ~rr2(S);
-    V h = x & (((row_only | box_only) & seg_single(x)) * 7u);
+    V h = x & widen((row_only | box_only) & seg_single(x));
     const V y = x >> 9, z = x >> 18;
     const V col_single = (x ^ y ^ z) & ~(x & y & z) & 0777u;
     const V cs = (x | y | z) & 0777u;
@@ -330,11 +332,10 @@ PCOUNT_SIMD9_INLINE V singles(V* a, Fold& f) {
   bad |= twice;
   for (int k = 0; k < kP; ++k) {
     const V z = seg(p[k]);
-    const V row_fill = (z | bc1(z) | bc2(z)) * 7u;
-    const V box_fill = (z | rr1(z) | rr2(z)) * 7u;
+    const V row_box_fill = widen(z | bc1(z) | bc2(z) | rr1(z) | rr2(z));
     V pc = colset(p[k]);
     pc |= br1(pc) | br2(pc);
-    a[k] &= ~(claimed | row_fill | box_fill | colexp(pc)) | p[k];
+    a[k] &= ~(claimed | row_box_fill | colexp(pc)) | p[k];
   }
   return bad;
 }
