@@ -463,9 +463,13 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   // bits: up to 54), by the folds of the counts.
   V hs{}, vs{};
   for (int k = 0; k < kP; ++k) {
+    // Permutations through each segment (row 0, box c): the boxes c+1, c+2
+    // of rows 1, 2 in either order; summed over the three boxes (3-bit
+    // fields at bits 0, 3, 6 hold 0-2 each).
     const V S = seg(a[k]);
-    V h{};
-    for (int i = 0; i < 6; ++i) h += is_zero_one((S & row_perm_leads(i)) ^ row_perm_leads(i));
+    const V b1 = bc1(S), b2 = bc2(S);
+    const V x = (S & (b1 >> 9) & (b2 >> 18) & 0111u) + (S & (b2 >> 9) & (b1 >> 18) & 0111u);
+    const V h = (x + (x >> 3) + (x >> 6)) & 7u;
     const V c0 = colset(a[k]), c1 = br1(c0), c2 = br2(c0);
     V v{};
     for (int i = 0; i < 6; ++i) v += (c0 >> kPerm[i][0]) & (c1 >> kPerm[i][1]) & (c2 >> kPerm[i][2]) & 0111u;
