@@ -11,7 +11,9 @@
 #include <mutex>
 #include <random>
 #include <span>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -72,73 +74,31 @@ std::array<std::pair<int, u32>, 4> images(const Geometry& g, int m, u32 top) {
   return {{{m, top}, {m, flip}, {mm, mirror_columns(top, g.n)}, {mm, mirror_columns(flip, g.n)}}};
 }
 
-/// What a leaf of the walk needs to write its key and word, copied into
-/// locals by the hot loop (stores through the output pointers could alias
-/// the Geometry's fields, which would make the compiler reload them).
-struct LeafCode {
-  u32 full = 0;          ///< the board's columns
-  u32 keep = 0;          ///< columns a bottom's complement may hold (all but the middle queen's)
-  int n = 0;
-  int top_shift = 1;     ///< rows from a top half's last row to the boundary row
-  int group_shift = 0;
-  u32 group_mask = 0;
-  int lam_shift = 0;
-  u32 left_columns = 0;
-
-  /// The key of a placement: `dl`/`dr` the diagonal masks of its last row
-  /// (its queen included). A top key is the attacks on row a (and a + 1
-  /// past the middle row for odd n), a bottom key its own last row's masks.
-  template <bool Top>
-  [[nodiscard]] u64 key(u32 dl, u32 dr) const {
-    if constexpr (Top)
-      return u64{(dl << top_shift) & full} | (u64{dr >> top_shift} << n);
-    else
-      return u64{dr} | (u64{dl} << n);
-  }
-  /// The word stored per placement: its group (the inner columns of the
-  /// top half's column set) and below it (lam_shift = a when the diagonal
-  /// reflection is used) its left rows λ.
-  template <bool Top>
-  [[nodiscard]] u32 word(u32 cols, u32 lam) const {
-    const u32 top_cols = Top ? cols : keep & ~cols;
-    return (((top_cols >> group_shift) & group_mask) << lam_shift) | lam;
-  }
-};
-
-/// One half's enumeration: rows 0..a-1 of the board (for the bottom half,
+/// One half's placements: rows 0..a-1 of the board (for the bottom half,
 /// the board turned upside down), queens only on allowed squares, every
-/// `must` column used.
+/// `must` column used. They are built as two parts that meet on row h
+/// (PartList): the upper rows 0..h−1 and the lower rows h..a−1.
 struct Half {
   const Geometry* g = nullptr;
   bool top = true;
   int m = -1;
   std::array<u32, 32> allowed{};  ///< per row: allowed columns minus the middle queen's diagonals
   u32 must = 0;
-  std::vector<u64>* keys = nullptr;      ///< output: one key per placement, in enumeration order
-  std::vector<std::uint32_t>* groups = nullptr;  ///< output: the placement's group (inner columns of the top half)
-  std::size_t count = 0;  ///< placements written: keys[0, count) and groups[0, count)
   /// λ, the left rows of a placement: bit a−1−r set when the queen of its
   /// row r (counted from its own edge of the board) stands in a left column
-  /// (< a). Kept below the group (lam_shift = a bits) only for even n ≤ 24,
-  /// where the join uses the diagonal reflection; else no column counts as
-  /// left and λ = 0.
-  int lam_shift = 0;
+  /// (< a). Kept only for even n ≤ 24, where the join uses the diagonal
+  /// reflection; else no column counts as left and λ = 0.
   u32 left_columns = 0;  ///< the left columns' mask, 2^a − 1 (0: λ not kept)
-  engine::StopPoll<> poll{};  ///< a large task's enumeration takes seconds: let a stop through
   /// Placements whose first d ≤ prune_rows rows already make min(λ, ~λ)
   /// fall below the task's threshold are dropped by every group's join
-  /// (DiagonalOrder); the walk stops there. prune_threshold has prune_rows
-  /// bits; prune_rows = 0 prunes nothing.
+  /// (DiagonalOrder); the upper part is not extended past such rows.
+  /// prune_threshold has prune_rows bits; prune_rows = 0 prunes nothing.
   int prune_rows = 0;
   u32 prune_threshold = 0;
-  LeafCode leaf;  ///< set by the constructor
 
   Half(const Geometry& geo, bool is_top, int middle, u32 allowed_columns, u32 must_columns)
       : g(&geo), top(is_top), m(middle), must(must_columns) {
-    if (geo.diagonal) {
-      lam_shift = geo.rows;
-      left_columns = (1u << geo.rows) - 1u;
-    }
+    if (geo.diagonal) left_columns = (1u << geo.rows) - 1u;
     for (int r = 0; r < geo.rows; ++r) {
       u32 a = allowed_columns & ~bit(middle);
       if (middle >= 0) {  // the middle queen (row a, column m) attacks (r, m ± (a - r))
@@ -148,132 +108,16 @@ struct Half {
       }
       allowed[static_cast<std::size_t>(r)] = a;
     }
-    leaf = LeafCode{geo.full, geo.full & ~bit(middle), geo.n, geo.odd ? 2 : 1, geo.group_shift, geo.group_mask,
-                    lam_shift, left_columns};
   }
 
   /// λ's bit for a queen `q` in row r: set when q stands in a left column.
   [[nodiscard]] u32 left_bit(u32 q, int r) const { return static_cast<u32>(q <= left_columns) << (g->rows - 1 - r); }
-  /// Makes room for `more` placements after the `count` written.
-  void reserve(std::size_t more) {
-    if (keys->size() < count + more) [[unlikely]]
-      grow(more);
-  }
-  [[gnu::noinline]] void grow(std::size_t more) {
-    const std::size_t size = std::max({count + more, 2 * keys->size(), std::size_t{1} << 12});
-    keys->resize(size);
-    groups->resize(size);
-  }
-
-  /// The free squares of row r given the masks; limited to the `must`
-  /// columns still unused when the rows left are exactly enough for them.
-  [[nodiscard]] u32 free_squares(int r, u32 cols, u32 dl, u32 dr) const {
-    const u32 need = must & ~cols;
-    const int left = g->rows - r, needed = std::popcount(need);
-    if (needed > left) return 0;
-    const u32 free = allowed[static_cast<std::size_t>(r)] & ~(cols | dl | dr);
-    return needed == left ? free & need : free;
-  }
-
-  /// The last two rows (a−2 and a−1) from the masks of row a−2, written
-  /// through local pointers with few branches: most nodes are here.
-  /// Writes through `key` and `group` and advances them; the caller has
-  /// reserved n² + 1 slots (n² leaves at most, and one written blind).
-  template <bool Top>
-  void last_two(u32 cols, u32 dl, u32 dr, u32 lam, u64*& key, u32*& group) const {
-    const u32 need = must & ~cols;
-    const int needed = std::popcount(need);
-    if (needed > 2) return;
-    u32 free = allowed[static_cast<std::size_t>(g->rows - 2)] & ~(cols | dl | dr);
-    if (needed == 2) free &= need;
-    // row a−1 before the queen of row a−2 is known
-    const u32 below = allowed[static_cast<std::size_t>(g->rows - 1)] & ~cols & ~((dl << 1) & g->full) & ~(dr >> 1);
-    const LeafCode k = leaf;
-    while (free) {
-      const u32 q = free & (0u - free);
-      free ^= q;
-      const u32 rest = need & ~q;  // must columns the last row has to take
-      const u32 l = ((dl | q) << 1) & k.full, d = (dr | q) >> 1, c = cols | q;
-      const u32 lq = lam | (static_cast<u32>(q <= k.left_columns) << 1);
-      u32 last = below & ~(q | (q << 1) | (q >> 1)) & (rest ? rest : ~0u);
-      // the first leaf is written whether or not there is one: no branch
-      const u32 z = last & (0u - last);
-      *key = k.key<Top>(l | z, d | z);
-      *group = k.word<Top>(c | z, lq | static_cast<u32>(z <= k.left_columns));
-      const std::size_t step = (last | (0u - last)) >> 31;  // 1 if there is a leaf
-      key += step;
-      group += step;
-      last ^= z;
-      while (last) {
-        const u32 y = last & (0u - last);
-        last ^= y;
-        *key++ = k.key<Top>(l | y, d | y);
-        *group++ = k.word<Top>(c | y, lq | static_cast<u32>(y <= k.left_columns));
-      }
-    }
-  }
-
-  /// Places the queens of rows r..a-1, given the columns used and the
-  /// diagonal masks of row r. The last two rows are unrolled (most nodes
-  /// are there) and write their placements through local pointers.
-  template <bool Top>
-  void walk(int r, u32 cols, u32 dl, u32 dr, u32 lam) {
-    u32 free = free_squares(r, cols, dl, dr);
-    if (r == g->rows - 1) {  // only when a half has one row
-      reserve(32);
-      while (free) {
-        const u32 q = free & (0u - free);
-        free ^= q;
-        (*keys)[count] = leaf.key<Top>(dl | q, dr | q);
-        (*groups)[count++] = leaf.word<Top>(cols | q, lam | left_bit(q, r));
-      }
-      return;
-    }
-    if (r == g->rows - 2) {
-      reserve(std::size_t{32} * 32 + 1);
-      u64* key = keys->data() + count;
-      u32* group = groups->data() + count;
-      last_two<Top>(cols, dl, dr, lam, key, group);
-      count = static_cast<std::size_t>(key - keys->data());
-      return;
-    }
-    if (r == g->rows - 3) {  // the last three rows write through local pointers
-      reserve(std::size_t{32} * 32 * 32 + 1);
-      u64* key = keys->data() + count;
-      u32* group = groups->data() + count;
-      while (free) {
-        const u32 q = free & (0u - free);
-        free ^= q;
-        last_two<Top>(cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1, lam | left_bit(q, r), key, group);
-      }
-      count = static_cast<std::size_t>(key - keys->data());
-      return;
-    }
-    poll.tick();
-    if (r <= prune_rows && r > 0) {
-      const u32 prefix = lam >> (g->rows - r), ones = (1u << r) - 1u;
-      if (std::min(prefix, prefix ^ ones) < (prune_threshold >> (prune_rows - r))) return;
-    }
-    while (free) {
-      const u32 q = free & (0u - free);
-      free ^= q;
-      walk<Top>(r + 1, cols | q, ((dl | q) << 1) & g->full, (dr | q) >> 1, lam | left_bit(q, r));
-    }
-  }
-
-  void run() {
-    count = 0;
-    if (g->rows == 0) {  // n = 1: the halves are empty
-      reserve(1);
-      (*keys)[0] = 0;
-      (*groups)[0] = 0;
-      count = 1;
-      return;
-    }
-    if (top)
-      walk<true>(0, 0, 0, 0, 0);
-    else
-      walk<false>(0, 0, 0, 0, 0);
+  /// Whether a prefix of r rows with left rows `lam` (bits a−1..a−r) can
+  /// still make a placement that some group keeps.
+  [[nodiscard]] bool kept_prefix(int r, u32 lam) const {
+    if (r > prune_rows || r == 0) return true;
+    const u32 prefix = lam >> (g->rows - r), ones = (1u << r) - 1u;
+    return std::min(prefix, prefix ^ ones) >= (prune_threshold >> (prune_rows - r));
   }
 
   /// One random root-to-leaf path: the product of the branching factors
@@ -347,7 +191,7 @@ struct KeyOrder {
   }
   [[nodiscard]] u64 operator()(u64 key) const {
     // unrolled for the key widths of the join's usual n (a loop over the
-    // bytes cost about a sixth of sort_for_join at N = 18)
+    // bytes was measured slower)
     switch ((width + 7) / 8) {
       case 4: return bytes<4>(key);
       case 5: return bytes<5>(key);
@@ -374,18 +218,12 @@ void grow_to(V& v, std::size_t n) {
 /// Per-worker buffers, kept between tasks (their capacity is the worker's
 /// share of the job's memory).
 struct Scratch {
-  std::vector<u64> top_keys, bottom_keys;     ///< placements in enumeration order
-  std::vector<u32> top_groups, bottom_groups; ///< their groups
-  std::vector<u64> top_by_group, bottom_by_group;  ///< the same keys sorted by group
-  std::vector<u32> top_group_offsets, bottom_group_offsets;
   std::vector<u64> top_sorted, bottom_sorted;      ///< one group's keys sorted into buckets (64-bit)
   std::vector<u32> top_sorted32, bottom_sorted32;  ///< the same when the untested bits fit 32
   std::vector<u32> top_offsets, bottom_offsets, top_counts, bottom_counts, top_zeros, bottom_zeros, index, position;
-  std::vector<std::uint16_t> top_lams, bottom_lams;  ///< λ of each key sorted by group
   std::vector<std::uint16_t> top_bucket_lams, bottom_bucket_lams;  ///< the same for one group's buckets
   std::vector<u32> top_ties, bottom_ties;  ///< ties per bucket (the last keys of each)
-  std::vector<struct GroupPlan> plan;                 ///< per group of the task
-  std::vector<std::int32_t> thresholds;               ///< per group, for sort_for_join
+  std::vector<struct GroupPlan> plan;      ///< per group of the task
 };
 
 /// The reflection in the main diagonal, (r, c) → (c, r), which does not
@@ -445,56 +283,231 @@ struct GroupPlan {
   u32 threshold = 0;     ///< c(S)'s high part (weighted groups)
 };
 
-/// Counting sort of the first `count` placements (keys and words: group
-/// << lam_shift | λ) into the sub-buckets (group, clear) and (group, tie),
-/// the placements of groups not joined and those that pair with nothing
-/// (DiagonalOrder) left out; each key reordered by `order`, λ (with kTie)
-/// copied to `lams`. offsets[2g] .. offsets[2g+1] are group g's clear
-/// placements, offsets[2g+1] .. offsets[2g+2] its ties.
-void sort_for_join(const std::vector<u64>& keys, const std::vector<u32>& words, std::size_t count, int lam_shift,
-                   const std::vector<GroupPlan>& plan, u32 ones, const KeyOrder& order, Scratch& s,
-                   std::vector<u64>& out, std::vector<std::uint16_t>& lams, std::vector<u32>& offsets) {
-  const std::size_t buckets = 2 * plan.size();
-  const u32 lam_mask = lam_shift == 0 ? 0u : (1u << lam_shift) - 1u;
-  // Per group the threshold t: a placement with m = min(λ, ~λ) is clear
-  // (sub-bucket 0) above t, a tie at t, left out below it; t = −1 keeps
-  // all (unweighted groups), t = 2^31 − 1 none (groups not joined).
-  std::vector<std::int32_t>& threshold = s.thresholds;
-  threshold.resize(plan.size());
-  for (std::size_t g = 0; g < plan.size(); ++g)
-    threshold[g] = !plan[g].join ? INT32_MAX : plan[g].weighted ? static_cast<std::int32_t>(plan[g].threshold) : -1;
-  // sub-bucket 4g + class; class 2 (left out) goes to one slot past the end
-  grow_to(s.index, count);
-  s.position.assign(4 * plan.size(), 0);
-  for (std::size_t i = 0; i < count; ++i) {
-    const u32 g = words[i] >> lam_shift, lam = words[i] & lam_mask;
-    const auto m = static_cast<std::int32_t>(std::min(lam, lam ^ ones));
-    const u32 b = 4 * g + static_cast<u32>(m <= threshold[g]) + static_cast<u32>(m < threshold[g]);
-    s.index[i] = b;
-    ++s.position[b];
+/// The placements of rows [first, last) of a half (rows counted from the
+/// half's own edge), grouped by column set. A half placement is an upper
+/// part (rows 0..h−1) and a lower part (rows h..a−1) with disjoint column
+/// sets whose diagonals do not meet; both parts' diagonals are projected
+/// onto row h, where two queens on one diagonal would both leave a bit
+/// (the board is convex), so the parts fit when their `meet` words are
+/// disjoint. The half placement's key and λ are the ORs of its parts'
+/// (KeyOrder moves single bits, so the parts' keys are reordered already).
+struct PartList {
+  std::vector<u32> sets;   ///< the distinct column sets
+  std::vector<u32> first;  ///< the placements with column set sets[i]: first[i] .. first[i+1]
+  std::vector<u64> meet;   ///< its diagonals on row h: ↘ family in bits 0..n−1, ↙ in n..2n−1
+  std::vector<u64> key;    ///< its share of the half's diagonal key, reordered by KeyOrder
+  std::vector<u32> lam;    ///< its share of λ
+  std::vector<u32> slots;  ///< open addressing: 1 + the index in `sets` of a set hashed there, 0 for none
+  int slot_bits = 0;
+
+  [[nodiscard]] std::size_t slot(u32 set) const {
+    return static_cast<std::size_t>((u64{set} * 0x9e3779b97f4a7c15ull) >> (64 - slot_bits));
   }
-  offsets.resize(buckets + 1);
-  u32 kept = 0;
-  for (std::size_t g = 0; g < plan.size(); ++g) {
-    offsets[2 * g] = kept;
-    const u32 clear = s.position[4 * g], ties = s.position[4 * g + 1];
-    s.position[4 * g] = kept;
-    s.position[4 * g + 1] = kept + clear;
-    kept += clear + ties;
-    offsets[2 * g + 1] = kept - ties;
+  /// Makes the hash table of `sets` (at most half full).
+  void index() {
+    slot_bits = std::max(4, static_cast<int>(std::bit_width(sets.size())) + 1);
+    slots.assign(std::size_t{1} << slot_bits, 0);
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      std::size_t at = slot(sets[i]);
+      while (slots[at] != 0) at = (at + 1) & mask;
+      slots[at] = static_cast<u32>(i + 1);
+    }
   }
-  offsets[buckets] = kept;
-  for (std::size_t g = 0; g < plan.size(); ++g) s.position[4 * g + 2] = kept;
-  grow_to(out, std::size_t{kept} + 1);
-  grow_to(lams, std::size_t{kept} + 1);
-  for (std::size_t i = 0; i < count; ++i) {
-    const u32 b = s.index[i], c = b & 3u;
-    const u32 at = s.position[b];
-    out[at] = order(keys[i]);
-    lams[at] = static_cast<std::uint16_t>((words[i] & lam_mask) | (c == 1 ? kTie : 0u));
-    s.position[b] = at + (c != 2 ? 1u : 0u);
+  /// The placements with column set `set`: {begin, end}, empty when none.
+  [[nodiscard]] std::pair<u32, u32> range(u32 set) const {
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t at = slot(set);; at = (at + 1) & mask) {
+      const u32 i = slots[at];
+      if (i == 0) return {0, 0};
+      if (sets[i - 1] == set) return {first[i - 1], first[i]};
+    }
   }
+};
+
+/// Builds a half's PartList: a depth-first walk over its rows [first,
+/// last) that records each placement in walk order, then a radix sort of
+/// them by column set.
+struct PartBuilder {
+  const Half& half;
+  int first = 0, last = 0;
+  std::vector<u64> item, spare;  ///< column set << 32 | walk index
+  std::vector<u64> meet, key;
+  std::vector<u32> lam;
+
+  /// Per row and column of the half: a queen's diagonals on row h and its
+  /// share of the key (reordered).
+  std::array<std::array<u64, 32>, 32> meet_of{}, key_of{};
+
+  PartBuilder(const Half& half_, const KeyOrder& order, int h) : half(half_) {
+    const Geometry& g = *half.g;
+    // the row the half's key describes: a top half's attacks on the row
+    // below it (past the middle row for odd n), a bottom half's own last row
+    const int boundary = g.rows - 1 + (half.top ? (g.odd ? 2 : 1) : 0);
+    for (int r = 0; r < g.rows; ++r)
+      for (int c = 0; c < g.n; ++c) {
+        const u64 b = project(bit(c), boundary - r);  // ↘ low, ↙ high: a top key; a bottom key has them swapped
+        const u64 k = half.top ? b : (b >> g.n) | ((b & ((u64{1} << g.n) - 1)) << g.n);
+        meet_of[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = project(bit(c), h - r);
+        key_of[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)] = order(k);
+      }
+  }
+
+  /// The queen q of row r projected d rows down (d < 0: up) onto another
+  /// row: its ↘ diagonal in the low n bits, its ↙ diagonal above.
+  [[nodiscard]] u64 project(u32 q, int d) const {
+    const u32 full = half.g->full;
+    const u32 down = d >= 0 ? (q << d) & full : q >> -d, up = d >= 0 ? q >> d : (q << -d) & full;
+    return u64{down} | (u64{up} << half.g->n);
+  }
+
+  void walk(int r, u32 cols, u32 dl, u32 dr, u64 m, u64 k, u32 lam_bits) {
+    if (r == last) {
+      item.push_back((u64{cols} << 32) | meet.size());
+      meet.push_back(m);
+      key.push_back(k);
+      lam.push_back(lam_bits);
+      return;
+    }
+    if (first == 0) {  // the upper part: the must columns and the pruning prefix
+      if (std::popcount(half.must & ~cols) > half.g->rows - r || !half.kept_prefix(r, lam_bits)) return;
+    }
+    const auto& meets = meet_of[static_cast<std::size_t>(r)];
+    const auto& keys = key_of[static_cast<std::size_t>(r)];
+    u32 free = half.allowed[static_cast<std::size_t>(r)] & ~(cols | dl | dr);
+    while (free) {
+      const u32 q = free & (0u - free);
+      free ^= q;
+      const auto c = static_cast<std::size_t>(std::countr_zero(q));
+      walk(r + 1, cols | q, ((dl | q) << 1) & half.g->full, (dr | q) >> 1, m | meets[c], k | keys[c],
+           lam_bits | half.left_bit(q, r));
+    }
+  }
+  void build(int from, int to, PartList& out) {
+    first = from;
+    last = to;
+    item.clear();
+    meet.clear();
+    key.clear();
+    lam.clear();
+    walk(first, 0, 0, 0, 0, 0, 0);
+    sort_items();
+    const std::size_t count = item.size();
+    out.sets.clear();
+    out.first.clear();
+    out.meet.resize(count);
+    out.key.resize(count);
+    out.lam.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const auto set = static_cast<u32>(item[i] >> 32);
+      const auto at = static_cast<std::size_t>(item[i] & 0xffffffffu);
+      if (out.sets.empty() || out.sets.back() != set) {
+        out.sets.push_back(set);
+        out.first.push_back(static_cast<u32>(i));
+      }
+      out.meet[i] = meet[at];
+      out.key[i] = key[at];
+      out.lam[i] = lam[at];
+    }
+    out.first.push_back(static_cast<u32>(count));
+    out.index();
+  }
+
+  /// Least significant digit first radix sort of `item` by column set.
+  void sort_items() {
+    constexpr int digit = 11;
+    constexpr std::size_t radix = std::size_t{1} << digit;
+    std::array<u32, radix> counts{};
+    spare.resize(item.size());
+    for (int shift = 32; shift < 32 + half.g->n; shift += digit) {
+      counts.fill(0);
+      for (const u64 x : item) ++counts[(x >> shift) & (radix - 1)];
+      u32 sum = 0;
+      for (u32& c : counts) sum += std::exchange(c, sum);
+      for (const u64 x : item) spare[counts[(x >> shift) & (radix - 1)]++] = x;
+      item.swap(spare);
+    }
+  }
+};
+
+/// A group's half placements, as count_disjoint and Weighting take them:
+/// the keys kept (clear ones first, then the ties) and their λ (kTie set
+/// on the ties).
+struct GroupSide {
+  std::vector<u64> keys, tie_keys;
+  std::vector<std::uint16_t> lams, tie_lams;
+  u32 count = 0;
+};
+
+/// Fills `side` with the half placements of column set `columns` (upper
+/// and lower parts with complementary column sets, h upper rows) that
+/// group plan `p` keeps (DiagonalOrder: weighted groups drop those with
+/// min(λ, ~λ) below the threshold). The upper part holds λ's high h bits,
+/// which decide the comparison unless they tie with the threshold's.
+void build_group(const PartList& upper, const PartList& lower, u32 columns, int rows, int h, const GroupPlan& p,
+                 GroupSide& side) {
+  u32 clear = 0, ties = 0;
+  const int low_bits = rows - h;
+  const u32 low_ones = (1u << low_bits) - 1u, high_ones = (1u << h) - 1u;
+  const u32 high_threshold = p.threshold >> low_bits, low_threshold = p.threshold & low_ones;
+  for (u32 cu = columns;; cu = (cu - 1) & columns) {  // the upper part's column sets
+    if (std::popcount(cu) == h) {
+      const auto [u0, u1] = upper.range(cu);
+      const auto [v0, v1] = u0 == u1 ? std::pair<u32, u32>{0, 0} : lower.range(columns ^ cu);
+      if (v0 != v1) {
+        const std::size_t most = std::size_t{u1 - u0} * (v1 - v0);
+        grow_to(side.keys, clear + most);
+        grow_to(side.lams, clear + most);
+        for (u32 u = u0; u < u1; ++u) {
+          const u64 mu = upper.meet[u], ku = upper.key[u];
+          const u32 lu = upper.lam[u], prefix = lu >> low_bits;
+          const u32 high = std::min(prefix, prefix ^ high_ones);
+          if (!p.weighted || high > high_threshold) {  // every fitting pair is clear
+            u64* keys = side.keys.data();
+            std::uint16_t* lams = side.lams.data();
+            for (u32 v = v0; v < v1; v += 64) {  // a mask of the fits first: about one lower part in 8 fits
+              const u32 end = std::min(v1, v + 64);
+              u64 fits = 0;
+              for (u32 x = v; x < end; ++x) fits |= u64{(mu & lower.meet[x]) == 0} << (x - v);
+              for (; fits != 0; fits &= fits - 1) {
+                const u32 x = v + static_cast<u32>(std::countr_zero(fits));
+                keys[clear] = ku | lower.key[x];
+                lams[clear++] = static_cast<std::uint16_t>(lu | lower.lam[x]);
+              }
+            }
+          } else if (high == high_threshold) {  // the lower part decides
+            grow_to(side.tie_keys, ties + (v1 - v0));
+            grow_to(side.tie_lams, ties + (v1 - v0));
+            const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
+            for (u32 v = v0; v < v1; ++v) {
+              const bool fits = (mu & lower.meet[v]) == 0;
+              const u32 low = lower.lam[v] ^ flip, lam = lu | lower.lam[v];
+              side.keys[clear] = ku | lower.key[v];
+              side.lams[clear] = static_cast<std::uint16_t>(lam);
+              clear += fits && low > low_threshold ? 1u : 0u;
+              side.tie_keys[ties] = ku | lower.key[v];
+              side.tie_lams[ties] = static_cast<std::uint16_t>(lam | kTie);
+              ties += fits && low == low_threshold ? 1u : 0u;
+            }
+          }
+        }
+      }
+    }
+    if (cu == 0) break;
+  }
+  grow_to(side.keys, std::size_t{clear} + ties + 1);
+  grow_to(side.lams, std::size_t{clear} + ties + 1);
+  std::copy_n(side.tie_keys.begin(), ties, side.keys.begin() + clear);
+  std::copy_n(side.tie_lams.begin(), ties, side.lams.begin() + clear);
+  side.count = clear + ties;
 }
+
+/// Per worker: the parts of the task's two halves and one group's half
+/// placements of each.
+struct Parts {
+  PartList top_upper, top_lower, bottom_upper, bottom_lower;
+  GroupSide top, bottom;
+};
 
 /// Number of y in p[0, n) with x & y == 0 (a loop the compiler vectorises).
 template <class T>
@@ -976,38 +989,39 @@ JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal
       }
     }
   }
-  top.keys = &s.top_keys;
-  top.groups = &s.top_groups;
-  bottom.keys = &s.bottom_keys;
-  bottom.groups = &s.bottom_groups;
-  top.run();
-  bottom.run();
-  sort_for_join(s.top_keys, s.top_groups, top.count, top.lam_shift, s.plan, reflection->ones, *order, s,
-                s.top_by_group, s.top_lams, s.top_group_offsets);
-  sort_for_join(s.bottom_keys, s.bottom_groups, bottom.count, bottom.lam_shift, s.plan, reflection->ones, *order, s,
-                s.bottom_by_group, s.bottom_lams, s.bottom_group_offsets);
+  thread_local Parts parts;
+  const int h = (g.rows + 1) / 2;
+  for (auto [half, upper, lower] : {std::tuple{&top, &parts.top_upper, &parts.top_lower},
+                                    std::tuple{&bottom, &parts.bottom_upper, &parts.bottom_lower}}) {
+    PartBuilder b(*half, *order, h);
+    b.build(0, h, *upper);
+    b.build(h, g.rows, *lower);
+  }
   JoinTaskCount out;
-  out.placements = u128{top.count} + bottom.count;
   u64 tests = 0;
   for (std::size_t gi = 0; gi < groups; ++gi) {
     const GroupPlan& p = s.plan[gi];
     if (!p.join) continue;
-    const u32 t0 = s.top_group_offsets[2 * gi], t1 = s.top_group_offsets[2 * gi + 2];
-    const u32 b0 = s.bottom_group_offsets[2 * gi], b1 = s.bottom_group_offsets[2 * gi + 2];
-    if (t0 == t1 || b0 == b1) continue;
+    const u32 columns = t.outer | (static_cast<u32>(gi) << g.group_shift);
+    build_group(parts.top_upper, parts.top_lower, columns, g.rows, h, p, parts.top);
+    if (parts.top.count == 0) continue;
+    build_group(parts.bottom_upper, parts.bottom_lower, g.complement(columns, t.middle), g.rows, h, p, parts.bottom);
+    out.placements += u128{parts.top.count} + parts.bottom.count;
+    if (parts.bottom.count == 0) continue;
     engine::throw_if_stopped();
+    const u64* tk = parts.top.keys.data();
+    const u64* bk = parts.bottom.keys.data();
     u128 value = 0;
     if (p.weighted) {
-      const Weighting w{s.top_lams.data() + t0, s.bottom_lams.data() + b0, reflection.get(), p.least};
+      const Weighting w{parts.top.lams.data(), parts.bottom.lams.data(), reflection.get(), p.least};
       u64 shortfall = 0;
-      const u64 pairs = count_disjoint(s.top_by_group.data() + t0, t1 - t0, s.bottom_by_group.data() + b0, b1 - b0,
-                                       *order, s, tests, false, &w, &shortfall);
+      const u64 pairs =
+          count_disjoint(tk, parts.top.count, bk, parts.bottom.count, *order, s, tests, false, &w, &shortfall);
       // each pair with a tie is one of the fits, short of 2 by at most 2
       if (shortfall > 2 * u128{pairs}) throw InternalError("queens join: a group's weights exceed its fits");
       value = 2 * u128{pairs} - shortfall;
     } else {
-      value = count_disjoint(s.top_by_group.data() + t0, t1 - t0, s.bottom_by_group.data() + b0, b1 - b0, *order, s,
-                             tests);
+      value = count_disjoint(tk, parts.top.count, bk, parts.bottom.count, *order, s, tests);
     }
     out.solutions = checked_add(out.solutions, checked_mul(static_cast<u128>(p.size), value));
   }
@@ -1115,9 +1129,11 @@ double join_memory_estimate(int n, int outer, int workers) {
   const auto& e = task_list(n, outer)->estimates;
   double largest = 0;
   for (const auto& x : e) largest = std::max(largest, x.placements);
-  // Per placement: its key and group as enumerated (12 bytes, up to 2× for
-  // vector growth) and the key sorted by group (8 bytes); plus about 1 MiB
-  // of tables and one group's buckets per worker.
+  // 32 bytes per placement bound the task's parts (28 bytes per part
+  // placement while built, with room for vector growth; far fewer part
+  // placements than half placements: N = 18, 81 thousand against 410
+  // thousand per task) and one group's placements; plus about 1 MiB of
+  // tables and one group's buckets per worker.
   // The program itself (code, libraries, thread stacks) takes about 16 MiB.
   return static_cast<double>(std::max(1, workers)) * (largest * (12.0 * 2.0 + 8.0) + (1 << 20)) + (16 << 20);
 }

@@ -26,8 +26,10 @@
 ///
 /// Tasks: the k outer columns (k/2 on each side) split the column sets: a
 /// task fixes which outer columns the top half uses (and, for odd N, the
-/// middle queen's column), enumerates the half placements that agree with
-/// it, groups them by column set and joins each group. The join of a group
+/// middle queen's column) and joins its column sets one by one: a column
+/// set's half placements are built from two parts of each half (the upper
+/// and the lower rows, listed once per task by column set) whose diagonals
+/// do not meet, so none is sorted. The join of a group
 /// sorts both sides into buckets by a few of their most-contested key bits
 /// and tests only bucket pairs that do not clash on those bits, each pair of
 /// keys with one AND. P(N) and R(N) come from the constrained symmetric
@@ -82,7 +84,7 @@ void check_join(int n, int outer);
 /// What one task contributes.
 struct JoinTaskCount {
   u128 solutions = 0;   ///< Σ class size × compatible pairs over the task's column sets
-  u128 placements = 0;  ///< half placements enumerated (top and bottom)
+  u128 placements = 0;  ///< half placements built and kept for the joins (top and bottom)
   u128 pair_tests = 0;  ///< key pairs tested with an AND
 };
 
@@ -99,9 +101,8 @@ struct JoinTaskCount {
 
 /// Estimated half placements of task `t` (mean of `probes` random
 /// root-to-leaf probes of its two enumerations; Knuth 1975), without the
-/// diagonal reflection's pruning (for even n an upper bound of what
-/// count_join_task enumerates). The task holds about 8 bytes per placement
-/// while it runs.
+/// diagonal reflection's pruning, of the groups it does not join included
+/// (an upper bound of count_join_task's placements).
 [[nodiscard]] double estimate_join_placements(int n, int outer, const JoinTask& t, int probes = 64);
 
 /// Number of pairs (x in top, y in bottom) with x & y == 0, for keys of
@@ -135,9 +136,10 @@ enum JoinCounter : std::size_t {
 [[nodiscard]] engine::Job make_join_job(int n, int outer, const std::string& fingerprint);
 
 /// Estimated peak bytes of the join job for `workers` workers: each worker
-/// holds at most the largest task's placements (estimated; 32 bytes each:
-/// key and group as enumerated with room for vector growth, then the keys
-/// sorted by group) plus 1 MiB of tables, plus 16 MiB for the program
+/// holds at most the largest task's placements at 32 bytes each (a bound:
+/// it holds the parts of the task's halves, 28 bytes each while they are
+/// built and fewer than its half placements, and one column set's
+/// placements at a time) plus 1 MiB of tables, plus 16 MiB for the program
 /// itself. Throws like check_join.
 [[nodiscard]] double join_memory_estimate(int n, int outer, int workers);
 
