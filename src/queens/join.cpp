@@ -444,6 +444,47 @@ struct GroupSide {
 /// group plan `p` keeps (DiagonalOrder: weighted groups drop those with
 /// min(λ, ~λ) below the threshold). The upper part holds λ's high h bits,
 /// which decide the comparison unless they tie with the threshold's.
+/// Bit i of the result: (mu & meet[i]) == 0, for i < n ≤ 64 (four at a time
+/// where the build targets AVX2).
+u64 fit_mask(u64 mu, const u64* meet, u32 n) {
+  u64 fits = 0;
+  u32 i = 0;
+#if defined(__AVX2__)
+  const __m256i m = _mm256_set1_epi64x(static_cast<long long>(mu));
+  for (; i + 4 <= n; i += 4) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(meet + i));
+    const __m256i z = _mm256_cmpeq_epi64(_mm256_and_si256(x, m), _mm256_setzero_si256());
+    fits |= static_cast<u64>(_mm256_movemask_pd(_mm256_castsi256_pd(z))) << i;
+  }
+#endif
+  for (; i < n; ++i) fits |= u64{(mu & meet[i]) == 0} << i;
+  return fits;
+}
+
+/// The lower parts of one column set, as raw arrays (no reloads of the
+/// vectors' data pointers between the stores of a loop).
+struct LowerRange {
+  const u64* __restrict meet;
+  const u64* __restrict key;
+  const u32* __restrict lam;
+  u32 n;
+};
+
+/// Appends (ku | key, lu | λ) for each lower part of `r` whose diagonals
+/// miss `mu` at keys[end], lams[end], …; returns the new end. A mask of the
+/// fits first (about one lower part in 8 fits).
+u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict keys, std::uint16_t* __restrict lams,
+                u32 end) {
+  for (u32 v = 0; v < r.n; v += 64) {
+    for (u64 fits = fit_mask(mu, r.meet + v, std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
+      const u32 x = v + static_cast<u32>(std::countr_zero(fits));
+      keys[end] = ku | r.key[x];
+      lams[end++] = static_cast<std::uint16_t>(lu | r.lam[x]);
+    }
+  }
+  return end;
+}
+
 void build_group(const PartList& upper, const PartList& lower, u32 columns, int rows, int h, const GroupPlan& p,
                  GroupSide& side) {
   u32 clear = 0, ties = 0;
@@ -458,35 +499,29 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
         const std::size_t most = std::size_t{u1 - u0} * (v1 - v0);
         grow_to(side.keys, clear + most);
         grow_to(side.lams, clear + most);
+        const LowerRange r{lower.meet.data() + v0, lower.key.data() + v0, lower.lam.data() + v0, v1 - v0};
+        u64* keys = side.keys.data();
+        std::uint16_t* lams = side.lams.data();
         for (u32 u = u0; u < u1; ++u) {
           const u64 mu = upper.meet[u], ku = upper.key[u];
           const u32 lu = upper.lam[u], prefix = lu >> low_bits;
           const u32 high = std::min(prefix, prefix ^ high_ones);
           if (!p.weighted || high > high_threshold) {  // every fitting pair is clear
-            u64* keys = side.keys.data();
-            std::uint16_t* lams = side.lams.data();
-            for (u32 v = v0; v < v1; v += 64) {  // a mask of the fits first: about one lower part in 8 fits
-              const u32 end = std::min(v1, v + 64);
-              u64 fits = 0;
-              for (u32 x = v; x < end; ++x) fits |= u64{(mu & lower.meet[x]) == 0} << (x - v);
-              for (; fits != 0; fits &= fits - 1) {
-                const u32 x = v + static_cast<u32>(std::countr_zero(fits));
-                keys[clear] = ku | lower.key[x];
-                lams[clear++] = static_cast<std::uint16_t>(lu | lower.lam[x]);
-              }
-            }
+            clear = append_fits(mu, ku, lu, r, keys, lams, clear);
           } else if (high == high_threshold) {  // the lower part decides
-            grow_to(side.tie_keys, ties + (v1 - v0));
-            grow_to(side.tie_lams, ties + (v1 - v0));
+            grow_to(side.tie_keys, ties + r.n);
+            grow_to(side.tie_lams, ties + r.n);
+            u64* tie_keys = side.tie_keys.data();
+            std::uint16_t* tie_lams = side.tie_lams.data();
             const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
-            for (u32 v = v0; v < v1; ++v) {
-              const bool fits = (mu & lower.meet[v]) == 0;
-              const u32 low = lower.lam[v] ^ flip, lam = lu | lower.lam[v];
-              side.keys[clear] = ku | lower.key[v];
-              side.lams[clear] = static_cast<std::uint16_t>(lam);
+            for (u32 v = 0; v < r.n; ++v) {
+              const bool fits = (mu & r.meet[v]) == 0;
+              const u32 low = r.lam[v] ^ flip, lam = lu | r.lam[v];
+              keys[clear] = ku | r.key[v];
+              lams[clear] = static_cast<std::uint16_t>(lam);
               clear += fits && low > low_threshold ? 1u : 0u;
-              side.tie_keys[ties] = ku | lower.key[v];
-              side.tie_lams[ties] = static_cast<std::uint16_t>(lam | kTie);
+              tie_keys[ties] = ku | r.key[v];
+              tie_lams[ties] = static_cast<std::uint16_t>(lam | kTie);
               ties += fits && low == low_threshold ? 1u : 0u;
             }
           }
