@@ -430,6 +430,12 @@ struct PartBuilder {
   }
 };
 
+/// The parts of one upper column set and of its complement in the lower
+/// rows: upper [u0, u1), lower [v0, v1).
+struct PartPair {
+  u32 u0, u1, v0, v1;
+};
+
 /// A group's half placements, as count_disjoint and Weighting take them:
 /// the keys kept (clear ones first, then the ties) and their λ (kTie set
 /// on the ties).
@@ -437,13 +443,9 @@ struct GroupSide {
   std::vector<u64> keys, tie_keys;
   std::vector<std::uint16_t> lams, tie_lams;
   u32 count = 0;
+  std::vector<PartPair> pairs;  ///< build_group's work list
 };
 
-/// Fills `side` with the half placements of column set `columns` (upper
-/// and lower parts with complementary column sets, h upper rows) that
-/// group plan `p` keeps (DiagonalOrder: weighted groups drop those with
-/// min(λ, ~λ) below the threshold). The upper part holds λ's high h bits,
-/// which decide the comparison unless they tie with the threshold's.
 /// Bit i of the result: (mu & meet[i]) == 0, for i < n ≤ 64 (four at a time
 /// where the build targets AVX2).
 u64 fit_mask(u64 mu, const u64* meet, u32 n) {
@@ -485,50 +487,79 @@ u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict key
   return end;
 }
 
+/// Appends each pair of an upper part with λ-prefix tied to the threshold
+/// and a lower part of `r` that fits it: clear (keys, lams at `clear`) when
+/// the lower part's λ bits beat the threshold's, a tie (tie_keys, tie_lams
+/// at `ties`, kTie set) when they equal it.
+void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const LowerRange& r, GroupSide& side, u32& clear,
+                 u32& ties) {
+  grow_to(side.tie_keys, ties + r.n);
+  grow_to(side.tie_lams, ties + r.n);
+  u64* __restrict keys = side.keys.data();
+  std::uint16_t* __restrict lams = side.lams.data();
+  u64* __restrict tie_keys = side.tie_keys.data();
+  std::uint16_t* __restrict tie_lams = side.tie_lams.data();
+  for (u32 v = 0; v < r.n; ++v) {
+    const bool fits = (mu & r.meet[v]) == 0;
+    const u32 low = r.lam[v] ^ flip, lam = lu | r.lam[v];
+    keys[clear] = ku | r.key[v];
+    lams[clear] = static_cast<std::uint16_t>(lam);
+    clear += fits && low > low_threshold ? 1u : 0u;
+    tie_keys[ties] = ku | r.key[v];
+    tie_lams[ties] = static_cast<std::uint16_t>(lam | kTie);
+    ties += fits && low == low_threshold ? 1u : 0u;
+  }
+}
+
+/// Fills `side` with the half placements of column set `columns` (upper
+/// and lower parts with complementary column sets, h upper rows) that
+/// group plan `p` keeps (DiagonalOrder: weighted groups drop those with
+/// min(λ, ~λ) below the threshold). The upper part holds λ's high h bits,
+/// which decide the comparison unless they tie with the threshold's.
+/// The (upper, lower) column-set pairs are looked up first, so that the
+/// next pair's lower parts are fetched while this pair's are joined.
 void build_group(const PartList& upper, const PartList& lower, u32 columns, int rows, int h, const GroupPlan& p,
                  GroupSide& side) {
-  u32 clear = 0, ties = 0;
   const int low_bits = rows - h;
   const u32 low_ones = (1u << low_bits) - 1u, high_ones = (1u << h) - 1u;
   const u32 high_threshold = p.threshold >> low_bits, low_threshold = p.threshold & low_ones;
+  std::vector<PartPair>& pairs = side.pairs;
+  pairs.clear();
+  std::size_t most = 0;
   for (u32 cu = columns;; cu = (cu - 1) & columns) {  // the upper part's column sets
     if (std::popcount(cu) == h) {
       const auto [u0, u1] = upper.range(cu);
       const auto [v0, v1] = u0 == u1 ? std::pair<u32, u32>{0, 0} : lower.range(columns ^ cu);
       if (v0 != v1) {
-        const std::size_t most = std::size_t{u1 - u0} * (v1 - v0);
-        grow_to(side.keys, clear + most);
-        grow_to(side.lams, clear + most);
-        const LowerRange r{lower.meet.data() + v0, lower.key.data() + v0, lower.lam.data() + v0, v1 - v0};
-        u64* keys = side.keys.data();
-        std::uint16_t* lams = side.lams.data();
-        for (u32 u = u0; u < u1; ++u) {
-          const u64 mu = upper.meet[u], ku = upper.key[u];
-          const u32 lu = upper.lam[u], prefix = lu >> low_bits;
-          const u32 high = std::min(prefix, prefix ^ high_ones);
-          if (!p.weighted || high > high_threshold) {  // every fitting pair is clear
-            clear = append_fits(mu, ku, lu, r, keys, lams, clear);
-          } else if (high == high_threshold) {  // the lower part decides
-            grow_to(side.tie_keys, ties + r.n);
-            grow_to(side.tie_lams, ties + r.n);
-            u64* tie_keys = side.tie_keys.data();
-            std::uint16_t* tie_lams = side.tie_lams.data();
-            const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
-            for (u32 v = 0; v < r.n; ++v) {
-              const bool fits = (mu & r.meet[v]) == 0;
-              const u32 low = r.lam[v] ^ flip, lam = lu | r.lam[v];
-              keys[clear] = ku | r.key[v];
-              lams[clear] = static_cast<std::uint16_t>(lam);
-              clear += fits && low > low_threshold ? 1u : 0u;
-              tie_keys[ties] = ku | r.key[v];
-              tie_lams[ties] = static_cast<std::uint16_t>(lam | kTie);
-              ties += fits && low == low_threshold ? 1u : 0u;
-            }
-          }
-        }
+        pairs.push_back(PartPair{u0, u1, v0, v1});
+        most += std::size_t{u1 - u0} * (v1 - v0);
       }
     }
     if (cu == 0) break;
+  }
+  grow_to(side.keys, most + 1);
+  grow_to(side.lams, most + 1);
+  u32 clear = 0, ties = 0;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (i + 1 < pairs.size()) {
+      const u32 next = pairs[i + 1].v0;
+      __builtin_prefetch(lower.meet.data() + next);
+      __builtin_prefetch(lower.key.data() + next);
+      __builtin_prefetch(lower.lam.data() + next);
+    }
+    const PartPair& q = pairs[i];
+    const LowerRange r{lower.meet.data() + q.v0, lower.key.data() + q.v0, lower.lam.data() + q.v0, q.v1 - q.v0};
+    for (u32 u = q.u0; u < q.u1; ++u) {
+      const u64 mu = upper.meet[u], ku = upper.key[u];
+      const u32 lu = upper.lam[u], prefix = lu >> low_bits;
+      const u32 high = std::min(prefix, prefix ^ high_ones);
+      if (!p.weighted || high > high_threshold) {  // every fitting pair is clear
+        clear = append_fits(mu, ku, lu, r, side.keys.data(), side.lams.data(), clear);
+      } else if (high == high_threshold) {                // the lower part decides
+        const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
+        append_ties(mu, ku, lu, flip, low_threshold, r, side, clear, ties);
+      }
+    }
   }
   grow_to(side.keys, std::size_t{clear} + ties + 1);
   grow_to(side.lams, std::size_t{clear} + ties + 1);
