@@ -10,10 +10,11 @@
 // linked into a narrower path).
 //
 // Propagation is a set of bit formulas over all 27 (band, digit) boards at
-// once. Steps 2-4 (singles) repeat until they change nothing; then step 1
-// (locked candidates) runs, and the singles again while it removes anything
-// (the locked candidates rarely remove anything while singles cascade, and
-// cost about 40 % of a full sweep):
+// once. Steps 2-4 (singles) repeat until a pass finds no single that the
+// passes before had not placed (that pass skips step 4: its eliminations
+// are done); then step 1 (locked candidates) runs, and the singles again
+// while it removes anything (the locked candidates rarely remove anything
+// while singles cascade, and cost about 40 % of a full sweep):
 //  1. locked candidates within a band: a digit occupies one cell per row and
 //     per box of a band, so its row × box segments must contain a
 //     permutation; a segment (r, c) is kept only if rows r+1, r+2 can take
@@ -300,8 +301,11 @@ PCOUNT_SIMD9_INLINE V locked(V* a) {
 
 /// Hidden and naked singles (steps 2-4): finds them on every piece and
 /// places them all; `f` gets the candidate counts of the state it started
-/// from. Returns the contradictions found (any lane nonzero).
-PCOUNT_SIMD9_INLINE V singles(V* a, Fold& f) {
+/// from. `placed` holds the singles an earlier call placed (their
+/// eliminations are done and they stay singles); when no other single is
+/// found, nothing is placed and `fresh` is false, else `placed` takes the
+/// new set. Returns the contradictions found (any lane nonzero).
+PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh) {
   f = fold(a);
   V bad = (f.o ^ kM27) & kBandLanes;
   const V naked = f.o & ~f.t;
@@ -318,6 +322,11 @@ PCOUNT_SIMD9_INLINE V singles(V* a, Fold& f) {
     h |= x & colexp(col_single & ~br1(cs) & ~br2(cs));
     p[k] = h | (x & naked);
   }
+  V grown = p[0] ^ placed[0];
+  for (int k = 1; k < kP; ++k) grown |= p[k] ^ placed[k];
+  fresh = any(grown);
+  if (!fresh) return bad;
+  for (int k = 0; k < kP; ++k) placed[k] = p[k];
   // Cells claimed by two digits.
   V claimed = p[0], twice{};
   for (int k = 1; k < kP; ++k) {
@@ -347,17 +356,18 @@ bool propagate(Simd9State& s) {
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
 #endif
-  V a[kP];
+  V a[kP], placed[kP] = {};
   load(s, a);
   for (;;) {
 #ifdef PCOUNT_SIMD9_STATS
     ++simd9_sweeps;
 #endif
+    Fold f;
+    bool fresh;
+    if (any(singles(a, placed, f, fresh))) return false;
+    if (fresh) continue;
     V before[kP];
     for (int k = 0; k < kP; ++k) before[k] = a[k];
-    Fold f;
-    if (any(singles(a, f))) return false;
-    if (changed(a, before)) continue;
     if (any(locked(a))) return false;
     if (changed(a, before)) continue;
     // A fixpoint of the cheap steps. Every cell single: a valid grid (see
