@@ -141,6 +141,12 @@ PCOUNT_SIMD9_INLINE V is_zero_one(V x) { return (x - 1u) >> 31; }            // 
 PCOUNT_SIMD9_INLINE V widen(V x) { return x * 7u; }
 PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
 PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
+/// The cells of every row and box holding one of the segment leads `z`:
+/// each row's lead in box 0 times a row, each box's lead in row 0 times a box.
+PCOUNT_SIMD9_INLINE V rows_boxes(V z) {
+  const V rows = (z | (z >> 3) | (z >> 6)) & kL0, boxes = (z | (z >> 9) | (z >> 18)) & 0111u;
+  return rows * 0777u | boxes * (kL0 * 7u);
+}
 PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
 PCOUNT_SIMD9_INLINE V colexp(V x) { return x | (x << 9) | (x << 18); }
 
@@ -340,8 +346,7 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh) {
   }
   bad |= twice;
   for (int k = 0; k < kP; ++k) {
-    const V z = seg(p[k]);
-    const V row_box_fill = widen(z | bc1(z) | bc2(z) | rr1(z) | rr2(z));
+    const V row_box_fill = rows_boxes(seg(p[k]));
     V pc = colset(p[k]);
     pc |= br1(pc) | br2(pc);
     a[k] &= ~(claimed | row_box_fill | colexp(pc)) | p[k];
