@@ -534,22 +534,20 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   }
   const int b = best_unit < 3 ? best_unit : 0;
   br.cell = 81 + 9 * best_unit + best_d;
-  for (int i = 0; i < 6; ++i) {
-    bool ok;
+  // Per row of the band (band of the stack) the boxes (columns) it can
+  // still use, as 3-bit masks; a permutation is open when each takes one.
+  u32 m[3];
+  for (int j = 0; j < 3; ++j) {
     if (best_unit < 3) {
-      const u32 S = s.lane[simd9_lane(best_d, b)];
-      const u32 lead = (S | (S >> 1) | (S >> 2)) & kLead;
-      ok = (lead & row_perm_leads(i)) == row_perm_leads(i);
+      const u32 row = s.lane[simd9_lane(best_d, b)] >> (9 * j), t = row | (row >> 1) | (row >> 2);
+      m[j] = (t & 1u) | ((t >> 2) & 2u) | ((t >> 4) & 4u);
     } else {
-      const int st = 3 * (best_unit - 3);
-      ok = true;
-      for (int j = 0; j < 3; ++j) {
-        const u32 m = s.lane[simd9_lane(best_d, j)];
-        ok = ok && ((m | (m >> 9) | (m >> 18)) >> (st + kPerm[i][j]) & 1u);
-      }
+      const u32 c = s.lane[simd9_lane(best_d, j)];
+      m[j] = ((c | (c >> 9) | (c >> 18)) >> (3 * (best_unit - 3))) & 7u;
     }
-    if (ok) br.candidates |= 1u << i;
   }
+  for (int i = 0; i < 6; ++i)
+    br.candidates |= ((m[0] >> kPerm[i][0]) & (m[1] >> kPerm[i][1]) & (m[2] >> kPerm[i][2]) & 1u) << i;
   return br;
 }
 
