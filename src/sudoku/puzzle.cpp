@@ -136,7 +136,7 @@ std::string to_grid(const std::vector<std::uint8_t>& cells, const BoxShape& shap
   return s;
 }
 
-// Each value's bit (one-hot, 16-bit) in a padded array; a unit of nine cells
+// Each value's bit (one-hot, 32-bit) in a padded array; a unit of nine cells
 // holds every digit once exactly when the OR of its bits is 0x3FE. Columns
 // and boxes are ORs of whole rows as 16-lane vectors (GCC vector
 // extensions: SIMD where the target has it, plain code elsewhere); rows are

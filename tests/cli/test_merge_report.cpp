@@ -60,8 +60,9 @@ TEST_F(MergeReport, ShardFilesKeepTheirProcessCpuAndMemory) {
   for (int i = 0; i < 3; ++i) {
     const nlohmann::json j = shard(i);
     EXPECT_EQ(j["format_version"], 3);
+    // A time is only checked to be a number (its size depends on the machine;
+    // JsonSchema holds a shard's to the schema's minimum of 0).
     ASSERT_TRUE(j["cpu_seconds"].is_number()) << j.dump().substr(0, 300);
-    EXPECT_GE(j["cpu_seconds"].get<double>(), 0.0);  // a time: its size depends on the machine
     ASSERT_TRUE(j["max_rss_bytes"].is_number_unsigned());
     EXPECT_GT(j["max_rss_bytes"].get<std::uint64_t>(), 1u << 20);  // a running count holds over 1 MiB
   }
