@@ -221,11 +221,27 @@ PCOUNT_SIMD9_INLINE bool changed(const V* a, const V* b) {
   return any(d);
 }
 
+// The state's lanes as pieces (Simd9State::lane is 64-byte aligned). With
+// AVX2 and AVX-512 whole vector accesses, unrolled before GCC can turn the
+// loop into a block copy (which went through a stack buffer 16 bytes at a
+// time: 1.7 % of the instructions on the serg set, callgrind, AVX2 path);
+// the SSE path keeps the copy, which there costs 0.3-0.5 % fewer.
+typedef V PieceAlias __attribute__((may_alias));
 PCOUNT_SIMD9_INLINE void load(const Simd9State& s, V* a) {
-  for (int k = 0; k < kP; ++k) __builtin_memcpy(&a[k], s.lane + kW * k, sizeof(V));
+  if constexpr (kW >= 8) {
+#pragma GCC unroll 16
+    for (int k = 0; k < kP; ++k) a[k] = reinterpret_cast<const PieceAlias*>(s.lane)[k];
+  } else {
+    for (int k = 0; k < kP; ++k) __builtin_memcpy(&a[k], s.lane + kW * k, sizeof(V));
+  }
 }
 PCOUNT_SIMD9_INLINE void store(Simd9State& s, const V* a) {
-  for (int k = 0; k < kP; ++k) __builtin_memcpy(s.lane + kW * k, &a[k], sizeof(V));
+  if constexpr (kW >= 8) {
+#pragma GCC unroll 16
+    for (int k = 0; k < kP; ++k) reinterpret_cast<PieceAlias*>(s.lane)[k] = a[k];
+  } else {
+    for (int k = 0; k < kP; ++k) __builtin_memcpy(s.lane + kW * k, &a[k], sizeof(V));
+  }
 }
 
 /// Triads: the three cells of a row segment (or column segment) hold three
