@@ -495,6 +495,20 @@ bool assign(Simd9State& s, int cell, int digit) {
 
 namespace {
 
+/// Open permutations (bit i: kPerm[i]) of three rows (bands) by the 3-bit
+/// masks of the boxes (columns) each can still use, m0 | m1 << 3 | m2 << 6:
+/// a permutation is open when each row takes one of its own.
+constexpr auto kOpenPerms = [] {
+  struct Table {
+    std::uint8_t perms[512];
+  } t{};
+  for (int m = 0; m < 512; ++m)
+    for (int i = 0; i < 6; ++i)
+      if (((m >> kPerm[i][0]) & (m >> (3 + kPerm[i][1])) & (m >> (6 + kPerm[i][2])) & 1) != 0)
+        t.perms[m] |= static_cast<std::uint8_t>(1u << i);
+  return t;
+}();
+
 /// Configuration branch: the placements of one digit within one band (which
 /// box each row uses) or one stack (which column each band uses) still
 /// open, one child per permutation. Picks the band or stack with the fewest
@@ -551,19 +565,18 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   const int b = best_unit < 3 ? best_unit : 0;
   br.cell = 81 + 9 * best_unit + best_d;
   // Per row of the band (band of the stack) the boxes (columns) it can
-  // still use, as 3-bit masks; a permutation is open when each takes one.
-  u32 m[3];
+  // still use, as 3-bit masks.
+  u32 m = 0;
   for (int j = 0; j < 3; ++j) {
     if (best_unit < 3) {
       const u32 row = s.lane[simd9_lane(best_d, b)] >> (9 * j), t = row | (row >> 1) | (row >> 2);
-      m[j] = (t & 1u) | ((t >> 2) & 2u) | ((t >> 4) & 4u);
+      m |= ((t & 1u) | ((t >> 2) & 2u) | ((t >> 4) & 4u)) << (3 * j);
     } else {
       const u32 c = s.lane[simd9_lane(best_d, j)];
-      m[j] = ((c | (c >> 9) | (c >> 18)) >> (3 * (best_unit - 3))) & 7u;
+      m |= (((c | (c >> 9) | (c >> 18)) >> (3 * (best_unit - 3))) & 7u) << (3 * j);
     }
   }
-  for (int i = 0; i < 6; ++i)
-    br.candidates |= ((m[0] >> kPerm[i][0]) & (m[1] >> kPerm[i][1]) & (m[2] >> kPerm[i][2]) & 1u) << i;
+  br.candidates = kOpenPerms.perms[m];
   return br;
 }
 
