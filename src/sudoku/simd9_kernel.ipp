@@ -302,10 +302,13 @@ long simd9_sweeps = 0, simd9_calls = 0;
 constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
 
 /// Locked candidates (step 1) on every piece; returns the contradictions
-/// found (any lane nonzero).
-PCOUNT_SIMD9_INLINE V locked(V* a) {
+/// found (any lane nonzero), and in `removed` (any lane nonzero) whether
+/// it removed any candidate.
+PCOUNT_SIMD9_INLINE V locked(V* a, V& removed) {
   V bad{};
+  removed = V{};
   for (int k = 0; k < kP; ++k) {
+    const V start = a[k];
     // Locked candidates within the band (rows × boxes).
     const V S = seg(a[k]);
     const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
@@ -317,6 +320,7 @@ PCOUNT_SIMD9_INLINE V locked(V* a) {
     // A stack with no column left: its lead bit (0, 3, 6) stays clear.
     bad |= ~(C | (C >> 1) | (C >> 2)) & (valid(k) & 0111u);
     a[k] &= colexp(C);
+    removed |= start ^ a[k];
   }
   return bad;
 }
@@ -402,10 +406,9 @@ bool propagate(Simd9State& s) {
     }
     if (any(singles(a, placed, f, fresh, true))) return false;
     if (fresh) continue;
-    V before[kP];
-    for (int k = 0; k < kP; ++k) before[k] = a[k];
-    if (any(locked(a))) return false;
-    if (changed(a, before)) continue;
+    V removed;
+    if (any(locked(a, removed))) return false;
+    if (any(removed)) continue;
     // A fixpoint of the cheap steps. Every cell single: a valid grid (see
     // the top of this file). Else the triads, and on if they removed anything.
     if (!any(f.t & kBandLanes)) {
@@ -417,6 +420,8 @@ bool propagate(Simd9State& s) {
     // Triads only while many cells are open: below that they rarely remove
     // anything the search would not find as fast (see kTriadOpen).
     if (__builtin_popcount(f.t[0]) + __builtin_popcount(f.t[1]) + __builtin_popcount(f.t[2]) > kTriadOpen) {
+      V before[kP];
+      for (int k = 0; k < kP; ++k) before[k] = a[k];
       if (any(triads(a))) return false;
       if (changed(a, before)) continue;
     }
