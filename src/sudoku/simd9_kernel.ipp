@@ -524,9 +524,10 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   alignas(64) u32 hc[48], vc[48];
   // Per lane the configurations left of its digit in its band (h) and, in
   // 3-bit fields, in each stack (v: the same in every band lane); their sums
-  // over the digits, per band (hs) and per stack (vs, fields widened to 8
-  // bits: up to 54), by the folds of the counts.
-  V hs{}, vs{};
+  // over the digits, per band (hs) and per stack, by the folds of the
+  // counts: stacks 0 and 2 in vs (bits 0-5 and 6-11), stack 1 in vm (bits
+  // 3-8); a sum is at most 54, so no field reaches the next.
+  V hs{}, vs{}, vm{};
   for (int k = 0; k < kP; ++k) {
     // Permutations through each segment (row 0, box c): the boxes c+1, c+2
     // of rows 1, 2 in either order; summed over the three boxes (3-bit
@@ -541,15 +542,19 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     __builtin_memcpy(hc + kW * k, &h, sizeof(V));
     __builtin_memcpy(vc + kW * k, &v, sizeof(V));
     hs += h;
-    vs += (v & 7u) | ((v & 070u) << 5) | ((v & 0700u) << 10);
+    vs += v & 0707u;
+    vm += v & 070u;
   }
   for (int l = 0; l < kSlotLevels; ++l) {
     hs += slot_swap(hs, l);
     vs += slot_swap(vs, l);
+    vm += slot_swap(vm, l);
   }
   int best_unit = -1, best_total = 1 << 20;
   for (int u = 0; u < 6; ++u) {
-    const int total = u < 3 ? static_cast<int>(hs[u]) : static_cast<int>((vs[0] >> (8 * (u - 3))) & 0xFFu);
+    const int total = u < 3   ? static_cast<int>(hs[u])
+                      : u == 4 ? static_cast<int>(vm[0] >> 3)
+                               : static_cast<int>((vs[0] >> (u == 3 ? 0 : 6)) & 077u);
     if (total > 9 && total < best_total) {
       best_total = total;
       best_unit = u;
