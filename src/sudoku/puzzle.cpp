@@ -4,6 +4,9 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace pcount::sudoku {
 
@@ -136,42 +139,73 @@ std::string to_grid(const std::vector<std::uint8_t>& cells, const BoxShape& shap
   return s;
 }
 
-// Each value's bit (one-hot, 32-bit) in a padded array; a unit of nine cells
-// holds every digit once exactly when the OR of its bits is 0x3FE. Columns
-// and boxes are ORs of whole rows as 16-lane vectors (GCC vector
-// extensions: SIMD where the target has it, plain code elsewhere); rows are
-// ORed one by one.
+namespace {
+
+/// Bit i of the result: byte i of `p` (32 readable bytes) equals v.
+std::uint32_t bytes_equal(const std::uint8_t* p, std::uint8_t v) {
+#if defined(__x86_64__) && defined(__AVX2__)
+  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8(static_cast<char>(v)))));
+#elif defined(__x86_64__) && defined(__SSE2__)
+  const __m128i w = _mm_set1_epi8(static_cast<char>(v));
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  return static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(lo, w))) |
+         (static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(hi, w))) << 16);
+#else
+  std::uint32_t m = 0;
+  for (int i = 0; i < 32; ++i) m |= static_cast<std::uint32_t>(p[i] == v) << i;
+  return m;
+#endif
+}
+
+}  // namespace
+
+// Digit planes: for each digit and band the 27-bit set of the band's cells
+// holding it (bit 9·(row mod 3) + column), from byte compares. A grid is
+// valid when every digit is in every row, column and box: a row's nine
+// cells then hold nine different digits, so every cell holds one of 1-9
+// and every unit holds each digit exactly once. The rows and boxes of a
+// band, and the columns of the three bands' OR, are checked for all digits
+// at once in 8-lane vectors (GCC vector extensions: SIMD where the target
+// has it, plain code elsewhere).
 bool is_solution9(const std::uint8_t* clues, const std::uint8_t* grid) {
-  typedef std::uint32_t V16 __attribute__((vector_size(64)));
-  // Each loop on its own so that the compiler vectorises it.
-  unsigned bad = 0;
-  for (int i = 0; i < 81; ++i) {
-    const unsigned v = grid[i], k = clues[i];
-    bad |= static_cast<unsigned>(v - 1u > 8u) | (static_cast<unsigned>(k != 0u) & static_cast<unsigned>(k != v));
+  typedef std::uint32_t V8 __attribute__((vector_size(32)));
+  typedef std::uint8_t B32 __attribute__((vector_size(32)));
+  constexpr std::uint32_t kBand = 0x7FFFFFF, kLead = 0x1249249, kRowLeads = 0x40201, kBoxLeads = 0111;
+  alignas(32) std::uint8_t g[96] = {}, k[96] = {};  // band 2's compares read 5 bytes past the grid
+  std::memcpy(g, grid, 81);
+  std::memcpy(k, clues, 81);
+  B32 moved{};  // a clue whose cell holds another value
+  for (int i = 0; i < 96; i += 32) {
+    B32 v, c;
+    std::memcpy(&v, g + i, sizeof v);
+    std::memcpy(&c, k + i, sizeof c);
+    moved |= reinterpret_cast<B32>((c != 0) & (c != v));
   }
-  alignas(64) std::uint32_t one[81 + 16];  // the last row's vector reads 7 padding lanes
-  for (int i = 0; i < 81; ++i) one[i] = 1u << (grid[i] & 15u);
-  for (int i = 81; i < 81 + 16; ++i) one[i] = 0;
-  unsigned all = 0x3FE;
-  V16 columns{};
-  for (int band = 0; band < 3; ++band) {
-    // Lanes 0-8: the columns of this band; box s is lanes 3s..3s+2.
-    V16 b{};
-    for (int r = 3 * band; r < 3 * band + 3; ++r) {
-      V16 x;
-      std::memcpy(&x, one + 9 * r, sizeof x);
-      b |= x;
+  // Lane d of plane[b]: digit d + 1 in band b; lanes 9-15 full (nothing missing).
+  alignas(32) std::uint32_t plane[3][16];
+  for (int b = 0; b < 3; ++b) {
+    for (int d = 0; d < 9; ++d) plane[b][d] = bytes_equal(g + 27 * b, static_cast<std::uint8_t>(d + 1)) & kBand;
+    for (int d = 9; d < 16; ++d) plane[b][d] = kBand;
+  }
+  V8 missing{};
+  for (int h = 0; h < 16; h += 8) {
+    V8 all{};
+    for (int b = 0; b < 3; ++b) {
+      V8 x;
+      std::memcpy(&x, plane[b] + h, sizeof x);
+      all |= x;
+      const V8 seg = (x | (x >> 1) | (x >> 2)) & kLead;  // row r, box c: bit 9r + 3c
+      missing |= (((seg | (seg >> 3) | (seg >> 6)) & kRowLeads) ^ kRowLeads) |
+                 (((seg | (seg >> 9) | (seg >> 18)) & kBoxLeads) ^ kBoxLeads);
     }
-    columns |= b;
-    for (int s = 0; s < 3; ++s) all &= b[3 * s] | b[3 * s + 1] | b[3 * s + 2];
+    missing |= ((all | (all >> 9) | (all >> 18)) & 0777u) ^ 0777u;
   }
-  for (int c = 0; c < 9; ++c) all &= columns[c];
-  for (int r = 0; r < 9; ++r) {
-    unsigned row = 0;
-    for (int c = 0; c < 9; ++c) row |= one[9 * r + c];
-    all &= row;
-  }
-  return bad == 0 && all == 0x3FE;
+  std::uint64_t words[8];
+  std::memcpy(words, &moved, 32);
+  std::memcpy(words + 4, &missing, 32);
+  return (words[0] | words[1] | words[2] | words[3] | words[4] | words[5] | words[6] | words[7]) == 0;
 }
 
 bool is_solution(const Puzzle& puzzle, const std::vector<std::uint8_t>& grid) {
