@@ -490,7 +490,8 @@ u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict key
 /// Appends each pair of an upper part with λ-prefix tied to the threshold
 /// and a lower part of `r` that fits it: clear (keys, lams at `clear`) when
 /// the lower part's λ bits beat the threshold's, a tie (tie_keys, tie_lams
-/// at `ties`, kTie set) when they equal it.
+/// at `ties`, kTie set) when they equal it. The fits are found by mask
+/// first, as in append_fits; only they are compared.
 void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const LowerRange& r, GroupSide& side, u32& clear,
                  u32& ties) {
   grow_to(side.tie_keys, ties + r.n);
@@ -499,15 +500,18 @@ void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const Lowe
   std::uint16_t* __restrict lams = side.lams.data();
   u64* __restrict tie_keys = side.tie_keys.data();
   std::uint16_t* __restrict tie_lams = side.tie_lams.data();
-  for (u32 v = 0; v < r.n; ++v) {
-    const bool fits = (mu & r.meet[v]) == 0;
-    const u32 low = r.lam[v] ^ flip, lam = lu | r.lam[v];
-    keys[clear] = ku | r.key[v];
-    lams[clear] = static_cast<std::uint16_t>(lam);
-    clear += fits && low > low_threshold ? 1u : 0u;
-    tie_keys[ties] = ku | r.key[v];
-    tie_lams[ties] = static_cast<std::uint16_t>(lam | kTie);
-    ties += fits && low == low_threshold ? 1u : 0u;
+  for (u32 v = 0; v < r.n; v += 64) {
+    for (u64 fits = fit_mask(mu, r.meet + v, std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
+      const u32 x = v + static_cast<u32>(std::countr_zero(fits));
+      const u32 low = r.lam[x] ^ flip, lam = lu | r.lam[x];
+      if (low > low_threshold) {
+        keys[clear] = ku | r.key[x];
+        lams[clear++] = static_cast<std::uint16_t>(lam);
+      } else if (low == low_threshold) {
+        tie_keys[ties] = ku | r.key[x];
+        tie_lams[ties++] = static_cast<std::uint16_t>(lam | kTie);
+      }
+    }
   }
 }
 
