@@ -579,14 +579,6 @@ struct Parts {
   GroupSide top, bottom;
 };
 
-/// Number of y in p[0, n) with x & y == 0 (a loop the compiler vectorises).
-template <class T>
-u32 count_fits(T x, const T* p, u32 n) {
-  u32 h = 0;
-  for (u32 i = 0; i < n; ++i) h += (x & p[i]) == 0;
-  return h;
-}
-
 /// How a group joined with the diagonal reflection weights its pairs: λ
 /// (with kTie) of each key of both sides, in the order of the keys given to
 /// count_disjoint, and c(S).
@@ -760,25 +752,54 @@ PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* botto
   acc += acc2;
 }
 
+/// Bit i of the result: (x & p[i]) == 0, for i < n ≤ 64 (eight 32-bit or
+/// four 64-bit keys at a time where the build targets AVX2).
+template <class T>
+u64 key_fit_mask(T x, const T* p, u32 n) {
+  u64 fits = 0;
+  u32 i = 0;
+#if defined(__AVX2__)
+  if constexpr (sizeof(T) == 4) {
+    const __m256i m = _mm256_set1_epi32(static_cast<int>(x));
+    for (; i + 8 <= n; i += 8) {
+      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+      const __m256i z = _mm256_cmpeq_epi32(_mm256_and_si256(y, m), _mm256_setzero_si256());
+      fits |= static_cast<u64>(static_cast<u32>(_mm256_movemask_ps(_mm256_castsi256_ps(z)))) << i;
+    }
+  } else {
+    return fit_mask(x, p, n);
+  }
+#endif
+  for (; i < n; ++i) fits |= u64{(x & p[i]) == 0} << i;
+  return fits;
+}
+
+/// Σ w.shortfall(own, other's λ) over the keys of p[0, n) that fit x.
+template <class T>
+u64 shortfall_of(T x, std::uint16_t lam, bool top, const T* p, const std::uint16_t* lams, u32 n, const Weighting& w) {
+  u64 sum = 0;
+  for (u32 v = 0; v < n; v += 64)
+    for (u64 fits = key_fit_mask<T>(x, p + v, std::min(n - v, 64u)); fits != 0; fits &= fits - 1) {
+      const u32 y = v + static_cast<u32>(std::countr_zero(fits));
+      sum += top ? w.shortfall(lam, lams[y]) : w.shortfall(lams[y], lam);
+    }
+  return sum;
+}
+
 /// Σ (2 − f) over the fitting pairs of one bucket pair that involve a tie
 /// (DiagonalOrder): the tie tops of [t0, t1) with the bottoms of [b0, b1),
 /// the tie bottoms with the other tops. Ties stand last in each bucket
 /// (`top_ties`, `bottom_ties` of them), a few per cent of the keys, and
-/// their fits are rarer still: count first, weigh only where something fits.
+/// their fits are rarer still: a mask of the fits first, weigh only those.
 template <class T>
 u64 tie_shortfall(const T* t, u32 t0, u32 t1, u32 top_ties, const T* b, u32 b0, u32 b1, u32 bottom_ties,
                   const std::uint16_t* tl, const std::uint16_t* bl, const Weighting& w) {
   u64 sum = 0;
-  for (u32 x = t1 - top_ties; x < t1; ++x)
-    if (count_fits<T>(t[x], b + b0, b1 - b0) != 0)
-      for (u32 y = b0; y < b1; ++y)
-        if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
+  for (u32 x = t1 - top_ties; x < t1; ++x) sum += shortfall_of<T>(t[x], tl[x], true, b + b0, bl + b0, b1 - b0, w);
   const u32 clear_end = t1 - top_ties;
   if (clear_end != t0)
     for (u32 y = b1 - bottom_ties; y < b1; ++y)
-      if (count_fits<T>(b[y], t + t0, clear_end - t0) != 0)
-        for (u32 x = t0; x < clear_end; ++x)
-          if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
+      sum += shortfall_of<T>(b[y], bl[y], false, t + t0, tl + t0, clear_end - t0, w);
   return sum;
 }
 
