@@ -735,6 +735,19 @@ PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* botto
 #endif
   Lanes<T, W> acc2{};
   u32 y = b0;
+  for (; y + 4 * lanes <= b1; y += 4 * lanes) {  // four vectors per top key where the bucket has them
+    Lanes<T, W> v, v2, v3, v4;
+    __builtin_memcpy(&v, bottom + y, sizeof v);
+    __builtin_memcpy(&v2, bottom + y + lanes, sizeof v2);
+    __builtin_memcpy(&v3, bottom + y + 2 * lanes, sizeof v3);
+    __builtin_memcpy(&v4, bottom + y + 3 * lanes, sizeof v4);
+    for (u32 x = t0; x < t1; ++x) {
+      acc += (top[x] & v) == 0;
+      acc2 += (top[x] & v2) == 0;
+      acc += (top[x] & v3) == 0;
+      acc2 += (top[x] & v4) == 0;
+    }
+  }
   for (; y + 2 * lanes <= b1; y += 2 * lanes) {  // two vectors per top key: one broadcast for both
     Lanes<T, W> v, v2;
     __builtin_memcpy(&v, bottom + y, sizeof v);
