@@ -735,6 +735,20 @@ PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* botto
 #endif
   Lanes<T, W> acc2{};
   u32 y = b0;
+  for (; y + 8 * lanes <= b1; y += 8 * lanes) {
+    Lanes<T, W> v[8];
+    __builtin_memcpy(&v, bottom + y, sizeof v);
+    for (u32 x = t0; x < t1; ++x) {
+      acc += (top[x] & v[0]) == 0;
+      acc2 += (top[x] & v[1]) == 0;
+      acc += (top[x] & v[2]) == 0;
+      acc2 += (top[x] & v[3]) == 0;
+      acc += (top[x] & v[4]) == 0;
+      acc2 += (top[x] & v[5]) == 0;
+      acc += (top[x] & v[6]) == 0;
+      acc2 += (top[x] & v[7]) == 0;
+    }
+  }
   for (; y + 4 * lanes <= b1; y += 4 * lanes) {  // four vectors per top key where the bucket has them
     Lanes<T, W> v, v2, v3, v4;
     __builtin_memcpy(&v, bottom + y, sizeof v);
