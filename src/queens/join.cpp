@@ -594,6 +594,35 @@ struct Weighting {
   }
 };
 
+/// bucket's scatter: its buffers as raw arrays.
+template <class T>
+struct ScatterArgs {
+  const u64* keys;
+  std::size_t count;
+  u64 low_mask;
+  const u32* __restrict index;  ///< each key's bucket
+  u32* __restrict position;     ///< each bucket's next slot
+  T* __restrict out;
+  const std::uint16_t* lams;
+  std::uint16_t* __restrict lams_out;
+  u32* __restrict zeros;
+};
+
+/// Writes each key's low bits (and λ when kLams) to its bucket's next slot,
+/// counting the zero keys per bucket when kZeros; a copy per case, so the
+/// loop tests nothing but the zero key.
+template <class T, bool kLams, bool kZeros>
+void scatter(const ScatterArgs<T>& a) {
+  for (std::size_t i = 0; i < a.count; ++i) {
+    const T v = static_cast<T>(a.keys[i] & a.low_mask);
+    const u32 b = a.index[i];
+    const u32 at = a.position[b]++;
+    a.out[at] = v;
+    if constexpr (kLams) a.lams_out[at] = a.lams[i];
+    if constexpr (kZeros) a.zeros[b] += v == 0 ? 1u : 0u;
+  }
+}
+
 /// Sorts `keys` (already reordered by KeyOrder, `width` bits) into 2^bits
 /// buckets by their top `bits` bits, keeping the other bits as T; each bucket is filled up to a
 /// multiple of `pad` with all-ones keys (they meet every nonzero key of the
@@ -635,16 +664,14 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
     grow_to(*lams_out, offsets[buckets]);
     ties->assign(buckets, 0);
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    const T v = static_cast<T>(keys[i] & low_mask);
-    const u32 at = s.position[s.index[i]]++;
-    out[at] = v;
-    if (lams != nullptr) {
-      (*lams_out)[at] = lams[i];
-      (*ties)[s.index[i]] += (lams[i] & kTie) != 0 ? 1u : 0u;
-    }
-    if (pad == 1 && v == 0) ++zeros[s.index[i]];
-  }
+  std::uint16_t* lo = lams != nullptr ? lams_out->data() : nullptr;
+  const ScatterArgs<T> a{keys, count, low_mask, s.index.data(), s.position.data(), out.data(), lams, lo, zeros.data()};
+  if (lams != nullptr)
+    pad == 1 ? scatter<T, true, true>(a) : scatter<T, true, false>(a);
+  else
+    pad == 1 ? scatter<T, false, true>(a) : scatter<T, false, false>(a);
+  if (lams != nullptr)  // the ties, the input's last keys
+    for (std::size_t i = count; i > 0 && (lams[i - 1] & kTie) != 0; --i) ++(*ties)[s.index[i - 1]];
 }
 
 /// One vector of W bytes of keys: 64 (16 keys of 32 bits or 8 of 64) on
