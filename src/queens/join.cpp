@@ -594,6 +594,10 @@ struct Weighting {
   }
 };
 
+/// Keys a bucketed array holds past its last bucket, so that key_fit_mask
+/// may read whole vectors past the end of a range.
+constexpr std::size_t kReadPast = 8;
+
 /// bucket's scatter: its buffers as raw arrays.
 template <class T>
 struct ScatterArgs {
@@ -653,7 +657,7 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
   }
   for (std::size_t b = 0; b < buckets; ++b) offsets[b + 1] += offsets[b];
   s.position.assign(offsets.begin(), offsets.end() - 1);
-  grow_to(out, offsets[buckets]);
+  grow_to(out, offsets[buckets] + kReadPast);
   if (pad > 1)
     for (std::size_t b = 0; b < buckets; ++b)
       std::fill(out.begin() + offsets[b] + counts[b], out.begin() + offsets[b + 1], static_cast<T>(~T{0}));
@@ -806,26 +810,29 @@ PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* botto
   acc += acc2;
 }
 
-/// Bit i of the result: (x & p[i]) == 0, for i < n ≤ 64 (eight 32-bit or
-/// four 64-bit keys at a time where the build targets AVX2).
+/// Bit i of the result: (x & p[i]) == 0, for i < n ≤ 64. Where the build
+/// targets AVX2, eight 32-bit keys at a time, the last vector reading up
+/// to 7 keys past p[n] (kReadPast) and its bits past n dropped.
 template <class T>
 u64 key_fit_mask(T x, const T* p, u32 n) {
-  u64 fits = 0;
-  u32 i = 0;
 #if defined(__AVX2__)
   if constexpr (sizeof(T) == 4) {
+    u64 fits = 0;
     const __m256i m = _mm256_set1_epi32(static_cast<int>(x));
-    for (; i + 8 <= n; i += 8) {
+    for (u32 i = 0; i < n; i += 8) {
       const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
       const __m256i z = _mm256_cmpeq_epi32(_mm256_and_si256(y, m), _mm256_setzero_si256());
       fits |= static_cast<u64>(static_cast<u32>(_mm256_movemask_ps(_mm256_castsi256_ps(z)))) << i;
     }
+    return n == 64 ? fits : fits & ((u64{1} << n) - 1);
   } else {
     return fit_mask(x, p, n);
   }
-#endif
-  for (; i < n; ++i) fits |= u64{(x & p[i]) == 0} << i;
+#else
+  u64 fits = 0;
+  for (u32 i = 0; i < n; ++i) fits |= u64{(x & p[i]) == 0} << i;
   return fits;
+#endif
 }
 
 /// Σ w.shortfall(own, other's λ) over the keys of p[0, n) that fit x.
