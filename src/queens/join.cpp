@@ -474,9 +474,11 @@ struct LowerRange {
 
 /// Appends (ku | key, lu | λ) for each lower part of `r` whose diagonals
 /// miss `mu` at keys[end], lams[end], …; returns the new end. A mask of the
-/// fits first (about one lower part in 8 fits).
-u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict keys, std::uint16_t* __restrict lams,
-                u32 end) {
+/// fits first (about one lower part in 8 fits). Always inlined: called
+/// from two loops of build_group, it was otherwise kept out of line, a
+/// call per upper part.
+[[gnu::always_inline]] inline u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict keys,
+                                              std::uint16_t* __restrict lams, u32 end) {
   for (u32 v = 0; v < r.n; v += 64) {
     for (u64 fits = fit_mask(mu, r.meet + v, std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
       const u32 x = v + static_cast<u32>(std::countr_zero(fits));
@@ -492,12 +494,10 @@ u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict key
 /// the lower part's λ bits beat the threshold's, a tie (tie_keys, tie_lams
 /// at `ties`, kTie set) when they equal it. The fits are found by mask
 /// first, as in append_fits; only they are compared.
-void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const LowerRange& r, GroupSide& side, u32& clear,
-                 u32& ties) {
+void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const LowerRange& r, u64* __restrict keys,
+                 std::uint16_t* __restrict lams, GroupSide& side, u32& clear, u32& ties) {
   grow_to(side.tie_keys, ties + r.n);
   grow_to(side.tie_lams, ties + r.n);
-  u64* __restrict keys = side.keys.data();
-  std::uint16_t* __restrict lams = side.lams.data();
   u64* __restrict tie_keys = side.tie_keys.data();
   std::uint16_t* __restrict tie_lams = side.tie_lams.data();
   for (u32 v = 0; v < r.n; v += 64) {
@@ -544,6 +544,11 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
   grow_to(side.keys, most + 1);
   grow_to(side.lams, most + 1);
   u32 clear = 0, ties = 0;
+  u64* __restrict keys = side.keys.data();
+  std::uint16_t* __restrict lams = side.lams.data();
+  const u64* __restrict um = upper.meet.data();
+  const u64* __restrict uk = upper.key.data();
+  const u32* __restrict ul = upper.lam.data();
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     if (i + 1 < pairs.size()) {
       const u32 next = pairs[i + 1].v0;
@@ -553,15 +558,19 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
     }
     const PartPair& q = pairs[i];
     const LowerRange r{lower.meet.data() + q.v0, lower.key.data() + q.v0, lower.lam.data() + q.v0, q.v1 - q.v0};
+    if (!p.weighted) {  // every fitting pair is clear
+      for (u32 u = q.u0; u < q.u1; ++u) clear = append_fits(um[u], uk[u], ul[u], r, keys, lams, clear);
+      continue;
+    }
     for (u32 u = q.u0; u < q.u1; ++u) {
-      const u64 mu = upper.meet[u], ku = upper.key[u];
-      const u32 lu = upper.lam[u], prefix = lu >> low_bits;
+      const u64 mu = um[u], ku = uk[u];
+      const u32 lu = ul[u], prefix = lu >> low_bits;
       const u32 high = std::min(prefix, prefix ^ high_ones);
-      if (!p.weighted || high > high_threshold) {  // every fitting pair is clear
-        clear = append_fits(mu, ku, lu, r, side.keys.data(), side.lams.data(), clear);
+      if (high > high_threshold) {  // every fitting pair is clear
+        clear = append_fits(mu, ku, lu, r, keys, lams, clear);
       } else if (high == high_threshold) {                // the lower part decides
         const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
-        append_ties(mu, ku, lu, flip, low_threshold, r, side, clear, ties);
+        append_ties(mu, ku, lu, flip, low_threshold, r, keys, lams, side, clear, ties);
       }
     }
   }
