@@ -483,15 +483,19 @@ struct LowerRange {
 /// miss `mu` at keys[end], lams[end], …; returns the new end. A mask of the
 /// fits first (about one lower part in 8 fits). Always inlined: called
 /// from two loops of build_group, it was otherwise kept out of line, a
-/// call per upper part.
+/// call per upper part. kOneMask: the caller knows r.n ≤ 64, so one mask
+/// covers the range (its loop bounds then stay the same for every upper
+/// part of a range, and the compiler takes them out of the loop).
+template <bool kOneMask>
 [[gnu::always_inline]] inline u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict keys,
                                               std::uint16_t* __restrict lams, u32 end) {
   for (u32 v = 0; v < r.n; v += 64) {
-    for (u64 fits = fit_mask(mu, r.meet + v, std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
+    for (u64 fits = fit_mask(mu, r.meet + v, kOneMask ? r.n : std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
       const u32 x = v + static_cast<u32>(std::countr_zero(fits));
       keys[end] = ku | r.key[x];
       lams[end++] = static_cast<std::uint16_t>(lu | r.lam[x]);
     }
+    if constexpr (kOneMask) break;
   }
   return end;
 }
@@ -566,20 +570,29 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
     const PartPair& q = pairs[i];
     const LowerRange r{lower.meet.data() + q.v0, lower.key.data() + q.v0, lower.lam.data() + q.v0, q.v1 - q.v0};
     if (!p.weighted) {  // every fitting pair is clear
-      for (u32 u = q.u0; u < q.u1; ++u) clear = append_fits(um[u], uk[u], ul[u], r, keys, lams, clear);
+      if (r.n <= 64)
+        for (u32 u = q.u0; u < q.u1; ++u) clear = append_fits<true>(um[u], uk[u], ul[u], r, keys, lams, clear);
+      else
+        for (u32 u = q.u0; u < q.u1; ++u) clear = append_fits<false>(um[u], uk[u], ul[u], r, keys, lams, clear);
       continue;
     }
-    for (u32 u = q.u0; u < q.u1; ++u) {
-      const u64 mu = um[u], ku = uk[u];
-      const u32 lu = ul[u], prefix = lu >> low_bits;
-      const u32 high = std::min(prefix, prefix ^ high_ones);
-      if (high > high_threshold) {  // every fitting pair is clear
-        clear = append_fits(mu, ku, lu, r, keys, lams, clear);
-      } else if (high == high_threshold) {                // the lower part decides
-        const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
-        append_ties(mu, ku, lu, flip, low_threshold, r, keys, lams, side, clear, ties);
+    auto weighted = [&](auto one_mask) {  // one_mask: std::bool_constant<r.n <= 64>
+      for (u32 u = q.u0; u < q.u1; ++u) {
+        const u64 mu = um[u], ku = uk[u];
+        const u32 lu = ul[u], prefix = lu >> low_bits;
+        const u32 high = std::min(prefix, prefix ^ high_ones);
+        if (high > high_threshold) {  // every fitting pair is clear
+          clear = append_fits<decltype(one_mask)::value>(mu, ku, lu, r, keys, lams, clear);
+        } else if (high == high_threshold) {                // the lower part decides
+          const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
+          append_ties(mu, ku, lu, flip, low_threshold, r, keys, lams, side, clear, ties);
+        }
       }
-    }
+    };
+    if (r.n <= 64)
+      weighted(std::true_type{});
+    else
+      weighted(std::false_type{});
   }
   grow_to(side.keys, std::size_t{clear} + ties + 1);
   grow_to(side.lams, std::size_t{clear} + ties + 1);
