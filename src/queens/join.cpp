@@ -504,7 +504,8 @@ template <bool kOneMask>
 /// and a lower part of `r` that fits it: clear (keys, lams at `clear`) when
 /// the lower part's λ bits beat the threshold's, a tie (tie_keys, tie_lams
 /// at `ties`, kTie set) when they equal it. The fits are found by mask
-/// first, as in append_fits; only they are compared.
+/// first, as in append_fits (kOneMask as there); only they are compared.
+template <bool kOneMask>
 void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const LowerRange& r, u64* __restrict keys,
                  std::uint16_t* __restrict lams, GroupSide& side, u32& clear, u32& ties) {
   grow_to(side.tie_keys, ties + r.n);
@@ -512,7 +513,7 @@ void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const Lowe
   u64* __restrict tie_keys = side.tie_keys.data();
   std::uint16_t* __restrict tie_lams = side.tie_lams.data();
   for (u32 v = 0; v < r.n; v += 64) {
-    for (u64 fits = fit_mask(mu, r.meet + v, std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
+    for (u64 fits = fit_mask(mu, r.meet + v, kOneMask ? r.n : std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
       const u32 x = v + static_cast<u32>(std::countr_zero(fits));
       const u32 low = r.lam[x] ^ flip, lam = lu | r.lam[x];
       if (low > low_threshold) {
@@ -523,6 +524,7 @@ void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const Lowe
         tie_lams[ties++] = static_cast<std::uint16_t>(lam | kTie);
       }
     }
+    if constexpr (kOneMask) break;
   }
 }
 
@@ -585,7 +587,7 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
           clear = append_fits<decltype(one_mask)::value>(mu, ku, lu, r, keys, lams, clear);
         } else if (high == high_threshold) {                // the lower part decides
           const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
-          append_ties(mu, ku, lu, flip, low_threshold, r, keys, lams, side, clear, ties);
+          append_ties<decltype(one_mask)::value>(mu, ku, lu, flip, low_threshold, r, keys, lams, side, clear, ties);
         }
       }
     };
