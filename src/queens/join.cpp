@@ -325,21 +325,29 @@ struct PartList {
   }
 };
 
+/// PartBuilder's buffers, kept by each worker between tasks (a builder
+/// per task would grow them from empty every time).
+struct PartBuffers {
+  std::vector<u64> item, spare;  ///< column set << 32 | walk index
+  std::vector<u64> meet, key;
+  std::vector<u32> lam;
+};
+
 /// Builds a half's PartList: a depth-first walk over its rows [first,
 /// last) that records each placement in walk order, then a radix sort of
 /// them by column set.
 struct PartBuilder {
   const Half& half;
   int first = 0, last = 0;
-  std::vector<u64> item, spare;  ///< column set << 32 | walk index
-  std::vector<u64> meet, key;
-  std::vector<u32> lam;
+  std::vector<u64>&item, &spare, &meet, &key;
+  std::vector<u32>& lam;
 
   /// Per row and column of the half: a queen's diagonals on row h and its
   /// share of the key (reordered).
   std::array<std::array<u64, 32>, 32> meet_of{}, key_of{};
 
-  PartBuilder(const Half& half_, const KeyOrder& order, int h) : half(half_) {
+  PartBuilder(const Half& half_, const KeyOrder& order, int h, PartBuffers& buffers)
+      : half(half_), item(buffers.item), spare(buffers.spare), meet(buffers.meet), key(buffers.key), lam(buffers.lam) {
     const Geometry& g = *half.g;
     // the row the half's key describes: a top half's attacks on the row
     // below it (past the middle row for odd n), a bottom half's own last row
@@ -608,6 +616,7 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
 struct Parts {
   PartList top_upper, top_lower, bottom_upper, bottom_lower;
   GroupSide top, bottom;
+  PartBuffers buffers;  ///< PartBuilder's
 };
 
 /// How a group joined with the diagonal reflection weights its pairs: λ
@@ -1176,7 +1185,7 @@ JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal
   const int h = (g.rows + 1) / 2;
   for (auto [half, upper, lower] : {std::tuple{&top, &parts.top_upper, &parts.top_lower},
                                     std::tuple{&bottom, &parts.bottom_upper, &parts.bottom_lower}}) {
-    PartBuilder b(*half, *order, h);
+    PartBuilder b(*half, *order, h, parts.buffers);
     b.build(0, h, *upper);
     b.build(h, g.rows, *lower);
   }
