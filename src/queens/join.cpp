@@ -875,16 +875,32 @@ u64 key_fit_mask(T x, const T* p, u32 n) {
 #endif
 }
 
-/// Σ w.shortfall(own, other's λ) over the keys of p[0, n) that fit x.
-template <class T>
-u64 shortfall_of(T x, std::uint16_t lam, bool top, const T* p, const std::uint16_t* lams, u32 n, const Weighting& w) {
+/// Σ w.shortfall over the pairs of own keys [x0, x1) (λ in own_lams;
+/// tops when `top`) and keys of p[0, n) (λ in lams) that fit. kOneMask:
+/// n ≤ 64, one mask per own key, its bounds the same for all of them.
+template <class T, bool kOneMask>
+u64 shortfalls(const T* own, const std::uint16_t* own_lams, u32 x0, u32 x1, bool top, const T* p,
+               const std::uint16_t* lams, u32 n, const Weighting& w) {
   u64 sum = 0;
-  for (u32 v = 0; v < n; v += 64)
-    for (u64 fits = key_fit_mask<T>(x, p + v, std::min(n - v, 64u)); fits != 0; fits &= fits - 1) {
-      const u32 y = v + static_cast<u32>(std::countr_zero(fits));
-      sum += top ? w.shortfall(lam, lams[y]) : w.shortfall(lams[y], lam);
+  for (u32 x = x0; x < x1; ++x)
+    for (u32 v = 0; v < n; v += 64) {
+      for (u64 fits = key_fit_mask<T>(own[x], p + v, kOneMask ? n : std::min(n - v, 64u)); fits != 0;
+           fits &= fits - 1) {
+        const u32 y = v + static_cast<u32>(std::countr_zero(fits));
+        sum += top ? w.shortfall(own_lams[x], lams[y]) : w.shortfall(lams[y], own_lams[x]);
+      }
+      if constexpr (kOneMask) break;
     }
   return sum;
+}
+
+/// shortfalls with the copy for n.
+template <class T>
+u64 shortfalls_any(const T* own, const std::uint16_t* own_lams, u32 x0, u32 x1, bool top, const T* p,
+                   const std::uint16_t* lams, u32 n, const Weighting& w) {
+  if (x0 == x1) return 0;
+  return n <= 64 ? shortfalls<T, true>(own, own_lams, x0, x1, top, p, lams, n, w)
+                 : shortfalls<T, false>(own, own_lams, x0, x1, top, p, lams, n, w);
 }
 
 /// Σ (2 − f) over the fitting pairs of one bucket pair that involve a tie
@@ -895,12 +911,9 @@ u64 shortfall_of(T x, std::uint16_t lam, bool top, const T* p, const std::uint16
 template <class T>
 u64 tie_shortfall(const T* t, u32 t0, u32 t1, u32 top_ties, const T* b, u32 b0, u32 b1, u32 bottom_ties,
                   const std::uint16_t* tl, const std::uint16_t* bl, const Weighting& w) {
-  u64 sum = 0;
-  for (u32 x = t1 - top_ties; x < t1; ++x) sum += shortfall_of<T>(t[x], tl[x], true, b + b0, bl + b0, b1 - b0, w);
   const u32 clear_end = t1 - top_ties;
-  if (clear_end != t0)
-    for (u32 y = b1 - bottom_ties; y < b1; ++y)
-      sum += shortfall_of<T>(b[y], bl[y], false, t + t0, tl + t0, clear_end - t0, w);
+  u64 sum = shortfalls_any<T>(t, tl, clear_end, t1, true, b + b0, bl + b0, b1 - b0, w);
+  if (clear_end != t0) sum += shortfalls_any<T>(b, bl, b1 - bottom_ties, b1, false, t + t0, tl + t0, clear_end - t0, w);
   return sum;
 }
 
