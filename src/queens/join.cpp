@@ -807,17 +807,24 @@ PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* botto
   Lanes<T, W> acc2{};
   u32 y = b0;
   for (; y + 8 * lanes <= b1; y += 8 * lanes) {
-    Lanes<T, W> v[8];
-    __builtin_memcpy(&v, bottom + y, sizeof v);
+    Lanes<T, W> v0, v1, v2, v3, v4, v5, v6, v7;  // named, so that they stay in registers
+    __builtin_memcpy(&v0, bottom + y, sizeof v0);
+    __builtin_memcpy(&v1, bottom + y + lanes, sizeof v1);
+    __builtin_memcpy(&v2, bottom + y + 2 * lanes, sizeof v2);
+    __builtin_memcpy(&v3, bottom + y + 3 * lanes, sizeof v3);
+    __builtin_memcpy(&v4, bottom + y + 4 * lanes, sizeof v4);
+    __builtin_memcpy(&v5, bottom + y + 5 * lanes, sizeof v5);
+    __builtin_memcpy(&v6, bottom + y + 6 * lanes, sizeof v6);
+    __builtin_memcpy(&v7, bottom + y + 7 * lanes, sizeof v7);
     for (u32 x = t0; x < t1; ++x) {
-      acc += (top[x] & v[0]) == 0;
-      acc2 += (top[x] & v[1]) == 0;
-      acc += (top[x] & v[2]) == 0;
-      acc2 += (top[x] & v[3]) == 0;
-      acc += (top[x] & v[4]) == 0;
-      acc2 += (top[x] & v[5]) == 0;
-      acc += (top[x] & v[6]) == 0;
-      acc2 += (top[x] & v[7]) == 0;
+      acc += (top[x] & v0) == 0;
+      acc2 += (top[x] & v1) == 0;
+      acc += (top[x] & v2) == 0;
+      acc2 += (top[x] & v3) == 0;
+      acc += (top[x] & v4) == 0;
+      acc2 += (top[x] & v5) == 0;
+      acc += (top[x] & v6) == 0;
+      acc2 += (top[x] & v7) == 0;
     }
   }
   for (; y + 4 * lanes <= b1; y += 4 * lanes) {  // four vectors per top key where the bucket has them
