@@ -325,21 +325,29 @@ struct PartList {
   }
 };
 
+/// PartBuilder's buffers, kept by each worker between tasks (a builder
+/// per task would grow them from empty every time).
+struct PartBuffers {
+  std::vector<u64> item, spare;  ///< column set << 32 | walk index
+  std::vector<u64> meet, key;
+  std::vector<u32> lam;
+};
+
 /// Builds a half's PartList: a depth-first walk over its rows [first,
 /// last) that records each placement in walk order, then a radix sort of
 /// them by column set.
 struct PartBuilder {
   const Half& half;
   int first = 0, last = 0;
-  std::vector<u64> item, spare;  ///< column set << 32 | walk index
-  std::vector<u64> meet, key;
-  std::vector<u32> lam;
+  std::vector<u64>&item, &spare, &meet, &key;
+  std::vector<u32>& lam;
 
   /// Per row and column of the half: a queen's diagonals on row h and its
   /// share of the key (reordered).
   std::array<std::array<u64, 32>, 32> meet_of{}, key_of{};
 
-  PartBuilder(const Half& half_, const KeyOrder& order, int h) : half(half_) {
+  PartBuilder(const Half& half_, const KeyOrder& order, int h, PartBuffers& buffers)
+      : half(half_), item(buffers.item), spare(buffers.spare), meet(buffers.meet), key(buffers.key), lam(buffers.lam) {
     const Geometry& g = *half.g;
     // the row the half's key describes: a top half's attacks on the row
     // below it (past the middle row for odd n), a bottom half's own last row
@@ -458,8 +466,15 @@ u64 fit_mask(u64 mu, const u64* meet, u32 n) {
     const __m256i z = _mm256_cmpeq_epi64(_mm256_and_si256(x, m), _mm256_setzero_si256());
     fits |= static_cast<u64>(_mm256_movemask_pd(_mm256_castsi256_pd(z))) << i;
   }
-#endif
+  if (i < n) {  // the last 1 to 3: a masked load reads only those
+    const __m256i live = _mm256_cmpgt_epi64(_mm256_set1_epi64x(n - i), _mm256_setr_epi64x(0, 1, 2, 3));
+    const __m256i x = _mm256_maskload_epi64(reinterpret_cast<const long long*>(meet + i), live);
+    const __m256i z = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_and_si256(x, m), _mm256_setzero_si256()), live);
+    fits |= static_cast<u64>(_mm256_movemask_pd(_mm256_castsi256_pd(z))) << i;
+  }
+#else
   for (; i < n; ++i) fits |= u64{(mu & meet[i]) == 0} << i;
+#endif
   return fits;
 }
 
@@ -474,15 +489,21 @@ struct LowerRange {
 
 /// Appends (ku | key, lu | λ) for each lower part of `r` whose diagonals
 /// miss `mu` at keys[end], lams[end], …; returns the new end. A mask of the
-/// fits first (about one lower part in 8 fits).
-u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict keys, std::uint16_t* __restrict lams,
-                u32 end) {
+/// fits first (about one lower part in 8 fits). Always inlined: called
+/// from two loops of build_group, it was otherwise kept out of line, a
+/// call per upper part. kOneMask: the caller knows r.n ≤ 64, so one mask
+/// covers the range (its loop bounds then stay the same for every upper
+/// part of a range, and the compiler takes them out of the loop).
+template <bool kOneMask>
+[[gnu::always_inline]] inline u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict keys,
+                                              std::uint16_t* __restrict lams, u32 end) {
   for (u32 v = 0; v < r.n; v += 64) {
-    for (u64 fits = fit_mask(mu, r.meet + v, std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
+    for (u64 fits = fit_mask(mu, r.meet + v, kOneMask ? r.n : std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
       const u32 x = v + static_cast<u32>(std::countr_zero(fits));
       keys[end] = ku | r.key[x];
       lams[end++] = static_cast<std::uint16_t>(lu | r.lam[x]);
     }
+    if constexpr (kOneMask) break;
   }
   return end;
 }
@@ -490,24 +511,28 @@ u32 append_fits(u64 mu, u64 ku, u32 lu, const LowerRange& r, u64* __restrict key
 /// Appends each pair of an upper part with λ-prefix tied to the threshold
 /// and a lower part of `r` that fits it: clear (keys, lams at `clear`) when
 /// the lower part's λ bits beat the threshold's, a tie (tie_keys, tie_lams
-/// at `ties`, kTie set) when they equal it.
-void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const LowerRange& r, GroupSide& side, u32& clear,
-                 u32& ties) {
+/// at `ties`, kTie set) when they equal it. The fits are found by mask
+/// first, as in append_fits (kOneMask as there); only they are compared.
+template <bool kOneMask>
+void append_ties(u64 mu, u64 ku, u32 lu, u32 flip, u32 low_threshold, const LowerRange& r, u64* __restrict keys,
+                 std::uint16_t* __restrict lams, GroupSide& side, u32& clear, u32& ties) {
   grow_to(side.tie_keys, ties + r.n);
   grow_to(side.tie_lams, ties + r.n);
-  u64* __restrict keys = side.keys.data();
-  std::uint16_t* __restrict lams = side.lams.data();
   u64* __restrict tie_keys = side.tie_keys.data();
   std::uint16_t* __restrict tie_lams = side.tie_lams.data();
-  for (u32 v = 0; v < r.n; ++v) {
-    const bool fits = (mu & r.meet[v]) == 0;
-    const u32 low = r.lam[v] ^ flip, lam = lu | r.lam[v];
-    keys[clear] = ku | r.key[v];
-    lams[clear] = static_cast<std::uint16_t>(lam);
-    clear += fits && low > low_threshold ? 1u : 0u;
-    tie_keys[ties] = ku | r.key[v];
-    tie_lams[ties] = static_cast<std::uint16_t>(lam | kTie);
-    ties += fits && low == low_threshold ? 1u : 0u;
+  for (u32 v = 0; v < r.n; v += 64) {
+    for (u64 fits = fit_mask(mu, r.meet + v, kOneMask ? r.n : std::min(r.n - v, 64u)); fits != 0; fits &= fits - 1) {
+      const u32 x = v + static_cast<u32>(std::countr_zero(fits));
+      const u32 low = r.lam[x] ^ flip, lam = lu | r.lam[x];
+      if (low > low_threshold) {
+        keys[clear] = ku | r.key[x];
+        lams[clear++] = static_cast<std::uint16_t>(lam);
+      } else if (low == low_threshold) {
+        tie_keys[ties] = ku | r.key[x];
+        tie_lams[ties++] = static_cast<std::uint16_t>(lam | kTie);
+      }
+    }
+    if constexpr (kOneMask) break;
   }
 }
 
@@ -540,6 +565,11 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
   grow_to(side.keys, most + 1);
   grow_to(side.lams, most + 1);
   u32 clear = 0, ties = 0;
+  u64* __restrict keys = side.keys.data();
+  std::uint16_t* __restrict lams = side.lams.data();
+  const u64* __restrict um = upper.meet.data();
+  const u64* __restrict uk = upper.key.data();
+  const u32* __restrict ul = upper.lam.data();
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     if (i + 1 < pairs.size()) {
       const u32 next = pairs[i + 1].v0;
@@ -549,17 +579,30 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
     }
     const PartPair& q = pairs[i];
     const LowerRange r{lower.meet.data() + q.v0, lower.key.data() + q.v0, lower.lam.data() + q.v0, q.v1 - q.v0};
-    for (u32 u = q.u0; u < q.u1; ++u) {
-      const u64 mu = upper.meet[u], ku = upper.key[u];
-      const u32 lu = upper.lam[u], prefix = lu >> low_bits;
-      const u32 high = std::min(prefix, prefix ^ high_ones);
-      if (!p.weighted || high > high_threshold) {  // every fitting pair is clear
-        clear = append_fits(mu, ku, lu, r, side.keys.data(), side.lams.data(), clear);
-      } else if (high == high_threshold) {                // the lower part decides
-        const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
-        append_ties(mu, ku, lu, flip, low_threshold, r, side, clear, ties);
-      }
+    if (!p.weighted) {  // every fitting pair is clear
+      if (r.n <= 64)
+        for (u32 u = q.u0; u < q.u1; ++u) clear = append_fits<true>(um[u], uk[u], ul[u], r, keys, lams, clear);
+      else
+        for (u32 u = q.u0; u < q.u1; ++u) clear = append_fits<false>(um[u], uk[u], ul[u], r, keys, lams, clear);
+      continue;
     }
+    auto weighted = [&](auto one_mask) {  // one_mask: std::bool_constant<r.n <= 64>
+      for (u32 u = q.u0; u < q.u1; ++u) {
+        const u64 mu = um[u], ku = uk[u];
+        const u32 lu = ul[u], prefix = lu >> low_bits;
+        const u32 high = std::min(prefix, prefix ^ high_ones);
+        if (high > high_threshold) {  // every fitting pair is clear
+          clear = append_fits<decltype(one_mask)::value>(mu, ku, lu, r, keys, lams, clear);
+        } else if (high == high_threshold) {                // the lower part decides
+          const u32 flip = prefix == high ? 0u : low_ones;  // min(λ, ~λ) is ~λ when λ's prefix is the larger
+          append_ties<decltype(one_mask)::value>(mu, ku, lu, flip, low_threshold, r, keys, lams, side, clear, ties);
+        }
+      }
+    };
+    if (r.n <= 64)
+      weighted(std::true_type{});
+    else
+      weighted(std::false_type{});
   }
   grow_to(side.keys, std::size_t{clear} + ties + 1);
   grow_to(side.lams, std::size_t{clear} + ties + 1);
@@ -573,15 +616,8 @@ void build_group(const PartList& upper, const PartList& lower, u32 columns, int 
 struct Parts {
   PartList top_upper, top_lower, bottom_upper, bottom_lower;
   GroupSide top, bottom;
+  PartBuffers buffers;  ///< PartBuilder's
 };
-
-/// Number of y in p[0, n) with x & y == 0 (a loop the compiler vectorises).
-template <class T>
-u32 count_fits(T x, const T* p, u32 n) {
-  u32 h = 0;
-  for (u32 i = 0; i < n; ++i) h += (x & p[i]) == 0;
-  return h;
-}
 
 /// How a group joined with the diagonal reflection weights its pairs: λ
 /// (with kTie) of each key of both sides, in the order of the keys given to
@@ -597,6 +633,39 @@ struct Weighting {
     return c > least ? 0u : c == least ? 1u : 2u;
   }
 };
+
+/// Keys a bucketed array holds past its last bucket, so that key_fit_mask
+/// may read whole vectors past the end of a range.
+constexpr std::size_t kReadPast = 8;
+
+/// bucket's scatter: its buffers as raw arrays.
+template <class T>
+struct ScatterArgs {
+  const u64* keys;
+  std::size_t count;
+  u64 low_mask;
+  const u32* __restrict index;  ///< each key's bucket
+  u32* __restrict position;     ///< each bucket's next slot
+  T* __restrict out;
+  const std::uint16_t* lams;
+  std::uint16_t* __restrict lams_out;
+  u32* __restrict zeros;
+};
+
+/// Writes each key's low bits (and λ when kLams) to its bucket's next slot,
+/// counting the zero keys per bucket when kZeros; a copy per case, so the
+/// loop tests nothing but the zero key.
+template <class T, bool kLams, bool kZeros>
+void scatter(const ScatterArgs<T>& a) {
+  for (std::size_t i = 0; i < a.count; ++i) {
+    const T v = static_cast<T>(a.keys[i] & a.low_mask);
+    const u32 b = a.index[i];
+    const u32 at = a.position[b]++;
+    a.out[at] = v;
+    if constexpr (kLams) a.lams_out[at] = a.lams[i];
+    if constexpr (kZeros) a.zeros[b] += v == 0 ? 1u : 0u;
+  }
+}
 
 /// Sorts `keys` (already reordered by KeyOrder, `width` bits) into 2^bits
 /// buckets by their top `bits` bits, keeping the other bits as T; each bucket is filled up to a
@@ -628,7 +697,7 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
   }
   for (std::size_t b = 0; b < buckets; ++b) offsets[b + 1] += offsets[b];
   s.position.assign(offsets.begin(), offsets.end() - 1);
-  grow_to(out, offsets[buckets]);
+  grow_to(out, offsets[buckets] + kReadPast);
   if (pad > 1)
     for (std::size_t b = 0; b < buckets; ++b)
       std::fill(out.begin() + offsets[b] + counts[b], out.begin() + offsets[b + 1], static_cast<T>(~T{0}));
@@ -639,16 +708,14 @@ void bucket(const u64* keys, std::size_t count, int width, int bits, Scratch& s,
     grow_to(*lams_out, offsets[buckets]);
     ties->assign(buckets, 0);
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    const T v = static_cast<T>(keys[i] & low_mask);
-    const u32 at = s.position[s.index[i]]++;
-    out[at] = v;
-    if (lams != nullptr) {
-      (*lams_out)[at] = lams[i];
-      (*ties)[s.index[i]] += (lams[i] & kTie) != 0 ? 1u : 0u;
-    }
-    if (pad == 1 && v == 0) ++zeros[s.index[i]];
-  }
+  std::uint16_t* lo = lams != nullptr ? lams_out->data() : nullptr;
+  const ScatterArgs<T> a{keys, count, low_mask, s.index.data(), s.position.data(), out.data(), lams, lo, zeros.data()};
+  if (lams != nullptr)
+    pad == 1 ? scatter<T, true, true>(a) : scatter<T, true, false>(a);
+  else
+    pad == 1 ? scatter<T, false, true>(a) : scatter<T, false, false>(a);
+  if (lams != nullptr)  // the ties, the input's last keys
+    for (std::size_t i = count; i > 0 && (lams[i - 1] & kTie) != 0; --i) ++(*ties)[s.index[i - 1]];
 }
 
 /// One vector of W bytes of keys: 64 (16 keys of 32 bits or 8 of 64) on
@@ -739,6 +806,40 @@ PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* botto
 #endif
   Lanes<T, W> acc2{};
   u32 y = b0;
+  for (; y + 8 * lanes <= b1; y += 8 * lanes) {
+    Lanes<T, W> v0, v1, v2, v3, v4, v5, v6, v7;  // named, so that they stay in registers
+    __builtin_memcpy(&v0, bottom + y, sizeof v0);
+    __builtin_memcpy(&v1, bottom + y + lanes, sizeof v1);
+    __builtin_memcpy(&v2, bottom + y + 2 * lanes, sizeof v2);
+    __builtin_memcpy(&v3, bottom + y + 3 * lanes, sizeof v3);
+    __builtin_memcpy(&v4, bottom + y + 4 * lanes, sizeof v4);
+    __builtin_memcpy(&v5, bottom + y + 5 * lanes, sizeof v5);
+    __builtin_memcpy(&v6, bottom + y + 6 * lanes, sizeof v6);
+    __builtin_memcpy(&v7, bottom + y + 7 * lanes, sizeof v7);
+    for (u32 x = t0; x < t1; ++x) {
+      acc += (top[x] & v0) == 0;
+      acc2 += (top[x] & v1) == 0;
+      acc += (top[x] & v2) == 0;
+      acc2 += (top[x] & v3) == 0;
+      acc += (top[x] & v4) == 0;
+      acc2 += (top[x] & v5) == 0;
+      acc += (top[x] & v6) == 0;
+      acc2 += (top[x] & v7) == 0;
+    }
+  }
+  for (; y + 4 * lanes <= b1; y += 4 * lanes) {  // four vectors per top key where the bucket has them
+    Lanes<T, W> v, v2, v3, v4;
+    __builtin_memcpy(&v, bottom + y, sizeof v);
+    __builtin_memcpy(&v2, bottom + y + lanes, sizeof v2);
+    __builtin_memcpy(&v3, bottom + y + 2 * lanes, sizeof v3);
+    __builtin_memcpy(&v4, bottom + y + 3 * lanes, sizeof v4);
+    for (u32 x = t0; x < t1; ++x) {
+      acc += (top[x] & v) == 0;
+      acc2 += (top[x] & v2) == 0;
+      acc += (top[x] & v3) == 0;
+      acc2 += (top[x] & v4) == 0;
+    }
+  }
   for (; y + 2 * lanes <= b1; y += 2 * lanes) {  // two vectors per top key: one broadcast for both
     Lanes<T, W> v, v2;
     __builtin_memcpy(&v, bottom + y, sizeof v);
@@ -756,25 +857,70 @@ PCOUNT_JOIN_INLINE void count_block(const T* top, u32 t0, u32 t1, const T* botto
   acc += acc2;
 }
 
+/// Bit i of the result: (x & p[i]) == 0, for i < n ≤ 64. Where the build
+/// targets AVX2, eight 32-bit keys at a time, the last vector reading up
+/// to 7 keys past p[n] (kReadPast) and its bits past n dropped.
+template <class T>
+u64 key_fit_mask(T x, const T* p, u32 n) {
+#if defined(__AVX2__)
+  if constexpr (sizeof(T) == 4) {
+    u64 fits = 0;
+    const __m256i m = _mm256_set1_epi32(static_cast<int>(x));
+    for (u32 i = 0; i < n; i += 8) {
+      const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i));
+      const __m256i z = _mm256_cmpeq_epi32(_mm256_and_si256(y, m), _mm256_setzero_si256());
+      fits |= static_cast<u64>(static_cast<u32>(_mm256_movemask_ps(_mm256_castsi256_ps(z)))) << i;
+    }
+    return n == 64 ? fits : fits & ((u64{1} << n) - 1);
+  } else {
+    return fit_mask(x, p, n);
+  }
+#else
+  u64 fits = 0;
+  for (u32 i = 0; i < n; ++i) fits |= u64{(x & p[i]) == 0} << i;
+  return fits;
+#endif
+}
+
+/// Σ w.shortfall over the pairs of own keys [x0, x1) (λ in own_lams;
+/// tops when `top`) and keys of p[0, n) (λ in lams) that fit. kOneMask:
+/// n ≤ 64, one mask per own key, its bounds the same for all of them.
+template <class T, bool kOneMask>
+u64 shortfalls(const T* own, const std::uint16_t* own_lams, u32 x0, u32 x1, bool top, const T* p,
+               const std::uint16_t* lams, u32 n, const Weighting& w) {
+  u64 sum = 0;
+  for (u32 x = x0; x < x1; ++x)
+    for (u32 v = 0; v < n; v += 64) {
+      for (u64 fits = key_fit_mask<T>(own[x], p + v, kOneMask ? n : std::min(n - v, 64u)); fits != 0;
+           fits &= fits - 1) {
+        const u32 y = v + static_cast<u32>(std::countr_zero(fits));
+        sum += top ? w.shortfall(own_lams[x], lams[y]) : w.shortfall(lams[y], own_lams[x]);
+      }
+      if constexpr (kOneMask) break;
+    }
+  return sum;
+}
+
+/// shortfalls with the copy for n.
+template <class T>
+u64 shortfalls_any(const T* own, const std::uint16_t* own_lams, u32 x0, u32 x1, bool top, const T* p,
+                   const std::uint16_t* lams, u32 n, const Weighting& w) {
+  if (x0 == x1) return 0;
+  return n <= 64 ? shortfalls<T, true>(own, own_lams, x0, x1, top, p, lams, n, w)
+                 : shortfalls<T, false>(own, own_lams, x0, x1, top, p, lams, n, w);
+}
+
 /// Σ (2 − f) over the fitting pairs of one bucket pair that involve a tie
 /// (DiagonalOrder): the tie tops of [t0, t1) with the bottoms of [b0, b1),
 /// the tie bottoms with the other tops. Ties stand last in each bucket
 /// (`top_ties`, `bottom_ties` of them), a few per cent of the keys, and
-/// their fits are rarer still: count first, weigh only where something fits.
+/// their fits are rarer still: a mask of the fits first, weigh only those.
 template <class T>
 u64 tie_shortfall(const T* t, u32 t0, u32 t1, u32 top_ties, const T* b, u32 b0, u32 b1, u32 bottom_ties,
                   const std::uint16_t* tl, const std::uint16_t* bl, const Weighting& w) {
-  u64 sum = 0;
-  for (u32 x = t1 - top_ties; x < t1; ++x)
-    if (count_fits<T>(t[x], b + b0, b1 - b0) != 0)
-      for (u32 y = b0; y < b1; ++y)
-        if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
   const u32 clear_end = t1 - top_ties;
-  if (clear_end != t0)
-    for (u32 y = b1 - bottom_ties; y < b1; ++y)
-      if (count_fits<T>(b[y], t + t0, clear_end - t0) != 0)
-        for (u32 x = t0; x < clear_end; ++x)
-          if ((t[x] & b[y]) == 0) sum += w.shortfall(tl[x], bl[y]);
+  u64 sum = shortfalls_any<T>(t, tl, clear_end, t1, true, b + b0, bl + b0, b1 - b0, w);
+  if (clear_end != t0) sum += shortfalls_any<T>(b, bl, b1 - bottom_ties, b1, false, t + t0, tl + t0, clear_end - t0, w);
   return sum;
 }
 
@@ -1059,7 +1205,7 @@ JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal
   const int h = (g.rows + 1) / 2;
   for (auto [half, upper, lower] : {std::tuple{&top, &parts.top_upper, &parts.top_lower},
                                     std::tuple{&bottom, &parts.bottom_upper, &parts.bottom_lower}}) {
-    PartBuilder b(*half, *order, h);
+    PartBuilder b(*half, *order, h, parts.buffers);
     b.build(0, h, *upper);
     b.build(h, g.rows, *lower);
   }
