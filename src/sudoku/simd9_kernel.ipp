@@ -552,7 +552,7 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   }
   int best_unit = -1, best_total = 1 << 20;
   for (int u = 0; u < 6; ++u) {
-    const int total = u < 3   ? static_cast<int>(hs[u])
+    const int total = u < 3    ? static_cast<int>(hs[u])
                       : u == 4 ? static_cast<int>(vm[0] >> 3)
                                : static_cast<int>((vs[0] >> (u == 3 ? 0 : 6)) & 077u);
     if (total > 9 && total < best_total) {
