@@ -295,9 +295,12 @@ long simd9_sweeps = 0, simd9_calls = 0;
 /// the hard sets; 45 takes 9 % off serg but adds 1.5 % on magictour top1465.
 /// With solver.cpp's first-solution endgame at 32 cells: 35 saved 3.5 % on
 /// serg, 45 7 %, 50 8 % but cost 1-2 % on the hardest sets, 56 4-6 %;
-/// never running them saved 9 % on serg. Overridable at compile time.
+/// never running them saved 9 % on serg. In CPU time (AVX2, with the
+/// uniqueness checks' endgame at 16 cells, 2026-11-27) 45 ran 2 % faster
+/// than 40 on serg and level elsewhere; 50 gained 1 % more on serg but
+/// lost 2-4 % on the 17-clue and hardest sets. Overridable at compile time.
 #ifndef PCOUNT_SIMD9_TRIAD_OPEN
-#define PCOUNT_SIMD9_TRIAD_OPEN 40
+#define PCOUNT_SIMD9_TRIAD_OPEN 45
 #endif
 constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
 

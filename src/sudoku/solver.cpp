@@ -21,15 +21,25 @@ namespace pcount::sudoku {
 
 namespace {
 
-/// Most open cells handed to the endgame counter. 32 measured best: the
-/// 6,696,000 count needs half the instructions of no endgame, while the
-/// uniqueness checks of hard puzzles stay as fast (48 or more makes them
-/// 1.5-2.4× slower: plain backtracking prunes less than propagation).
-/// Overridable at compile time for experiments.
+/// Most open cells handed to the endgame counter in a count of at least
+/// kBandCacheLimit solutions. 32 measured best: the 6,696,000 count needs
+/// half the instructions of no endgame (48 or more makes the uniqueness
+/// checks of hard puzzles 1.5-2.4× slower: plain backtracking prunes less
+/// than propagation). Overridable at compile time for experiments.
 #ifndef PCOUNT_ENDGAME_CELLS
 #define PCOUNT_ENDGAME_CELLS 32
 #endif
 constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
+
+/// The same bound for counts stopped at fewer solutions (uniqueness
+/// checks). The endgame's branches are data-dependent, so it costs more
+/// time per instruction than propagation: in CPU time (AVX2 path, limit 2,
+/// results/sudoku-puzzles.md 2026-11-27) 16 ran 2-4 % faster than 32 on
+/// every reference set but the 17-clue one (level); 8-24 were alike.
+#ifndef PCOUNT_CHECK_ENDGAME_CELLS
+#define PCOUNT_CHECK_ENDGAME_CELLS 16
+#endif
+constexpr int kCheckEndgameCells = PCOUNT_CHECK_ENDGAME_CELLS;
 
 /// Most open cells handed to the endgame counter while the first solution
 /// is still to be found and written (the counter then keeps the values of
@@ -47,7 +57,7 @@ constexpr int kEndgameCells = PCOUNT_ENDGAME_CELLS;
 #endif
 constexpr int kFirstEndgameCells = PCOUNT_FIRST_ENDGAME_CELLS;
 /// Open cells an endgame holds.
-constexpr int kEndgameMax = kEndgameCells > kFirstEndgameCells ? kEndgameCells : kFirstEndgameCells;
+constexpr int kEndgameMax = std::max({kEndgameCells, kCheckEndgameCells, kFirstEndgameCells});
 static_assert(kEndgameMax <= 64);
 
 /// Counts stopped at fewer solutions than this (uniqueness checks) do not
@@ -281,7 +291,7 @@ struct Search {
       // Few open cells: count the endgame directly (keeping the first
       // completion's values when the first solution is still to be written).
       const bool write_first = count == 0 && first;
-      const int most = write_first ? kFirstEndgameCells : kEndgameCells;
+      const int most = write_first ? kFirstEndgameCells : limit >= kBandCacheLimit ? kEndgameCells : kCheckEndgameCells;
       std::array<std::uint16_t, kEndgameMax> cells;
       Endgame::Masks masks{};
       const int t = most > 0 ? kernel.open_cells(s, cells.data(), masks.data(), most) : most + 1;
