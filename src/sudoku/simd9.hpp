@@ -9,7 +9,10 @@
 // digit above 9 are padding and stay 0. Every operation of the propagation is
 // the same bit formula on every lane; the kernel works on lanes 0..35 as
 // 3 AVX-512, 5 AVX2 or 9 SSE registers (simd9_kernel.ipp).
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 #include "pcount/sudoku/solver.hpp"
 #include "pcount/sudoku/solver_kernels.hpp"
@@ -23,6 +26,14 @@ struct Simd9State {
 
 /// Lane of digit d (0-based) in band b.
 constexpr int simd9_lane(int d, int b) { return 16 * (d >> 2) + 4 * (d & 3) + b; }
+
+/// Byte i of kSpreadBits[m] is bit i of m (eight cells of a board as bytes).
+inline constexpr std::array<std::uint64_t, 256> kSpreadBits = [] {
+  std::array<std::uint64_t, 256> t{};
+  for (unsigned m = 0; m < 256; ++m)
+    for (unsigned i = 0; i < 8; ++i) t[m] |= static_cast<std::uint64_t>((m >> i) & 1u) << (8 * i);
+  return t;
+}();
 
 #define PCOUNT_SIMD9_DECLARE(NS)                                                  \
   namespace NS {                                                                  \
@@ -71,13 +82,28 @@ public:
     else if constexpr (Path == SimdPath::avx2) return simd9_avx2::assign(s, cell, v);
     else return simd9_sse41::assign(s, cell, v);
   }
-  /// The digits of a solved state into `cells` (81 values): each digit's
-  /// board of each band, bit by bit (81 stores, not 81 × 9 tests).
+  /// The digits of the single cells of a state into `cells` (81 values;
+  /// an open cell gets a meaningless value): per band the four bit planes
+  /// of the values, each spread to bytes eight cells at a time (about 330
+  /// instructions; a bit-by-bit loop took 840).
   static void write(const State& s, std::uint8_t* cells) {
-    for (int b = 0; b < 3; ++b)
+    for (int b = 0; b < 3; ++b) {
+      std::uint32_t plane[4] = {};
       for (int d = 0; d < 9; ++d)
-        for (std::uint32_t m = s.lane[simd9_lane(d, b)]; m; m &= m - 1)
-          cells[27 * b + __builtin_ctz(m)] = static_cast<std::uint8_t>(d + 1);
+        for (int j = 0; j < 4; ++j)
+          if (((d + 1) >> j) & 1) plane[j] |= s.lane[simd9_lane(d, b)];
+      for (int c = 0; c < 27; c += 8) {
+        std::uint64_t v = 0;
+        for (int j = 0; j < 4; ++j) v |= kSpreadBits[(plane[j] >> c) & 0xFFu] << j;
+        std::uint8_t* out = cells + 27 * b + c;
+        const int n = c < 24 ? 8 : 3;
+        if constexpr (std::endian::native == std::endian::little) {
+          std::memcpy(out, &v, static_cast<std::size_t>(n));
+        } else {
+          for (int i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(v >> (8 * i));
+        }
+      }
+    }
   }
   [[nodiscard]] static int open_cells(const State& s, std::uint16_t* cells, std::uint16_t* masks, int max) {
     if constexpr (Path == SimdPath::avx512) return simd9_avx512::open_cells(s, cells, masks, max);
