@@ -328,24 +328,20 @@ PCOUNT_SIMD9_INLINE V locked(V* a, V& removed) {
   return bad;
 }
 
-/// Hidden (unless `hidden` is false) and naked singles (steps 2-4): finds
+/// Hidden and naked singles (steps 2-4): finds
 /// them on every piece and places them all; `f` gets the candidate counts
 /// of the state it started from. `placed` holds the singles an earlier
 /// call placed (their eliminations are done and they stay singles); when
 /// no other single is found, nothing is placed and `fresh` is false, else
 /// `placed` takes the new set. Returns the contradictions found (any lane
 /// nonzero).
-PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh, bool hidden) {
+PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh) {
   f = fold(a);
   V bad = (f.o ^ kM27) & kBandLanes;
   const V naked = f.o & ~f.t;
   V p[kP];
   for (int k = 0; k < kP; ++k) {
     const V x = a[k];
-    if (!hidden) {
-      p[k] = x & naked;
-      continue;
-    }
     const V S = seg(x);
     const V row_only = S & ~bc1(S) & ~bc2(S);
     const V box_only = S & ~rr1(S) & ~rr2(S);
@@ -385,13 +381,15 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh, bool hidden
 /// The sweeps: singles until they find nothing new, then the locked
 /// candidates, and singles again while those remove anything. Every state
 /// left passed step 1, so a state whose cells are all single is a grid.
-/// NakedFirst: a pass looks for hidden singles only when the naked ones
-/// bring nothing new. start() propagates so: the clues cascade mostly
-/// through naked singles (AVX2: 1.8 % fewer instructions on serg, 2.6 % on
-/// the 17-clue set). After an assignment it saved 9 % on serg but cost the
-/// hardest sets 1.6-1.8 %, so assign() looks for both in every pass.
-template <bool NakedFirst>
-bool propagate(Simd9State& s) {
+/// One copy serves start() and assign(), and it is not inlined: the time
+/// of the hot code depends on its size more than its instruction count
+/// shows. A second copy for start() that looked for naked singles first
+/// (1.8 % fewer instructions on serg, 2.6 % on the 17-clue set) made the
+/// 17-clue set 11 % slower in CPU time, the others level (AVX2,
+/// results/sudoku-puzzles.md 2026-11-27); the same after an assignment
+/// took 9 % of the instructions off serg but made the hard sets 12-13 %
+/// slower.
+__attribute__((noinline)) bool propagate(Simd9State& s) {
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
 #endif
@@ -403,11 +401,7 @@ bool propagate(Simd9State& s) {
 #endif
     Fold f;
     bool fresh;
-    if (NakedFirst) {
-      if (any(singles(a, placed, f, fresh, false))) return false;
-      if (fresh) continue;
-    }
-    if (any(singles(a, placed, f, fresh, true))) return false;
+    if (any(singles(a, placed, f, fresh))) return false;
     if (fresh) continue;
     V removed;
     if (any(locked(a, removed))) return false;
@@ -478,7 +472,7 @@ bool start(Simd9State& s, const std::uint8_t* clues) {
     const V a = ((kM27 & ~taken) | g) & valid(k);
     __builtin_memcpy(s.lane + kW * k, &a, sizeof(V));
   }
-  return propagate<true>(s);
+  return propagate(s);
 }
 
 bool assign(Simd9State& s, int cell, int digit) {
@@ -492,13 +486,13 @@ bool assign(Simd9State& s, int cell, int digit) {
       for (int j = 0; j < 3; ++j)
         s.lane[simd9_lane(d, j)] &= ~(0x40201u * (7u << st)) | (0x40201u << (st + kPerm[digit][j]));
     }
-    return propagate<false>(s);
+    return propagate(s);
   }
   const int b = cell / 27;
   const u32 bit = 1u << (cell % 27);
   for (int d = 0; d < 9; ++d)
     if (d != digit) s.lane[simd9_lane(d, b)] &= ~bit;
-  return propagate<false>(s);
+  return propagate(s);
 }
 
 namespace {
