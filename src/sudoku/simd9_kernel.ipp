@@ -297,8 +297,9 @@ long simd9_sweeps = 0, simd9_calls = 0;
 /// serg, 45 7 %, 50 8 % but cost 1-2 % on the hardest sets, 56 4-6 %;
 /// never running them saved 9 % on serg. In CPU time (AVX2, with the
 /// uniqueness checks' endgame at 16 cells, 2026-11-27) 45 ran 2 % faster
-/// than 40 on serg and level elsewhere; 50 gained 1 % more on serg but
-/// lost 2-4 % on the 17-clue and hardest sets. Overridable at compile time.
+/// than 40 on serg and within 2 % elsewhere; 50 gained 1 % more on serg
+/// but lost 1-5 % on the 17-clue and hardest sets. Overridable at compile
+/// time.
 #ifndef PCOUNT_SIMD9_TRIAD_OPEN
 #define PCOUNT_SIMD9_TRIAD_OPEN 45
 #endif
