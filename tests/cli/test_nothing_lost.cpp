@@ -140,11 +140,24 @@ TEST(NothingLost, AResumedListingWithOutputIsWrittenExactlyOnce) {
   for (const std::string& a : {std::string("--output"), out, std::string("--checkpoint"), ck, std::string("--quiet")})
     resumable.push_back(a);
   setenv("PCOUNT_CHECKPOINT_SECONDS", "0.02", 1);
+  // The kills must land while a run works, on a fast machine as on a busy
+  // one (fixed delays of 20-140 ms missed a whole run of 80 ms): each delay
+  // is 15-65 % of an uninterrupted run of the same resumable job, timed
+  // first into other files. Only the delays scale; nothing is asserted on
+  // time.
+  std::vector<std::string> timed = job;
+  for (const std::string& a : {std::string("--output"), (dir / "timed.txt").string(), std::string("--checkpoint"),
+                               (dir / "timed.ck").string(), std::string("--quiet")})
+    timed.push_back(a);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(run_count(timed).status, 0);
+  const double whole_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   std::mt19937 rng(test::test_seed());
+  std::uniform_real_distribution<double> share(0.15, 0.65);
   int kills = 0;
   for (int attempt = 0; attempt < 12; ++attempt) {
     const pid_t pid = test::start_count(resumable);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20 + rng() % 120));
+    std::this_thread::sleep_for(std::chrono::microseconds(static_cast<long long>(whole_us * share(rng))));
     kill(pid, SIGKILL);
     if (test::wait_status(pid) == 128 + SIGKILL) ++kills;
   }
