@@ -329,10 +329,10 @@ PCOUNT_SIMD9_INLINE V locked(V* a, V& removed) {
   return bad;
 }
 
-/// Hidden and naked singles (steps 2-4): finds
-/// them on every piece and places them all; `f` gets the candidate counts
-/// of the state it started from. `placed` holds the singles an earlier
-/// call placed (their eliminations are done and they stay singles); when
+/// Hidden and naked singles (steps 2-4): finds them on every piece and
+/// places them all; `f` gets the candidate counts of the state it started
+/// from. `placed` holds the singles whose eliminations are done (placed by
+/// an earlier call, or before the last assignment; they stay singles); when
 /// no other single is found, nothing is placed and `fresh` is false, else
 /// `placed` takes the new set. Returns the contradictions found (any lane
 /// nonzero).
