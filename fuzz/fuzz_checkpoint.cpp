@@ -9,6 +9,11 @@
 // counters, and each record written back with
 // checkpoint_line reads back unchanged. A refusal must be
 // InvalidArgument("checkpoint"); any other exception escapes and is a finding.
+//
+// Each input is read twice: as it is, and "sealed": when it starts with the
+// job's header, every complete record line gets the checksum it should
+// have (engine::checkpoint_record_checksum), so that a mutated field
+// reaches the field parser instead of failing the line checksum.
 #include <cstddef>
 #include <cstdint>
 #include <set>
@@ -36,11 +41,30 @@ const engine::Job& fuzz_job() {
   return job;
 }
 
-}  // namespace
+/// `text` with the checksum of every complete record line recomputed (the
+/// text after its last space replaced), when it starts with the job's header.
+std::string sealed(std::string_view text, const engine::Job& job) {
+  const std::string header = engine::checkpoint_header(job);
+  if (text.substr(0, header.size()) != header) return std::string(text);
+  std::string out = header;
+  std::size_t pos = header.size();
+  for (;;) {
+    const std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) break;
+    const std::string_view line = text.substr(pos, nl - pos);
+    const std::size_t space = line.rfind(' ');
+    const std::string_view body = space == std::string_view::npos ? line : line.substr(0, space);
+    out += std::string(body) + " " + engine::checkpoint_record_checksum(body, job) + "\n";
+    pos = nl + 1;
+  }
+  out += text.substr(pos);
+  return out;
+}
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+/// Reads `text` as the checkpoint of the fuzz job and checks the properties.
+void check(std::string_view text) {
   const auto path = pcount::fuzz::scratch_dir() / "checkpoint";
-  pcount::fuzz::write_file(path, std::string_view(reinterpret_cast<const char*>(data), size));
+  pcount::fuzz::write_file(path, text);
   const engine::Job& job = fuzz_job();
   std::vector<engine::TaskRecord> records;
   try {
@@ -48,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     records = engine::read_checkpoint(path.string(), job, &warning);
   } catch (const pcount::InvalidArgument& e) {
     if (e.argument() != "checkpoint") broken("refusal names '" + e.argument() + "', not checkpoint");
-    return 0;
+    return;
   }
   std::set<std::size_t> ids;
   std::string rewritten = engine::checkpoint_header(job);
@@ -69,5 +93,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < again.size(); ++i)
     if (again[i].id != records[i].id || !(again[i].counts == records[i].counts))
       broken("record written back reads back changed");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  check(text);
+  const std::string resealed = sealed(text, fuzz_job());
+  if (resealed != text) check(resealed);
   return 0;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Internals shared by run_job (src/driver/run_job.cpp), merge
 // (src/driver/merge.cpp) and driver::main. Not a public header.
+#include <csignal>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,9 +27,18 @@ namespace pcount::driver {
 /// 60 bytes each); so that `merge` never writes, reads or runs anything a
 /// file names. A problem option whose value is a file (--puzzle-file F) is
 /// kept with the value "-": the problem stays chosen, and its plan does not
-/// read input when replaying (Session::replay).
+/// read input when replaying (Session::replay). An input file that decides
+/// the count and is read whole before any work (--strategy-file) is kept
+/// with its path: the merge reads it again, and the job it builds must have
+/// the shards' fingerprint (its content's digest).
 [[nodiscard]] std::vector<std::string> job_arguments(const Program& program, const std::vector<std::string>& command,
                                                      std::vector<std::string>& ignored);
+
+/// PCOUNT_CHECKPOINT_SECONDS: the checkpoint's flush period (default 1 s;
+/// tests use less), a number of seconds from 0.001 to 3600. Throws
+/// InvalidArgument("PCOUNT_CHECKPOINT_SECONDS") for any other value, as for
+/// an option (checked before any work when --checkpoint is given).
+[[nodiscard]] double checkpoint_flush_seconds();
 
 /// Parses `argv` (argv[0] is the program) against the options of
 /// `program`, plans the chosen problem and runs it — or, when
@@ -57,6 +67,24 @@ public:
 private:
   struct State;
   std::unique_ptr<State> state_;
+};
+
+/// While a job is planned (its set-up: input read, class lists, tables),
+/// SIGINT and SIGTERM end the process at once with the run's exit status
+/// (130, 143) and one line on stderr, "count: stopped by SIGINT during the
+/// set-up, before any task ran; nothing was counted"; the old handlers come
+/// back when destroyed. Nothing is lost: no task has run, and files are
+/// only ever replaced whole (engine/files.hpp).
+class SetupSignals {
+public:
+  explicit SetupSignals(const Invocation& inv);
+  ~SetupSignals();
+  SetupSignals(const SetupSignals&) = delete;
+  SetupSignals& operator=(const SetupSignals&) = delete;
+
+private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
 };
 
 /// --estimate: predicts the cost of running `job` as the invocation asks

@@ -223,7 +223,33 @@ bool looks_numeric(const std::string& word) {
 
 bool existing_regular_file(const std::string& path) {
   std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec);
+  return std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec));
+}
+
+/// A file option's path and whether it is written; `fd` >= 0 when the
+/// option reads that descriptor ("-": standard input).
+struct NamedPath {
+  std::string option, path;
+  bool output;
+  int fd = -1;
+};
+
+/// Refuses an output that is the same file as standard input, output or
+/// error (`count --list --output F > F`), and an input that is standard
+/// output or error (`count --puzzle-file P > P`, which the shell has
+/// emptied already): compared by (device, inode), regular files only.
+void check_standard_streams(const std::vector<NamedPath>& named) {
+  static constexpr const char* kStream[] = {"standard input", "standard output", "standard error"};
+  for (const NamedPath& n : named) {
+    const auto id = n.fd >= 0 ? engine::regular_fd_id(n.fd) : engine::regular_file_id(n.path);
+    if (!id) continue;
+    for (int fd = n.output ? 0 : 1; fd <= 2; ++fd)
+      if (engine::regular_fd_id(fd) == id)
+        throw InvalidArgument(n.option, (n.fd >= 0 ? std::string("-") : n.path) + ": is also the " + kStream[fd] +
+                                            " of this run" +
+                                            (n.output ? "; give the option another file, or redirect elsewhere"
+                                                      : " (the shell emptied it before the run); redirect elsewhere"));
+  }
 }
 
 void check_paths(const Invocation& inv) {
@@ -238,16 +264,16 @@ void check_paths(const Invocation& inv) {
       {"output", true, false},       {"strategy-out", true, false},  {"strategy-file", false, true},
       {"bound-tree", false, true},
   };
-  struct Named {
-    std::string option, path;
-    bool output;
-  };
-  std::vector<Named> named;
+  std::vector<NamedPath> named;
   for (const PathOption& p : kPaths) {
     const auto v = inv.value(p.name);
-    if (!v || (std::string_view(p.name) == "puzzle-file" && *v == "-")) continue;
+    if (!v) continue;
     const std::string option = dashed(p.name);
-    if (std::string_view(p.name) == "checkpoint" && existing_regular_file(*v)) {
+    if (*v == "-" && std::string_view(p.name) == "puzzle-file") {
+      named.push_back({option, "/dev/stdin", false, 0});
+      continue;
+    }
+    if (std::string_view(p.name) == "checkpoint" && *v != "-" && existing_regular_file(*v)) {
       // An existing checkpoint is opened and locked by the run itself, which
       // also resumes a finished one kept on a read-only file system.
     } else if (p.output) {
@@ -256,6 +282,8 @@ void check_paths(const Invocation& inv) {
       engine::check_input_file(option, *v);
     } else if (v->empty()) {
       throw InvalidArgument(option, "expected a file name, got an empty value");
+    } else if (*v == "-") {  // --stop-file
+      throw InvalidArgument(option, "'-' is not a stop file: name the file whose creation stops the run");
     } else if (std::error_code ec; std::filesystem::is_directory(*v, ec)) {  // --stop-file
       throw InvalidArgument(option, *v + ": is a directory; the stop file is a path that is created to stop the run");
     }
@@ -266,6 +294,8 @@ void check_paths(const Invocation& inv) {
       if ((named[i].output || named[j].output) && engine::same_file(named[i].path, named[j].path))
         throw InvalidArgument(named[i].option + ", " + named[j].option,
                               "both name " + named[j].path + "; give each its own file");
+  check_standard_streams(named);
+  if (inv.value("checkpoint")) (void)checkpoint_flush_seconds();  // the environment is checked like an option
   if (const auto dir = inv.value("cache-dir")) {
     std::error_code ec;
     if (std::filesystem::exists(*dir, ec) && !std::filesystem::is_directory(*dir, ec))
@@ -312,6 +342,9 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
       "help",  "version", "threads", "json",     "quiet", "progress",  "checkpoint", "stop-file",
       "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir", "estimate"};
   static const std::set<std::string> path_values = {"FILE", "PATH", "DIR", "F"};
+  // Input files that decide the count are kept: the merge reads them again,
+  // and the job's fingerprint (their content's digest) must match the shards'.
+  static const std::set<std::string> deciding_inputs = {"strategy-file"};
   const Parsed p = build_options(program);
   std::vector<std::string> kept;
   // An allow-list: a known option that defines the job (and its value) is
@@ -334,7 +367,7 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
     bool keep = d != nullptr && !not_job.count(d->long_name());
     if (keep && takes_value) {
       const std::string param = d->format_parameter();
-      keep = !path_values.count(param.substr(0, param.find(' ')));
+      keep = !path_values.count(param.substr(0, param.find(' '))) || deciding_inputs.count(d->long_name());
       const bool problem_option = std::any_of(program.problems.begin(), program.problems.end(),
                                               [&d](const Problem& e) { return e.option == d->long_name(); });
       if (!keep && problem_option) {
@@ -381,6 +414,8 @@ std::optional<std::string> Invocation::value(const std::string& name) const {
   if (!vm.count(name)) return std::nullopt;
   return vm[name].as<std::string>();
 }
+
+bool Invocation::distributed() const { return session.distributed != nullptr; }
 
 long long parse_int(const std::string& arg, const std::string& text, long long lo, long long hi) {
   long long v = 0;
@@ -576,15 +611,15 @@ std::optional<int> parse_words(const std::vector<std::string>& words, const Pars
     // No positional arguments are allowed: name the first one.
     for (const po::option& o : parsed.options)
       if (o.string_key.empty() && !o.original_tokens.empty()) {
-        err << name << ": '" << o.original_tokens.front() << "': unexpected argument without an option (see " << name
-            << " --help)\n";
+        err << name << ": '" << one_line(o.original_tokens.front()) << "': unexpected argument without an option (see "
+            << name << " --help)\n";
         return 2;
       }
     po::store(parsed, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     auto [arg, msg] = describe(e);
-    err << name << ": " << (arg.empty() ? "" : arg + ": ") << msg << '\n';
+    err << name << ": " << one_line(arg.empty() ? "" : arg + ": ") << one_line(msg) << '\n';
     return 2;
   }
   return std::nullopt;
@@ -621,7 +656,8 @@ Plan plan_job(const Invocation& inv) {
   const Problem& problem = *inv.problem;
   if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
   Plan plan = [&] {
-    const SetupNotice notice(inv);  // --estimate S: the set-up counts against S
+    const SetupNotice notice(inv);    // --estimate S: the set-up counts against S
+    const SetupSignals signals(inv);  // ^C before the run: the run's "stopped" line and status
     return problem.plan(inv);
   }();
   if (inv.common.list) {
@@ -681,8 +717,8 @@ int finish(Session& session, int status, std::ostream& err) {
   for (auto& write : session.after_report) try {
       write();
     } catch (const std::exception& e) {
-      err << session.program << ": error: " << e.what() << (status == 0 ? " (the counts printed are complete)" : "")
-          << '\n';
+      err << session.program << ": error: " << one_line(e.what())
+          << (status == 0 ? " (the counts printed are complete)" : "") << '\n';
       if (status == 0) status = 1;
     }
   session.after_report.clear();
@@ -734,13 +770,13 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
     return finish(session, e.status, err);
   } catch (const InvalidArgument& e) {
     const std::string option = option_for(chosen, e.argument());
-    err << name << ": " << (option.empty() ? "" : option + ": ") << e.what() << '\n';
+    err << name << ": " << one_line(option.empty() ? "" : option + ": ") << one_line(e.what()) << '\n';
     return 2;
   } catch (const InternalError& e) {
-    err << name << ": internal error: " << e.what() << '\n';
+    err << name << ": internal error: " << one_line(e.what()) << '\n';
     return 1;
   } catch (const std::exception& e) {
-    err << name << ": error: " << e.what() << '\n';
+    err << name << ": error: " << one_line(e.what()) << '\n';
     return 1;
   }
 }

@@ -155,7 +155,7 @@ int merge_main(int argc, const char* const* argv, const Program& program, std::o
   try {
     merged = read_and_merge(args.files, name, err);
   } catch (const std::exception& e) {
-    err << name << ": merge: " << e.what() << '\n';
+    err << name << ": merge: " << one_line(e.what()) << '\n';
     return 1;
   }
   if (args.raw || merged.command.empty()) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -77,6 +78,38 @@ private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };
+
+/// The lines the set-up's handler writes (composed before it is installed:
+/// a handler may only call async-signal-safe functions such as write(2)).
+std::string g_setup_stop_line[2];
+
+extern "C" void on_setup_signal(int sig) {
+  const std::string& line = g_setup_stop_line[sig == SIGINT ? 0 : 1];
+  [[maybe_unused]] const ssize_t n = ::write(2, line.data(), line.size());
+  ::_exit(sig == SIGINT ? 130 : 143);
+}
+
+}  // namespace
+
+SetupSignals::SetupSignals(const Invocation& inv) {
+  for (const int sig : {SIGINT, SIGTERM})
+    g_setup_stop_line[sig == SIGINT ? 0 : 1] =
+        inv.session.program + ": stopped by " + (sig == SIGINT ? "SIGINT" : "SIGTERM") +
+        " during the set-up, before any task ran; nothing was counted" +
+        (inv.common.checkpoint.empty() ? std::string() : ", and " + inv.common.checkpoint + " is as it was") + "\n";
+  struct sigaction sa {};
+  sa.sa_handler = on_setup_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int_);
+  sigaction(SIGTERM, &sa, &old_term_);
+}
+
+SetupSignals::~SetupSignals() {
+  sigaction(SIGINT, &old_int_, nullptr);
+  sigaction(SIGTERM, &old_term_, nullptr);
+}
+
+namespace {
 
 std::string clock_text(double seconds) {
   if (!(seconds >= 0) || seconds > 1e9) return "?";
@@ -277,15 +310,21 @@ void check_run_options(const Invocation& inv, bool prints) {
                                       "result file is --out FILE");
 }
 
-/// PCOUNT_CHECKPOINT_SECONDS: the checkpoint's flush period (default 1 s; tests use less).
-double flush_seconds() {
-  if (const char* env = std::getenv("PCOUNT_CHECKPOINT_SECONDS")) {
-    char* end = nullptr;
-    const double v = std::strtod(env, &end);
-    if (end != env && v > 0 && v <= 3600) return v;
-  }
-  return 1.0;
+}  // namespace
+
+double checkpoint_flush_seconds() {
+  const char* env = std::getenv("PCOUNT_CHECKPOINT_SECONDS");
+  if (env == nullptr) return 1.0;
+  const std::string text = env;
+  double v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || !(v >= 0.001 && v <= 3600))
+    throw InvalidArgument("PCOUNT_CHECKPOINT_SECONDS",
+                          "expected seconds from 0.001 to 3600, got '" + printable(text, 40) + "'");
+  return v;
 }
+
+namespace {
 
 /// The batch of this invocation: its shard and checkpoint. Under MPI rank 0
 /// logs to FILE and rank r > 0 to FILE.rank<r>; every rank first reads all
@@ -300,7 +339,7 @@ engine::BatchOptions batch_options(const Invocation& inv, const std::unique_ptr<
   b.shard = engine::Shard{c.shard_index, c.shard_count};
   if (c.checkpoint.empty()) return b;
   b.checkpoint = c.checkpoint;
-  b.flush_seconds = flush_seconds();
+  b.flush_seconds = checkpoint_flush_seconds();
   std::vector<std::string> logs = rank_logs(c.checkpoint);
   if (dist) {
     b.also_read = std::move(logs);
@@ -314,7 +353,7 @@ engine::BatchOptions batch_options(const Invocation& inv, const std::unique_ptr<
         if (output_file) output_file->sync_written();
       };
       // Flushed by on_output just before the task is recorded.
-      b.output_end = [&output_file] { return output_file ? output_file->length() : 0; };
+      b.output_mark = [&output_file] { return output_file ? output_file->mark() : engine::OutputMark{}; };
     }
   }
   return b;
@@ -541,7 +580,10 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   engine::Batch batch(job, batch_options(inv, output_file));
   if (rank0)
     for (const auto& w : batch.warnings()) inv.err << inv.session.program << ": warning: --checkpoint: " << w << '\n';
-  if (!c.output_file.empty()) output_file = std::make_unique<OutputFile>(c.output_file, batch.output_length());
+  if (!c.output_file.empty()) {
+    output_file = std::make_unique<OutputFile>(c.output_file, batch.output_mark());
+    if (!output_file->note().empty()) inv.err << inv.session.program << ": " << output_file->note() << '\n';
+  }
   if (prints && rank0 && !batch.resumed().empty()) print_resumed_note(inv, output, batch, output_file.get());
   std::ostream listing(output_file.get());  // the --output file's stream (unused without it)
 

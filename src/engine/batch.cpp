@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "pcount/errors.hpp"
+#include "pcount/u128.hpp"
 
 namespace pcount::engine {
 
@@ -60,15 +61,23 @@ void Batch::resume(std::vector<TaskRecord> records) {
     }
     if (!options_.shard.includes(t.id)) continue;
     resumed_ids_[t.id] = 1;
-    resumed_totals_.merge(t.counts);
+    try {
+      resumed_totals_.merge(t.counts);
+    } catch (const CountOverflow&) {
+      throw InvalidArgument("checkpoint", options_.checkpoint + ": its records' counts add up past 128 bits (at task " +
+                                              std::to_string(t.id) +
+                                              "): not a real run's file; remove it to start "
+                                              "afresh");
+    }
     resumed_.push_back(t);
   }
 }
 
-std::uint64_t Batch::output_length() const {
-  std::uint64_t length = 0;
-  for (const TaskRecord& t : resumed_) length = std::max(length, t.output_end.value_or(0));
-  return length;
+OutputMark Batch::output_mark() const {
+  OutputMark mark;
+  for (const TaskRecord& t : resumed_)
+    if (t.output && t.output->end >= mark.end) mark = *t.output;
+  return mark;
 }
 
 RunResult Batch::run(RunOptions options) {
@@ -78,7 +87,7 @@ RunResult Batch::run(RunOptions options) {
     options.on_task_done = [this, done = std::move(options.on_task_done)](std::size_t id, const Tally& counts,
                                                                           double seconds) {
       TaskRecord record{id, counts, seconds};
-      if (options_.output_end) record.output_end = options_.output_end();
+      if (options_.output_mark) record.output = options_.output_mark();
       log_->record(record);
       if (done) done(id, counts, seconds);
     };

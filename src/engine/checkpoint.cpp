@@ -30,6 +30,10 @@ namespace {
 constexpr const char* kMagic = "# pcount checkpoint 2";
 /// The magic line of the format before records were bound to their job.
 constexpr const char* kMagicV1 = "# pcount checkpoint 1";
+/// The output line of a log whose records carry output marks
+/// (<end>:<digest>:<inode>), and that of the earlier form with offsets only.
+constexpr const char* kOutputMarks = "marks";
+constexpr const char* kOutputOffsetsOnly = "output offsets";
 
 std::string hex8(std::uint32_t v) {
   char buf[9];
@@ -86,7 +90,7 @@ bool write_all(int fd, const std::string& data) {
 std::string checkpoint_header(const Job& job, bool output_offsets) {
   return std::string(kMagic) + "\nversion " + PCOUNT_VERSION + "\nfingerprint " + job.fingerprint + "\ntasks " +
          std::to_string(job.task_count) + "\ncounters " + join_names(job.counter_names) + "\noutput " +
-         (output_offsets ? "offsets" : "none") + "\n";
+         (output_offsets ? kOutputMarks : "none") + "\n";
 }
 
 namespace {
@@ -98,7 +102,12 @@ std::string record_line(std::uint32_t seed, const TaskRecord& task, std::size_t 
   std::snprintf(secs, sizeof secs, "%.6f", task.seconds);
   std::string body = std::to_string(task.id) + " " + secs + " " + to_string(task.counts.nodes);
   for (std::size_t i = 0; i < counters; ++i) body += " " + to_string(task.counts.get(i));
-  if (output_offsets) body += " " + std::to_string(task.output_end.value_or(0));
+  if (output_offsets) {
+    const OutputMark mark = task.output.value_or(OutputMark{});
+    char digest[17];
+    std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(mark.digest));
+    body += " " + std::to_string(mark.end) + ":" + digest + ":" + std::to_string(mark.inode);
+  }
   return body + " " + hex8(fnv1a(body, seed)) + "\n";
 }
 
@@ -106,6 +115,10 @@ std::string record_line(std::uint32_t seed, const TaskRecord& task, std::size_t 
 
 std::string checkpoint_line(const TaskRecord& task, const Job& job, bool output_offsets) {
   return record_line(fnv1a(checkpoint_header(job, output_offsets)), task, job.counter_names.size(), output_offsets);
+}
+
+std::string checkpoint_record_checksum(std::string_view body, const Job& job) {
+  return hex8(fnv1a(body, fnv1a(checkpoint_header(job))));
 }
 
 namespace {
@@ -166,12 +179,29 @@ struct Parsed {
   const std::string counters = counter_difference(split_names(lines[4].substr(9)), job.counter_names, "the file");
   if (!counters.empty())
     refuse(path_, "has " + counters + ": not this job's checkpoint (another program version?); use another file");
-  if (lines[5] != (output_offsets ? "output offsets" : "output none"))
+  if (output_offsets && lines[5] == kOutputOffsetsOnly)
+    refuse(path_,
+           "was written by an older pcount, whose --output records hold no digest of the output; remove it "
+           "and the --output file to start afresh");
+  if (lines[5] != (output_offsets ? std::string("output ") + kOutputMarks : std::string("output none")))
     refuse(path_, output_offsets ? "was written by a run without --output (its listing went to stdout); "
                                    "resume it the same way, or use another file"
                                  : "was written by a run with --output FILE; resume it with the same --output, "
                                    "or use another file");
   refuse(path_, "header differs from this job (program version or task count); use another file");
+}
+
+/// The output mark field of a record, "<end>:<16 hex digits>:<inode>".
+OutputMark parse_output_mark(const std::string& path_, const std::string& field, const std::string& where) {
+  const std::size_t a = field.find(':');
+  const std::size_t b = a == std::string::npos ? a : field.find(':', a + 1);
+  if (b == std::string::npos || b - a != 17 || field.find_first_not_of("0123456789abcdef", a + 1) != b)
+    refuse(path_, where + " (bad output mark)");
+  const u128 end = parse_u128(field.substr(0, a));
+  const u128 inode = parse_u128(field.substr(b + 1));
+  if (end > u128{1} << 62 || inode > u128{~std::uint64_t{0}}) refuse(path_, where + " (bad output mark)");
+  return {static_cast<std::uint64_t>(end), std::stoull(field.substr(a + 1, 16), nullptr, 16),
+          static_cast<std::uint64_t>(inode)};
 }
 
 /// One record line (without its '\n') of a checkpoint of `job`, checked
@@ -199,11 +229,7 @@ TaskRecord parse_record(const std::string& path_, const std::string& line, const
     if (!(rec.seconds >= 0.0 && rec.seconds <= 1e12)) refuse(path_, where + " (bad number)");
     rec.counts.nodes = parse_u128(parts[2]);
     for (std::size_t i = 0; i < counters_; ++i) rec.counts.counts[i] = parse_u128(parts[3 + i]);
-    if (output_offsets) {
-      const u128 end = parse_u128(parts[3 + counters_]);
-      if (end > u128{1} << 62) refuse(path_, where + " (bad output offset)");
-      rec.output_end = static_cast<std::uint64_t>(end);
-    }
+    if (output_offsets) rec.output = parse_output_mark(path_, parts[3 + counters_], where);
   } catch (const InvalidArgument&) {
     throw;
   } catch (const std::exception&) {
@@ -235,7 +261,7 @@ Parsed parse_checkpoint(const std::string& path_, const std::string& text, const
     const std::string where = "line " + std::to_string(line_no) + " is damaged";
     const TaskRecord rec = parse_record(path_, line, where, seed, job, output_offsets);
     auto [it, inserted] = seen.emplace(rec.id, rec);
-    if (!inserted && (it->second.counts != rec.counts || it->second.output_end != rec.output_end))
+    if (!inserted && (it->second.counts != rec.counts || it->second.output != rec.output))
       refuse(path_, where + " (task " + std::to_string(rec.id) + " recorded twice with different counts)");
     pos = nl + 1;
     valid = pos;
@@ -252,7 +278,7 @@ namespace {
 /// The most bytes a checkpoint of `job` can hold: its header and two
 /// records of the longest form per task (a record may be repeated).
 std::size_t max_checkpoint_bytes(const Job& job, bool output_offsets) {
-  const std::size_t line = 3 * 40 + 40 * job.counter_names.size() + (output_offsets ? 21 : 0) + 10;
+  const std::size_t line = 3 * 40 + 40 * job.counter_names.size() + (output_offsets ? 60 : 0) + 10;
   return checkpoint_header(job, output_offsets).size() + 2 * (job.task_count + 1) * line;
 }
 
@@ -274,29 +300,17 @@ Parsed read_and_parse(const std::string& path, int fd, const Job& job, bool outp
   return p;
 }
 
-/// "is in use by process P" for a checkpoint another process holds, or "".
-std::string lock_checkpoint(int fd, bool write) {
-  struct flock lock {};
-  lock.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
-  lock.l_whence = SEEK_SET;
-  if (::fcntl(fd, F_SETLK, &lock) == 0) return {};
-  if (errno != EAGAIN && errno != EACCES) return {};  // no locks on this file system: go on without
-  struct flock holder {};
-  holder.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
-  holder.l_whence = SEEK_SET;
-  const bool known = ::fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK && holder.l_pid > 0;
-  return "is in use by " + (known ? "process " + std::to_string(holder.l_pid) : std::string("another process")) +
-         " (another run of this job?); wait for it to end, or give another --checkpoint file";
-}
-
 }  // namespace
 
 std::vector<TaskRecord> read_checkpoint(const std::string& path, const Job& job, std::string* warning) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {};
-  if (!S_ISREG(st.st_mode)) refuse(path, "is not a regular file (a directory?)");
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) refuse(path, std::string("cannot be read: ") + std::strerror(errno));
+  if (::lstat(path.c_str(), &st) != 0) return {};
+  int fd = -1;
+  try {
+    fd = open_regular_file(path, O_RDONLY, false);
+  } catch (const std::runtime_error& e) {
+    throw InvalidArgument("checkpoint", std::string(e.what()) + " (a checkpoint is a regular file, never a link)");
+  }
   Parsed p;
   try {
     std::size_t size = 0;
@@ -318,25 +332,35 @@ CheckpointLog::CheckpointLog(std::string path, const Job& job, double flush_seco
       before_sync_(std::move(output.before_sync)),
       flush_seconds_(flush_seconds) {
   if (path_.empty()) refuse(path_, "empty file name");
-  if (struct stat st {}; ::stat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    refuse(path_, "is not a regular file (a directory?)");
+  if (struct stat st{}; ::lstat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    refuse(path_, S_ISLNK(st.st_mode) ? "is a symbolic link (a checkpoint is a regular file, never a link)"
+                                      : "is not a regular file (a directory?)");
   bool created = false;
   try {
     created = create_atomically(path_, checkpoint_header(job, output_offsets_));
   } catch (const std::runtime_error& e) {
     if (::access(path_.c_str(), F_OK) != 0) throw InvalidArgument("checkpoint", e.what());
   }
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CLOEXEC);
+  const auto open = [this](int access) {
+    try {
+      fd_ = open_regular_file(path_, access, false);
+    } catch (const std::runtime_error& e) {
+      fd_ = -1;
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  std::string failed = open(O_RDWR);
   if (fd_ < 0 && !created && (errno == EROFS || errno == EACCES)) {  // a finished run's file, kept read-only
     read_only_ = true;
     read_only_why_ = std::strerror(errno);
-    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    failed = open(O_RDONLY);
   }
-  if (fd_ < 0) refuse(path_, std::string("cannot be opened: ") + std::strerror(errno));
-  if (const std::string busy = lock_checkpoint(fd_, !read_only_); !busy.empty()) {
+  if (fd_ < 0) throw InvalidArgument("checkpoint", failed.insert(path_.size(), ": cannot be opened"));
+  if (const std::string busy = lock_file(fd_, !read_only_); !busy.empty()) {
     ::close(fd_);
     fd_ = -1;
-    refuse(path_, busy);
+    refuse(path_, busy + "; wait for it to end, or give another --checkpoint file");
   }
   try {
     std::size_t size = 0;

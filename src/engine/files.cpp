@@ -1,7 +1,6 @@
 #include "pcount/engine/files.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -9,6 +8,7 @@
 #include <string>
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,14 +20,45 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// Twelve hex digits from the kernel's random source (getrandom(2)), so
+/// that a temporary name cannot be guessed and planted in advance.
+std::string random_suffix() {
+  unsigned char bytes[6] = {};
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(std::string("getrandom: ") + std::strerror(errno));
+    got += static_cast<std::size_t>(n);
+  }
+  static const char* const kHex = "0123456789abcdef";
+  std::string s;
+  for (const unsigned char b : bytes) {
+    s += kHex[b >> 4];
+    s += kHex[b & 15];
+  }
+  return s;
+}
+
+/// Creates a new file `<path><infix><random>` exclusively (O_EXCL with
+/// O_NOFOLLOW: an existing file or symbolic link of that name is never
+/// opened; another name is tried instead). Returns its descriptor and sets
+/// `name`; -1 with errno set on failure.
+int create_exclusive(const std::string& path, const char* infix, std::string& name) {
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    name = path + infix + random_suffix();
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0 || errno != EEXIST) return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
 /// Writes `content` to a new temporary file beside `path` and fsyncs it;
 /// returns its name. Throws std::runtime_error("<path>: cannot write: ...").
 std::string write_temporary(const std::string& path, std::string_view content) {
-  // A name of this process and call, so that two processes writing the same
-  // file (two runs filling one cache) never write into one temporary file.
-  static std::atomic<unsigned> calls{0};
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(calls++);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string tmp;
+  const int fd = create_exclusive(path, ".tmp.", tmp);
   if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
   std::size_t done = 0;
   bool ok = true;
@@ -94,27 +125,91 @@ bool create_atomically(const std::string& path, std::string_view content) {
 
 void check_output_file(const std::string& option, const std::string& path) {
   if (path.empty()) throw InvalidArgument(option, "expected a file name, got an empty value");
+  if (path == "-")
+    throw InvalidArgument(option, "'-' is not standard output here: " + option +
+                                      " writes a file (atomically, or resumed by a checkpoint); name a file");
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (S_ISLNK(st.st_mode))
+      throw InvalidArgument(option, path +
+                                        ": is a symbolic link; outputs are never written through a link (name "
+                                        "the file itself)");
     if (S_ISDIR(st.st_mode)) throw InvalidArgument(option, path + ": is a directory, expected a file");
     if (!S_ISREG(st.st_mode))
-      throw InvalidArgument(option, path + ": is not a regular file (outputs are replaced whole, atomically)");
+      throw InvalidArgument(option, path +
+                                        ": is not a regular file but a device, FIFO or socket (outputs are "
+                                        "replaced whole, atomically)");
     if (::access(path.c_str(), W_OK) != 0)
       throw InvalidArgument(option, path + ": cannot be written: " + std::strerror(errno));
   }
   // The directory must take a new file beside the target, as
-  // write_atomically will need: try one of a name no other file has (O_EXCL;
-  // this process's own), so that no existing file is ever touched.
-  static std::atomic<unsigned> probes{0};
-  const std::string probe = path + ".pcount-probe." + std::to_string(::getpid()) + "." + std::to_string(probes++);
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // write_atomically will need: try one of a random name, created
+  // exclusively, so that no existing file is ever touched.
+  std::string probe;
+  const int fd = create_exclusive(path, ".pcount-probe.", probe);
   if (fd < 0) throw InvalidArgument(option, path + ": cannot be created: " + std::strerror(errno));
   ::close(fd);
   ::unlink(probe.c_str());
 }
 
+int open_regular_file(const std::string& path, int access, bool create) {
+  const int flags = access | (create ? O_CREAT : 0) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+  const int fd = ::open(path.c_str(), flags, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    const std::string why = err == ELOOP ? "is a symbolic link" : std::strerror(err);
+    errno = err;
+    throw std::runtime_error(path + ": " + why);
+  }
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const int status = regular ? ::fcntl(fd, F_GETFL) : -1;
+  if (!regular || status < 0 || ::fcntl(fd, F_SETFL, status & ~O_NONBLOCK) != 0) {
+    const int err = regular ? errno : EINVAL;
+    ::close(fd);
+    errno = err;
+    throw std::runtime_error(path + ": " + (regular ? std::strerror(err) : "is not a regular file"));
+  }
+  return fd;
+}
+
+std::string lock_file(int fd, bool write) {
+  struct flock lock {};
+  lock.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
+  lock.l_whence = SEEK_SET;
+  if (::fcntl(fd, F_SETLK, &lock) == 0) return {};
+  if (errno != EAGAIN && errno != EACCES) return {};  // no locks on this file system: go on without
+  struct flock holder {};
+  holder.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
+  holder.l_whence = SEEK_SET;
+  const bool known = ::fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK && holder.l_pid > 0;
+  return "is in use by " + (known ? "process " + std::to_string(holder.l_pid) : std::string("another process")) +
+         " (another run of this job?)";
+}
+
+namespace {
+
+FileId id_of(const struct stat& st) {
+  return {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+}
+
+}  // namespace
+
+std::optional<FileId> regular_file_id(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return id_of(st);
+}
+
+std::optional<FileId> regular_fd_id(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return id_of(st);
+}
+
 void check_input_file(const std::string& option, const std::string& path) {
   if (path.empty()) throw InvalidArgument(option, "expected a file name, got an empty value");
+  if (path == "-") throw InvalidArgument(option, "'-' (standard input) is read by --puzzle-file only; name a file");
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw InvalidArgument(option, path + ": cannot be read: " + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw InvalidArgument(option, path + ": is a directory, expected a file");

@@ -13,8 +13,8 @@ std::uint32_t fnv1a(std::string_view text, std::uint32_t seed) {
   return h;
 }
 
-std::uint64_t fnv1a64(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
+std::uint64_t fnv1a64(std::string_view text, std::uint64_t seed) {
+  std::uint64_t h = seed;
   for (char c : text) {
     h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3ULL;

@@ -381,10 +381,10 @@ OptimalSplit::Result OptimalSplit::result(const engine::Tally& totals) const {
   }
   for (std::size_t i = 0; i < p.classes.size(); ++i) {
     const std::size_t id = r.chosen[i];
-    if (id == p.tasks.size())
-      throw InternalError("optimal strategy: every second guess of class " + answer_name(p.answers[i]) +
-                          " needs more than its bound " + std::to_string(p.bounds[i]) +
-                          ": the bound is below the optimum");
+    if (id == p.tasks.size())  // a user's bound, never a bound tree's (a tree's totals are reached)
+      throw InvalidArgument("--class-bounds", "every second guess of class " + answer_name(p.answers[i]) +
+                                                  " needs more than its bound " + std::to_string(p.bounds[i]) +
+                                                  ": the bound is below the optimum; raise it");
     for (int k = 2; k <= kSplitDepth; ++k) solved[static_cast<std::size_t>(k)] += get(split_solved_in(id, k));
   }
   engine::Tally tally(kStrategyCounters);

@@ -117,8 +117,9 @@ public:
     std::vector<std::size_t> chosen;    ///< per class: the task whose strategy is counted (least id among the optimal)
   };
   /// The optimum from a complete run's totals. Throws InternalError when a
-  /// task left no result (incomplete totals), a task's counters do not add
-  /// up, or every task of a class was cut (its bound is below the optimum).
+  /// task left no result (incomplete totals) or a task's counters do not
+  /// add up, and InvalidArgument("--class-bounds") when every task of a
+  /// class was cut (the user's bound is below the optimum).
   [[nodiscard]] Result result(const engine::Tally& totals) const;
 
   /// Per answer class of `first`: the guesses after the first that `tree`

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pcount/engine/files.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
 #include "pcount/problems/games.hpp"
@@ -31,7 +32,8 @@ void add_codes_options(po::options_description& d) {
                   "bulls and cows), knuth (minimax; default for Mastermind) or optimal (least average, exact "
                   "branch and bound)")(
       "objective", po::value<std::string>()->value_name("O"),
-      "what --strategy optimal minimises: average (default: the total of guesses over all secrets) or "
+      "what --strategy optimal minimises (given alone, it implies --strategy optimal: a proof of minutes): "
+      "average (default: the total of guesses over all secrets) or "
       "worst-case (the most guesses any secret needs, proved over every first guess; then the least total "
       "among the strategies of that worst case)")(
       "strategy-out", po::value<std::string>()->value_name("FILE"),
@@ -82,8 +84,11 @@ engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree
       (*classes)[static_cast<std::size_t>(it - tree->answers.begin())].push_back(static_cast<std::uint16_t>(s));
   }
   engine::Job job;
+  // The whole tree decides the count: its canonical JSON (keys sorted, no
+  // spacing) enters the fingerprint by digest, not the file's name or text.
+  const std::string canonical = codes::tree_to_json(cs, *tree, "file", 0)["tree"].dump();
   job.fingerprint = std::string(game == codes::Game::mastermind ? "mastermind" : "bulls-and-cows") +
-                    " strategy-file first=" + cs.name(tree->guess);
+                    " strategy-file tree=" + engine::fnv1a64_digest(canonical);
   job.counter_names = codes::strategy_counter_names();
   job.task_count = std::max<std::size_t>(classes->size(), 1);
   job.split_depth = 1;
@@ -175,6 +180,8 @@ std::optional<int> run_codes(const Invocation& inv, codes::Game game) {
   if (!play && !secret_text) return std::nullopt;  // a count: plan
   if (play && secret_text) throw InvalidArgument("--play", "and --secret exclude each other: choose one");
   const std::string which = play ? "--play" : "--secret";
+  if (inv.distributed())
+    throw InvalidArgument(which, "plays one game in one process: run it with count, not count-mpi");
   if (!inv.common.checkpoint.empty() || inv.common.shard_count > 1 || !inv.common.out_file.empty() ||
       inv.value("strategy-out") || inv.common.json || inv.has("objective") || inv.has("bound-tree") ||
       inv.has("class-bounds") || inv.common.estimate || !inv.common.profile.empty() || !inv.common.stop_file.empty() ||

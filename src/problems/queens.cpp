@@ -96,9 +96,11 @@ double machine_memory() {
 }
 
 /// Parses --memory-limit: a whole number of bytes, optionally with a binary
-/// unit K, M, G or T (also KiB, MiB, GiB, TiB); at least 1 MiB.
+/// unit K, M, G or T (also KiB, MiB, GiB, TiB); at least 1 MiB, below 2^64
+/// bytes (16 EiB).
 double parse_memory_limit(const std::string& text) {
-  const char* what = "must be a size in bytes ≥ 1M, e.g. 8G or 512M (units K, M, G, T are powers of 1024)";
+  const char* what =
+      "must be a size in bytes from 1M to below 16384P (2^64), e.g. 8G or 512M (units K, M, G, T are powers of 1024)";
   std::size_t digits = 0;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
   if (digits == 0 || digits > 15) throw InvalidArgument("--memory-limit", what);
@@ -115,7 +117,7 @@ double parse_memory_limit(const std::string& text) {
     value *= 1024.0 * 1024.0 * 1024.0 * 1024.0;
   else if (!unit.empty())
     throw InvalidArgument("--memory-limit", what);
-  if (value < 1024.0 * 1024.0) throw InvalidArgument("--memory-limit", what);
+  if (value < 1024.0 * 1024.0 || value >= 18446744073709551616.0) throw InvalidArgument("--memory-limit", what);
   return value;
 }
 

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pcount/engine/batch.hpp"
 #include "pcount/engine/checkpoint.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
@@ -176,6 +177,48 @@ TEST(Checkpoint, ForeignDamagedAndTruncatedFiles) {
     EXPECT_TRUE(log.warning().empty());
   }
   std::remove(path.c_str());
+}
+
+// Records whose counts add up past 128 bits (a forged file: each line has a
+// valid checksum) are refused naming the file, as a user error.
+TEST(Checkpoint, CountsThatOverflowNameTheFile) {
+  const Job job = words_job();
+  const std::string path = temp_path("overflow");
+  std::string text = checkpoint_header(job);
+  for (std::size_t id = 0; id < 2; ++id) {
+    TaskRecord t{id, Tally(job.counter_names.size()), 0.0};
+    t.counts.counts[0] = u128{1} << 127;  // twice 2^127 is 2^128
+    text += checkpoint_line(t, job);
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  BatchOptions options;
+  options.checkpoint = path;
+  try {
+    Batch batch(job, options);
+    ADD_FAILURE() << "a forged checkpoint whose counts overflow was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.argument(), "checkpoint");
+    EXPECT_NE(std::string(e.what()).find(path + ": its records' counts add up past 128 bits"), std::string::npos)
+        << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+// A checkpoint that is a symbolic link is refused, also to a valid log, and
+// the file it points to is left as it was.
+TEST(Checkpoint, ALinkIsNeverOpened) {
+  const Job job = words_job();
+  const std::string real = temp_path("real-log"), link = temp_path("link-log");
+  std::remove(real.c_str());
+  std::remove(link.c_str());
+  { CheckpointLog(real, job, 0.01).close(); }
+  const std::string before = read_all(real);
+  ASSERT_EQ(::symlink(real.c_str(), link.c_str()), 0);
+  EXPECT_THROW(CheckpointLog(link, job, 0.01), InvalidArgument);
+  EXPECT_THROW((void)read_checkpoint(link, job), InvalidArgument);
+  EXPECT_EQ(read_all(real), before);
+  std::remove(link.c_str());
+  std::remove(real.c_str());
 }
 
 TEST(Runner, ClaimHandsOutEveryTaskOnce) {

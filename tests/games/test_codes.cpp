@@ -386,7 +386,7 @@ TEST(CodesOptimal, SplitJobMatchesClassJobAndExhaustiveMinimax) {
       const std::size_t big = static_cast<std::size_t>(std::max_element(exact.begin(), exact.end()) - exact.begin());
       if (exact[big] > 3) {
         --low[big];
-        EXPECT_THROW((void)run_split(OptimalSplit(cs, first, low), 2, 1), InternalError) << where;
+        EXPECT_THROW((void)run_split(OptimalSplit(cs, first, low), 2, 1), InvalidArgument) << where;
       }
       EXPECT_THROW(OptimalSplit(cs, first, std::vector<std::uint64_t>(exact.size() + 1, 100)), InvalidArgument);
     }
@@ -856,15 +856,17 @@ TEST(CodesCli, BoundTreeSplitsTheOptimalProof) {
   EXPECT_EQ(nlohmann::json::parse(m.out)["counts"]["guesses"], "5625");
   EXPECT_EQ(nlohmann::json::parse(m.out)["histogram"], histogram);
   EXPECT_EQ(nlohmann::json::parse(m.out)["params"]["class_bounds"], bounds);
-  // Bounds one below the optimum in every class: caught after the run.
+  // Bounds below the optimum in every class: caught after the run, a user
+  // error (exit 2, naming --class-bounds), not an internal one.
   {
     std::string low;
     std::istringstream in(bounds);
     std::string item;
     while (std::getline(in, item, ',')) low += (low.empty() ? "" : ",") + std::to_string(std::stoull(item) / 2);
     const auto r = run_count({"--mastermind", "--strategy", "optimal", "--class-bounds", low});
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err.rfind("count: --class-bounds: every second guess of class ", 0), 0u) << r.err;
     EXPECT_NE(r.err.find("the bound is below the optimum"), std::string::npos) << r.err;
   }
   // A checkpoint with only its first third of records, then resumed.

@@ -101,10 +101,11 @@ inline bool is_one_line(const std::string& text) {
   return !text.empty() && text.back() == '\n' && text.find('\n') == text.size() - 1;
 }
 
-/// Starts `count args...` in the background (stdin and stderr from/to
-/// /dev/null, stdout to `out_path`, created or truncated) and returns its
-/// pid, for tests that signal or kill it.
-inline pid_t start_count(const std::vector<std::string>& args, const std::string& out_path = "/dev/null") {
+/// Starts `count args...` in the background (stdin from /dev/null, stdout
+/// to `out_path` and stderr to `err_path`, created or truncated) and returns
+/// its pid, for tests that signal or kill it.
+inline pid_t start_count(const std::vector<std::string>& args, const std::string& out_path = "/dev/null",
+                         const std::string& err_path = "/dev/null") {
   std::vector<std::string> argv{PCOUNT_COUNT_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> cargs;
@@ -114,7 +115,7 @@ inline pid_t start_count(const std::vector<std::string>& args, const std::string
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = -1;
   EXPECT_EQ(posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ), 0);
   posix_spawn_file_actions_destroy(&actions);

@@ -82,6 +82,9 @@ struct Invocation {
   [[nodiscard]] std::optional<std::string> value(const std::string& name) const;
   /// Whether the flag or option `name` was given.
   [[nodiscard]] bool has(const std::string& name) const { return vm.count(name) > 0; }
+  /// Whether this is one of several processes of count-mpi (ranks share the
+  /// job; an interactive run such as --play is refused there).
+  [[nodiscard]] bool distributed() const;
 };
 
 /// What a problem prints about its counts.

@@ -43,12 +43,12 @@ struct BatchOptions {
   std::function<void()> before_open;
   /// The log's flush period in seconds (> 0): a kill loses at most that much work.
   double flush_seconds = 1.0;
-  /// Records with output offsets (exactly-once listings; CheckpointOutput).
+  /// Records with output marks (exactly-once listings; CheckpointOutput).
   CheckpointOutput output;
-  /// With output.offsets: the offset recorded with each finished task (the
-  /// length of the output file once that task's text is written), called on
-  /// the thread that finished it, after RunOptions::on_output.
-  std::function<std::uint64_t()> output_end;
+  /// With output.offsets: the mark recorded with each finished task (the
+  /// output file's length and digest once that task's text is written),
+  /// called on the thread that finished it, after RunOptions::on_output.
+  std::function<OutputMark()> output_mark;
 };
 
 /// One batch run of one job: opening reads what earlier runs recorded,
@@ -79,9 +79,9 @@ public:
   [[nodiscard]] std::size_t shard_tasks() const { return options_.shard.size(job_.task_count); }
   /// The shard's tasks still to run.
   [[nodiscard]] std::size_t pending() const { return shard_tasks() - resumed_.size(); }
-  /// Where the output of the resumed tasks ends (the largest recorded
-  /// output offset; 0 without offsets).
-  [[nodiscard]] std::uint64_t output_length() const;
+  /// Where the output of the resumed tasks ends: the recorded mark with the
+  /// largest offset (offset 0, the empty file's digest, without offsets).
+  [[nodiscard]] OutputMark output_mark() const;
 
   /// Runs the shard's pending tasks with `options` (its `include` is
   /// replaced by the shard filter without the resumed tasks): each finished

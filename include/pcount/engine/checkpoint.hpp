@@ -11,13 +11,17 @@
 ///     tasks 1234
 ///     counters all
 ///     output none
-///     <id> <seconds> <nodes> <count 0> ... <count k-1> [<output end>] <fnv>
+///     <id> <seconds> <nodes> <count 0> ... <count k-1> [<output mark>] <fnv>
 ///
 /// `counters` lists Job::counter_names, comma-separated; a job may have any
 /// number k of them, and every record has exactly 3 + k fields before the
-/// checksum, plus one with `output offsets`: the byte offset in the run's
-/// --output file just after the task's text (exactly-once listings,
-/// docs/hpc.md). Counts and nodes are decimal 128-bit integers. `<fnv>` is
+/// checksum, plus one with `output marks` (exactly-once listings,
+/// docs/hpc.md): `<end>:<digest>:<inode>`, the byte offset in the run's
+/// --output file just after the task's text, the 64-bit FNV-1a of the
+/// file's bytes before it (16 hex digits), and the file's inode (OutputMark),
+/// so that a resume can refuse an output file that is not what this job
+/// wrote. A log of the earlier form `output offsets` (offsets only) is
+/// refused, saying so. Counts and nodes are decimal 128-bit integers. `<fnv>` is
 /// the 32-bit FNV-1a hash (8 hex digits) of the line's text before the last
 /// space, continued from the hash of the whole header: a damaged record is
 /// detected, and so is a record spliced in from another job's file. The
@@ -64,18 +68,23 @@
 namespace pcount::engine {
 
 /// The header lines identifying `job` (see the file comment); with
-/// `output_offsets` the records carry --output offsets.
+/// `output_offsets` the records carry --output marks.
 [[nodiscard]] std::string checkpoint_header(const Job& job, bool output_offsets = false);
 
 /// One record line (with checksum and '\n') for a finished task of `job`:
 /// its Job::counter_names.size() counters of `task.counts` (a counter past
 /// the end of its `counts` is written as 0), and with `output_offsets` its
-/// TaskRecord::output_end (0 when unset).
+/// TaskRecord::output (an empty file's mark when unset).
 [[nodiscard]] std::string checkpoint_line(const TaskRecord& task, const Job& job, bool output_offsets = false);
 
-/// A checkpoint whose records carry the offsets of a listing's output file.
+/// The checksum field (8 hex digits) that a record line of `job` whose text
+/// before the checksum is `body` must end with (no output marks): for tools
+/// that write records, such as the fuzz target that reseals mutated lines.
+[[nodiscard]] std::string checkpoint_record_checksum(std::string_view body, const Job& job);
+
+/// A checkpoint whose records carry marks of a listing's output file.
 struct CheckpointOutput {
-  bool offsets = false;  ///< records carry TaskRecord::output_end
+  bool offsets = false;  ///< records carry TaskRecord::output
   /// Called before each batch of records is written and fsynced (the output
   /// file is synced first, so that no record names bytes not yet on disk);
   /// what it throws becomes the log's error (flush() and close() throw it).

@@ -2,14 +2,23 @@
 /// @file
 /// The files a run writes: checked before any work, written atomically.
 ///
+/// This is the one place that creates files (docs/hpc.md, "File safety").
+///
 /// Every output of a run (a shard result, a profile, an SVG, a cache entry,
 /// a checkpoint header) is written whole to a temporary file
-/// `PATH.tmp.<pid>.<n>` in the target's own directory, flushed to disk and renamed over `PATH`, so a reader sees the
-/// old file or the new one, never half of one. Before a run starts, each
-/// output path is checked to be writable in exactly that way, so that a
-/// typo costs nothing instead of the whole count.
+/// `PATH.tmp.<12 random hex digits>` in the target's own directory, created
+/// exclusively (O_CREAT|O_EXCL|O_NOFOLLOW, so a planted file or symbolic
+/// link at that name is never written through), flushed to disk and renamed
+/// over `PATH`, so a reader sees the old file or the new one, never half of
+/// one. Files written in place (a checkpoint, the --output listing) are
+/// opened by open_regular_file, which never follows a symbolic link and
+/// takes regular files only. Before a run starts, each output path is
+/// checked to be writable in exactly that way, so that a typo costs nothing
+/// instead of the whole count.
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -23,19 +32,57 @@ namespace pcount::engine {
 void write_atomically(const std::string& path, std::string_view content);
 
 /// Checks before any work that `path` can be written later by
-/// write_atomically (or appended to, for a checkpoint): it must not be an
-/// existing directory or other non-regular file, an existing file must be
-/// writable, and its directory must let a new file be created beside it
-/// (tried with a name of this process's own, created exclusively and
-/// removed again, so no existing file is touched). Throws
-/// InvalidArgument(option, "<path>: <why>") otherwise, e.g.
-/// "/tmp: is a directory, expected a file" or
+/// write_atomically (or in place, for a checkpoint or --output): it must not
+/// be "-" (an output option never means standard output), a symbolic link
+/// (even one to a regular file: /dev/stdout is one), a directory, a device,
+/// a FIFO or a socket; an existing file must be writable, and its directory
+/// must let a new file be created beside it (tried with a random name,
+/// created exclusively and removed again, so no existing file is touched).
+/// Throws InvalidArgument(option, "<path>: <why>") otherwise, e.g.
+/// "/tmp: is a directory, expected a file",
+/// "/dev/stdout: is a symbolic link; outputs are never written through a
+/// link (name the file itself)" or
 /// "/proc/x/y: cannot be created: No such file or directory".
 void check_output_file(const std::string& option, const std::string& path);
 
-/// Checks that an input `path` can be read as a file: it exists, is not a
-/// directory and opens for reading. Throws InvalidArgument(option, "<path>:
-/// <why>") otherwise.
+/// Opens `path` in place (a checkpoint, the --output file) with `access`
+/// (O_RDONLY, O_WRONLY or O_RDWR; O_CLOEXEC is added), creating it (mode
+/// 0644 less the umask) when `create`. The last component is never followed
+/// as a symbolic link (O_NOFOLLOW), a FIFO never blocks the open
+/// (O_NONBLOCK, cleared after), and anything but a regular file is refused
+/// after the open (fstat), so nothing can be swapped in between a check and
+/// the open. Returns the descriptor; throws std::runtime_error("<path>:
+/// <why>") with errno kept (ELOOP for a link, EINVAL for another kind of
+/// file), the why being errno's text or "is a symbolic link" / "is not a
+/// regular file".
+[[nodiscard]] int open_regular_file(const std::string& path, int access, bool create);
+
+/// Takes a POSIX advisory lock (fcntl F_SETLK: a write lock when `write`,
+/// else a read lock) on the whole of open file `fd`, held until the
+/// descriptor is closed. Returns "" when taken, or when the file system has
+/// no locks; otherwise "is in use by process P (another run of this job?)".
+[[nodiscard]] std::string lock_file(int fd, bool write);
+
+/// A file's identity: (device, inode), as stat(2) gives them.
+struct FileId {
+  std::uint64_t device = 0;  ///< st_dev
+  std::uint64_t inode = 0;   ///< st_ino
+  friend bool operator==(const FileId&, const FileId&) = default;
+};
+
+/// The identity of the regular file `path` (lstat: a symbolic link is not
+/// followed and gives nullopt), or nullopt when it does not exist or is not
+/// a regular file.
+[[nodiscard]] std::optional<FileId> regular_file_id(const std::string& path);
+
+/// The identity of open descriptor `fd` (e.g. 1, standard output) when it
+/// is a regular file; nullopt for a terminal, pipe, device or closed fd.
+[[nodiscard]] std::optional<FileId> regular_fd_id(int fd);
+
+/// Checks that an input `path` can be read as a file: it is not "-" (the
+/// options that read standard input check "-" themselves), it exists, is
+/// not a directory and opens for reading. Throws InvalidArgument(option,
+/// "<path>: <why>") otherwise.
 void check_input_file(const std::string& option, const std::string& path);
 
 /// Reads the whole of input file `path`, which must be a regular file (not a

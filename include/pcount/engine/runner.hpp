@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pcount/engine/hash.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::engine {
@@ -77,6 +78,15 @@ struct RunOptions {
   std::size_t output_window = 0;
 };
 
+/// A point in a run's --output file as a checkpoint records it: a resume
+/// refuses a file whose first `end` bytes do not hash to `digest`.
+struct OutputMark {
+  std::uint64_t end = 0;                 ///< byte offset just after a task's text
+  std::uint64_t digest = kFnv1a64Basis;  ///< fnv1a64 of the file's bytes [0, end)
+  std::uint64_t inode = 0;               ///< the file's inode when it was written (0: not known)
+  friend bool operator==(const OutputMark&, const OutputMark&) = default;
+};
+
 /// One finished task (kept when RunOptions::record_tasks is set).
 struct TaskRecord {
   /// position when the task did not run in this call (read from a
@@ -90,9 +100,10 @@ struct TaskRecord {
   /// kNotScheduled. What `--profile` records so that a replay
   /// (scripts/simulate-scaling) schedules the tasks as the engine did.
   std::size_t position = kNotScheduled;
-  /// For a listing written to --output with a checkpoint: the byte offset in
-  /// that file just after this task's text (engine/checkpoint.hpp).
-  std::optional<std::uint64_t> output_end = std::nullopt;
+  /// For a listing written to --output with a checkpoint: where this task's
+  /// text ends in that file, and what the file held up to there
+  /// (engine/checkpoint.hpp).
+  std::optional<OutputMark> output = std::nullopt;
 };
 
 /// What a run produced.

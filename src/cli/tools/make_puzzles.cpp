@@ -110,10 +110,10 @@ int main(int argc, char** argv) {
     if (vm.count("out") && out.empty()) throw InvalidArgument("--out", "expected a file name, got an empty value");
     if (!out.empty()) engine::check_output_file("--out", out);
   } catch (const InvalidArgument& e) {
-    std::cerr << program << ": " << e.argument() << ": " << e.what() << '\n';
+    std::cerr << program << ": " << pcount::one_line(e.argument()) << ": " << pcount::one_line(e.what()) << '\n';
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << program << ": " << e.what() << '\n';
+    std::cerr << program << ": " << pcount::one_line(e.what()) << '\n';
     return 2;
   }
   std::ostringstream text;
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     else
       engine::write_atomically(out, text.str());
   } catch (const std::exception& e) {
-    std::cerr << program << ": " << e.what() << '\n';
+    std::cerr << program << ": " << pcount::one_line(e.what()) << '\n';
     return 1;
   }
   return 0;
