@@ -190,6 +190,15 @@ TEST_F(HpcMpi, ShardsAndCheckpointsMixWithSingleProcessRuns) {
   EXPECT_EQ(again["tasks_resumed"], again["tasks"]);  // every rank's log was read
 }
 
+TEST_F(HpcMpi, InteractivePlayIsRefused) {
+  // One game on a terminal is one process's: every rank refuses it at once
+  // (it used to read EOF on rank 1 and exit 1).
+  const CommandResult r = run_mpi(2, {"--bulls-and-cows", "--play"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--play: plays one game in one process"), std::string::npos) << r.err;
+}
+
 TEST_F(HpcMpi, BadInputExits2WithOneMessage) {
   const CommandResult r = run_mpi(2, {"--queens", "99"});
   EXPECT_EQ(r.status, 2);
