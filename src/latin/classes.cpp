@@ -15,6 +15,7 @@
 #include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/files.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/latin/genbg.hpp"
 
@@ -26,11 +27,9 @@ constexpr const char* kCacheMagic = "pcount latin classes v2";
 
 /// FNV-1a 64 of the class lines (key and |Aut| text, each with its '\n').
 struct LineHash {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  void add(const std::string& line) {
-    for (char ch : line) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull;
-    h = (h ^ static_cast<unsigned char>('\n')) * 0x100000001b3ull;
-  }
+  engine::Fnv1a64 fnv;
+  void add(const std::string& line) { fnv.add(line).add("\n"); }
+  [[nodiscard]] std::uint64_t value() const { return fnv.value(); }
 };
 
 std::string hex128(u128 v) {
@@ -116,7 +115,7 @@ std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& f
   LineHash hash;
   while (in.next(line)) {
     if (line.rfind("end ", 0) == 0) {
-      if (line != "end " + std::to_string(classes.size()) + " " + hex128(hash.h).substr(16)) return std::nullopt;
+      if (line != "end " + std::to_string(classes.size()) + " " + hex128(hash.value()).substr(16)) return std::nullopt;
       if (in.next(line) || in.too_long()) return std::nullopt;  // nothing may follow
       return classes;
     }
@@ -163,7 +162,7 @@ void write_cache(const std::filesystem::path& file, int n, int d, const std::vec
     hash.add(line);
     out << line << '\n';
   }
-  out << "end " << classes.size() << ' ' << hex128(hash.h).substr(16) << '\n';
+  out << "end " << classes.size() << ' ' << hex128(hash.value()).substr(16) << '\n';
   write_cache_text(file, out.str(), "class", option);
 }
 
@@ -252,9 +251,8 @@ constexpr const char* kTableMagic = "pcount latin table v1";
 std::string cache_header(const char* magic, int n, int d, const std::vector<GraphClass>& classes) {
   LineHash keys;
   for (const GraphClass& c : classes) keys.add(hex128(c.key));
-  return std::string(magic) + " version=" + PCOUNT_VERSION + " n=" + std::to_string(n) +
-         " d=" + std::to_string(d) + " classes=" + std::to_string(classes.size()) +
-         " list=" + hex128(keys.h).substr(16);
+  return std::string(magic) + " version=" + PCOUNT_VERSION + " n=" + std::to_string(n) + " d=" + std::to_string(d) +
+         " classes=" + std::to_string(classes.size()) + " list=" + hex128(keys.value()).substr(16);
 }
 
 std::string table_header(int n, int d, const std::vector<GraphClass>& classes) {
@@ -282,7 +280,7 @@ std::optional<std::vector<T>> read_checked_lines(const std::filesystem::path& fi
   while (in.next(line)) {
     if (line.rfind("end ", 0) == 0) {
       if (values.size() != count) return std::nullopt;
-      if (line != "end " + std::to_string(count) + " " + hex128(hash.h).substr(16)) return std::nullopt;
+      if (line != "end " + std::to_string(count) + " " + hex128(hash.value()).substr(16)) return std::nullopt;
       if (in.next(line) || in.too_long()) return std::nullopt;  // nothing may follow
       return values;
     }
@@ -309,7 +307,7 @@ void write_checked_lines(const std::filesystem::path& file, const std::string& h
     out += line;
     out += '\n';
   }
-  out += "end " + std::to_string(values.size()) + " " + hex128(hash.h).substr(16) + "\n";
+  out += "end " + std::to_string(values.size()) + " " + hex128(hash.value()).substr(16) + "\n";
   write_cache_text(file, out, what, option);
 }
 
@@ -590,14 +588,10 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   // The task ids index this class list: its hash goes into the fingerprint,
   // so a checkpoint or shard from a different list (another nauty version,
   // another order) is refused instead of mixed in.
-  std::uint64_t list_hash = 0xcbf29ce484222325ull;  // FNV-1a over the keys and multiplicities
-  for (std::size_t i = 0; i < count; ++i) {
-    const u128 key = plan->classes[i].key;
-    const std::uint64_t words[3] = {static_cast<std::uint64_t>(key), static_cast<std::uint64_t>(key >> 64),
-                                    plan->times.empty() ? 1u : plan->times[i]};
-    for (std::uint64_t w : words)
-      for (int byte = 0; byte < 8; ++byte) list_hash = (list_hash ^ ((w >> (8 * byte)) & 0xffu)) * 0x100000001b3ull;
-  }
+  engine::Fnv1a64 list_fnv;  // over the keys and multiplicities
+  for (std::size_t i = 0; i < count; ++i)
+    list_fnv.add_le128(plan->classes[i].key).add_le64(plan->times.empty() ? 1u : plan->times[i]);
+  const std::uint64_t list_hash = list_fnv.value();
   const std::size_t slice = std::max<std::size_t>(1, (count + 4095) / 4096);
   ClassJob out;
   out.classes = count;

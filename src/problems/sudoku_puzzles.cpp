@@ -25,6 +25,7 @@
 
 #include "pcount/driver/program.hpp"  // Session: merge replay, program name; version()
 #include "pcount/engine/estimate.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/sudoku/list.hpp"
 #include "pcount/problems/sudoku.hpp"
 #include "pcount/sudoku/puzzle.hpp"
@@ -352,50 +353,6 @@ enum Counter : std::size_t { kSolved, kUnique, kNoSolution, kSeveral, kBadLines 
 /// digits, letters, '+', '-', ' ' or JSON of those; messages are printable.
 constexpr char kToStderr = '\x01';
 
-/// Word-wise FNV-1a: the FNV-1a 64 step applied to 8-byte little-endian
-/// words of the byte stream (the last one zero-padded), then to the byte
-/// count — one multiply per 8 bytes instead of per byte, so hashing a large
-/// puzzle file costs little next to solving it.
-class WordFnv {
-public:
-  void add(std::string_view bytes) {
-    const char* p = bytes.data();
-    std::size_t n = bytes.size();
-    count_ += n;
-    while (fill_ != 0 && n != 0) {
-      word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
-      --n;
-      if (fill_ == 8) flush();
-    }
-    std::uint64_t h = hash_;  // a local: the bytes' char type may alias the member
-    for (; n >= 8; p += 8, n -= 8) {
-      std::uint64_t w = 0;
-      for (int i = 0; i < 8; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-      h = (h ^ w) * 0x100000001b3ULL;
-    }
-    hash_ = h;
-    for (; n != 0; --n) word_ |= std::uint64_t{static_cast<unsigned char>(*p++)} << (8 * fill_++);
-  }
-  [[nodiscard]] std::uint64_t value() const {
-    WordFnv h = *this;
-    if (h.fill_) h.flush();
-    h.mix(count_);
-    return h.hash_;
-  }
-
-private:
-  void mix(std::uint64_t w) { hash_ = (hash_ ^ w) * 0x100000001b3ULL; }
-  void flush() {
-    mix(word_);
-    word_ = 0;
-    fill_ = 0;
-  }
-  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
-  std::uint64_t word_ = 0;
-  unsigned fill_ = 0;
-  std::uint64_t count_ = 0;
-};
-
 /// A mapped input file that shrinks while it is mapped (another program
 /// truncates or rewrites it during the run) turns reads of its lost pages
 /// into SIGBUS. While a file is mapped, a SIGBUS handler checks whether the
@@ -510,7 +467,7 @@ struct PuzzleFile {
   std::vector<std::size_t> line;   ///< file line number (from 1) of puzzle line i
   std::size_t lines = 0;           ///< lines read, the overlong one included
   std::size_t too_long = 0;        ///< number of the overlong line where reading stopped, 0 if none
-  WordFnv hash;                    ///< of every line read (the overlong one cut at kMaxPuzzleLine), each ended by '\n'
+  engine::WordFnv1a64 hash;        ///< of every line read (the overlong one cut at kMaxPuzzleLine), each ended by '\n'
 
   [[nodiscard]] std::string_view puzzle(std::size_t i) const {
     return std::string_view(text.data() + begin[i], end[i] - begin[i]);

@@ -30,6 +30,7 @@
 #include <unordered_map>
 
 #include "bipartite.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/sudoku/grids/bands.hpp"
@@ -431,18 +432,13 @@ public:
     // generation 0.12 s (one thread, this machine).
     classes_ = c <= 4 ? stack_configuration_classes(c) : two_column_signature_classes(c, threads).classes;
     check_classes();
-    std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a of the class list
-    auto mix = [&hash](u128 v) {
-      for (int i = 0; i < 16; ++i) {
-        hash ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xFFu;
-        hash *= 1099511628211ULL;
-      }
-    };
+    engine::Fnv1a64 hash;
+    const auto mix = [&hash](u128 v) { hash.add_le128(v); };
     for (const auto& e : classes_) {
       for (std::uint32_t col : e.columns) mix(col);
       mix(e.weight);
     }
-    list_hash_ = hash;
+    list_hash_ = hash.value();
   }
 
   [[nodiscard]] std::size_t class_count() const override { return classes_.size(); }

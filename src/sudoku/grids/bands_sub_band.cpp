@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "bipartite.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
@@ -67,12 +68,9 @@ u128 binomial(int n, int k) {
 /// 64-bit FNV-1a over the words of a canonical form.
 struct WordsHash {
   std::size_t operator()(const std::vector<std::uint64_t>& w) const noexcept {
-    std::uint64_t h = 1469598103934665603ULL;
-    for (std::uint64_t x : w) {
-      h ^= x;
-      h *= 1099511628211ULL;
-    }
-    return static_cast<std::size_t>(h);
+    engine::Fnv1a64 h;
+    for (std::uint64_t x : w) h.add_word(x);
+    return static_cast<std::size_t>(h.value());
   }
 };
 
@@ -389,18 +387,13 @@ public:
     const SignatureClasses found = two_column_signature_classes(c, threads);
     box_orbits_ = found.box_orbits;
     classes_ = found.classes;
-    std::uint64_t hash = 1469598103934665603ULL;
-    auto mix = [&hash](u128 v) {
-      for (int i = 0; i < 16; ++i) {
-        hash ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xFFu;
-        hash *= 1099511628211ULL;
-      }
-    };
+    engine::Fnv1a64 hash;
+    const auto mix = [&hash](u128 v) { hash.add_le128(v); };
     for (const auto& e : classes_) {
       for (std::uint32_t col : e.columns) mix(col);
       mix(e.weight);
     }
-    list_hash_ = hash;
+    list_hash_ = hash.value();
     // Task estimates: Knuth probes of each class's bottom 2-factors.
     std::vector<double> est(classes_.size(), 1.0);
     engine::for_each_index(classes_.size(), threads, [&](std::size_t i) {

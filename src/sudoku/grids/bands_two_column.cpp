@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bipartite.hpp"
+#include "pcount/engine/hash.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/graph/canonical.hpp"
@@ -134,19 +135,14 @@ public:
     // The class order follows nauty's canonical forms; a hash of the list
     // goes into the fingerprint so that checkpoints and shards made with
     // another nauty build never mix class ids.
-    std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a
-    auto mix = [&hash](u128 v) {
-      for (int i = 0; i < 16; ++i) {
-        hash ^= static_cast<std::uint64_t>(v >> (8 * i)) & 0xFFu;
-        hash *= 1099511628211ULL;
-      }
-    };
+    engine::Fnv1a64 hash;
+    const auto mix = [&hash](u128 v) { hash.add_le128(v); };
     for (const auto& [key, entry] : merged) {
       mix(key);
       mix(entry.weight);
       classes_.push_back(entry);
     }
-    list_hash_ = hash;
+    list_hash_ = hash.value();
     check_classes();
   }
 
