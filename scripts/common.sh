@@ -4,21 +4,23 @@
 PCOUNT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # Debian packages the build needs; help2man and
-# python3 make count's man page and bash completion from `count --help`.
+# python3 make count's man page and bash completion from `count --help`;
+# pybind11-dev and python3-dev build the Python module pcount (python/).
 PCOUNT_PACKAGES=(
   g++ cmake ninja-build pkg-config
   libtbb-dev libboost-program-options-dev libboost-dev nlohmann-json3-dev
   libbenchmark-dev libgtest-dev libgmock-dev
   libnauty2-dev nauty
   libopenmpi-dev openmpi-bin
-  help2man python3
+  help2man python3 python3-dev pybind11-dev
 )
 # Only for scripts/test and scripts/fuzz: clang with its sanitizer and
 # libFuzzer runtimes (the asan preset), python3 for the long-test record,
 # python3-jsonschema for scripts/json-schema-check, universal-ctags for
 # scripts/function-lengths, clang-format (git clang-format) for
-# scripts/check-format.
-PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-jsonschema universal-ctags clang-format)
+# scripts/check-format, python3-pytest for the Python module's tests
+# (tests/python).
+PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-jsonschema universal-ctags clang-format python3-pytest)
 
 # pcount_install_deps [PACKAGE...]: the build's packages and those named.
 pcount_install_deps() {
