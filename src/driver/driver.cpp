@@ -483,7 +483,8 @@ void replay_outputs(const Invocation& inv, const Plan& plan, const engine::Merge
       throw std::runtime_error(
           "merge: the shard files of this --list job keep counts only (a shard resumed from a checkpoint keeps no "
           "output), so the list cannot be printed; run those shards again without --checkpoint (or with --output "
-          "FILE and concatenate the files in shard order), or use count merge --raw for the counts");
+          "FILE and concatenate the files in shard order), or use " +
+          merge_program(inv.session) + " merge --raw for the counts");
     return;
   }
   if (const auto counter = plan.job.listed_counter)
@@ -608,9 +609,8 @@ void check_combinations(const Invocation& inv, const Program& program) {
                                         (can.empty() ? std::string() : "; problems that list: " + can));
   }
   if (inv.common.list_limit != 0 && inv.common.shard_count > 1)
-    throw InvalidArgument("--list",
-                          "K (the first K objects) does not combine with --shard; list all and "
-                          "count merge, or run without --shard");
+    throw InvalidArgument("--list", "K (the first K objects) does not combine with --shard; list all and " +
+                                        merge_program(inv.session) + " merge, or run without --shard");
   if (inv.common.list_limit != 0 && (!inv.common.checkpoint.empty() || !inv.common.out_file.empty()))
     throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
                                         (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));

@@ -252,6 +252,11 @@ std::vector<std::string> problem_command(const Session& session) {
   return kept;
 }
 
+std::string merge_program(const Session& session) {
+  const std::string& name = session.program;
+  return name.ends_with("-mpi") ? name.substr(0, name.size() - 4) : name;
+}
+
 std::size_t auto_split_min_tasks(const Invocation& inv) {
   return std::max<std::size_t>(1024, 16 * static_cast<std::size_t>(std::max(1, inv.common.threads)));
 }
@@ -271,7 +276,8 @@ void check_run_options(const Invocation& inv, bool prints) {
                           : inv.problem   ? "--" + std::string(inv.problem->option)
                                           : std::string(),
                           "does not run under count-mpi (one process prints its output in order); "
-                          "use --shard I/K on several nodes and count merge");
+                          "use --shard I/K on several nodes and " +
+                              merge_program(inv.session) + " merge");
   if (!inv.common.output_file.empty() && !prints)
     throw InvalidArgument("--output", "applies to jobs that print objects (--list, --puzzle-file); a shard's "
                                       "result file is --out FILE");
@@ -483,7 +489,7 @@ void leave_shard_file(const Invocation& inv, const engine::Batch& batch, const e
   } else if (printer && c.list) {
     inv.err << inv.session.program << ": note: --out " << c.out_file << ": " << batch.resumed().size()
             << " tasks came from the checkpoint without their output, so the file keeps the counts only "
-               "(count merge prints the report, not the output)\n";
+            << "(" << merge_program(inv.session) << " merge prints the report, not the output)\n";
   }
   inv.session.after_report.push_back([path = c.out_file, r = std::move(r)] { engine::write_shard_file(path, r); });
 }
@@ -516,7 +522,7 @@ void leave_shard_file(const Invocation& inv, const engine::Batch& batch, const e
   } else {
     TextBlock t;
     t.line("job", job.fingerprint);
-    t.line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
+    t.line("shard", shard_text(c) + " (partial counts; add the shards with " + merge_program(inv.session) + " merge)");
     for (std::size_t i = 0; i < job.counter_names.size(); ++i)
       t.line(job.counter_names[i], to_string(result.totals.get(i)));
     put_figures(t, f);
