@@ -44,9 +44,11 @@ po::options_description common_options(const Program& program) {
       "first K; the report goes to stderr" + (lists.empty() ? std::string("; no problem of ") + program.name +
       " lists" : "; problems that list: " + lists);
   po::options_description d("Common options");
+  // One option a line, as --help shows them.
+  // clang-format off
   d.add_options()
       ("help,h", "print this help and exit")
-      ("version", "print the version and the build (compiler, flags) and exit")
+      ("version,V", "print the version and the build (compiler, flags) and exit")
       ("threads,t", po::value<std::string>()->value_name("T"),
        "worker threads, T ≥ 1 (may exceed the core count); default: all hardware threads")
       ("split-depth", po::value<std::string>()->value_name("D"),
@@ -61,6 +63,7 @@ po::options_description common_options(const Program& program) {
        "hours) within about S seconds (default 3)")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
+  // clang-format on
   return d;
 }
 

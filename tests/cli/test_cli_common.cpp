@@ -75,6 +75,9 @@ TEST(Cli, HelpListsEveryProblemAndVersionPrints) {
   EXPECT_EQ(v.out.compare(second, 11, "built with "), 0) << v.out;
   EXPECT_EQ(v.out.find("built with unknown"), std::string::npos) << v.out;
   EXPECT_NE(v.out.find(", "), std::string::npos) << v.out;
+  const CommandResult short_v = run_count({"-V"});  // the GNU habit
+  EXPECT_EQ(short_v.status, 0);
+  EXPECT_EQ(short_v.out, v.out);
 }
 
 TEST(Cli, JsonIsOneObjectWithDecimalStringCounts) {
