@@ -56,8 +56,8 @@ po::options_description common_options(const Program& program) {
        "giving enough tasks (see each problem)")
       ("method", po::value<std::string>()->value_name("M"), methods.c_str())
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
-      ("list", po::value<std::string>()->implicit_value("")->value_name("K"), list_help.c_str())
-      ("estimate", po::value<std::string>()->implicit_value("")->value_name("S"),
+      ("list", po::value<std::string>()->implicit_value("")->value_name("[K]"), list_help.c_str())
+      ("estimate", po::value<std::string>()->implicit_value("")->value_name("[S]"),
        "do not run: print the predicted tree size, CPU and wall time (95% interval) for these "
        "--threads/--shard, from a sample of tasks run in full (timed probes of them where tasks take "
        "hours) within about S seconds (default 3)")
@@ -124,7 +124,7 @@ Parsed build_options(const Program& program) {
 
 void print_help(std::ostream& out, const Program& program, const Parsed& p) {
   out << "usage: " << program.name << " PROBLEM [OPTIONS]\n"
-      << "       " << program.name << " merge FILE...\n"
+      << "       " << program.name << " merge [--json] [--raw] FILE...\n"
       << (program.summary.empty() ? "Counts exactly, in parallel" : program.summary) << " (pcount " << version()
       << ").\n\n"
       << p.all << "\n"

@@ -9,7 +9,7 @@ page=$2
 [ -s "$page" ] || { echo "no man page at $page"; exit 1; }
 head -n 20 "$page" | grep -q '^\.TH COUNT "1"' || { echo "$page is not a count(1) page"; exit 1; }
 fail=0
-for option in $("$1" --help | grep -oE '^  (-[a-z] \[ )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*'); do
+for option in $("$1" --help | grep -oE '^  (-[a-zA-Z] \[ )?--[a-z][a-z0-9-]*' | grep -oE -- '--[a-z][a-z0-9-]*'); do
   # groff escapes each '-' as '\-'.
   grep -qF -- "${option//-/\\-}" "$page" || { echo "the man page lacks $option"; fail=1; }
 done
