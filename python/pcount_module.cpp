@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <streambuf>
@@ -59,10 +60,30 @@ private:
   bool failed_ = false;
 };
 
+/// count's program, with `progress` (a Python callable) called under the
+/// GIL as progress(done, total) while a run goes on. An exception it raises
+/// is reported as unraisable (sys.unraisablehook); the run goes on. The
+/// driver copies the hook without the GIL, so it holds a pointer to the
+/// callable, which must outlive the run, not a reference count.
+pcount::driver::Program program_with(const py::function& progress) {
+  pcount::driver::Program program = pcount::cli::count_program();
+  program.progress = [callback = &progress](std::size_t done, std::size_t total) {
+    py::gil_scoped_acquire gil;
+    try {
+      (*callback)(done, total);
+    } catch (py::error_already_set& e) {
+      e.discard_as_unraisable("pcount progress callback");
+    }
+  };
+  return program;
+}
+
 /// Runs `count ARGS` (or `count merge ARGS`) with the GIL released. With
 /// `sink`, each line of stdout goes to sink(bytes) as it is written (a
-/// listing) instead of being returned. Returns (status, stdout, stderr).
-py::tuple run(const std::vector<std::string>& args, const std::optional<py::function>& sink) {
+/// listing) instead of being returned; with `progress`, progress(done,
+/// total) is called about every 250 ms. Returns (status, stdout, stderr).
+py::tuple run(const std::vector<std::string>& args, const std::optional<py::function>& sink,
+              const std::optional<py::function>& progress) {
   std::vector<const char*> argv{"count"};
   for (const std::string& a : args) argv.push_back(a.c_str());
   std::ostringstream out_text;
@@ -71,10 +92,13 @@ py::tuple run(const std::vector<std::string>& args, const std::optional<py::func
   if (sink) lines = std::make_unique<LineSink>(*sink);
   std::ostream line_out(lines.get());
   std::ostream& out = lines ? line_out : static_cast<std::ostream&>(out_text);
+  std::optional<pcount::driver::Program> program;
+  if (progress) program = program_with(*progress);
   int status = 0;
   {
     py::gil_scoped_release nogil;
-    status = pcount::driver::main(static_cast<int>(argv.size()), argv.data(), pcount::cli::count_program(), out, err);
+    status = pcount::driver::main(static_cast<int>(argv.size()), argv.data(),
+                                  program ? *program : pcount::cli::count_program(), out, err);
   }
   lines.reset();  // drops its reference to the callable while the GIL is held
   // A Ctrl-C that came before or after the driver's own handler was installed.
@@ -95,7 +119,7 @@ py::list problems() {
 
 PYBIND11_MODULE(_pcount, m) {
   m.doc() = "pcount's engine and driver, as `count` runs them (use the package pcount)";
-  m.def("run", &run, py::arg("args"), py::arg("sink") = py::none(),
+  m.def("run", &run, py::arg("args"), py::arg("sink") = py::none(), py::arg("progress") = py::none(),
         "Runs `count ARGS` in this process; returns (status, stdout bytes, stderr bytes)");
   m.def("problems", &problems, "The problems of count: (option, value name, help, lists) each");
   m.attr("version") = std::string(pcount::driver::version());

@@ -18,7 +18,7 @@ import threading
 
 from . import _pcount
 
-__all__ = ["count", "estimate", "listing", "merge", "Report", "problems", "__version__"]
+__all__ = ["count", "estimate", "listing", "merge", "Report", "problems", "tqdm_progress", "__version__"]
 __version__ = _pcount.version
 
 
@@ -90,9 +90,9 @@ def _message(err):
     return last[len("count: ") :] if last.startswith("count: ") else last
 
 
-def _run(args):
+def _run(args, progress=None):
     """Runs `count ARGS --json`; the report, or the exception its status means."""
-    status, out, err = _pcount.run(args + ["--json"])
+    status, out, err = _pcount.run(args + ["--json"], None, progress)
     if status == 2:
         raise ValueError(_message(err))
     if status == 130:
@@ -114,12 +114,34 @@ def count(problem, value=None, *, progress=False, **options):
     threads=4), count("sudoku", "2x3"), count("latin", n=9, rows=3,
     checkpoint="r.ckpt"), count("queens", n=16, shard="0/4", out="s0.json").
     threads defaults to the CPUs this process may use. progress=True shows
-    count's progress line on stderr. Returns a Report (a dict).
+    count's progress line on stderr; progress=callable calls
+    callable(done, total) with the tasks done about every 250 ms and at the
+    end (tqdm_progress() draws a tqdm bar). Returns a Report (a dict).
     Raises ValueError for bad input, KeyboardInterrupt when stopped by
     Ctrl-C, RuntimeError for a failed run.
     """
     args = _arguments(problem, value, options)
+    if callable(progress):
+        return _run(args + ["--quiet"], progress)
     return _run(args + (["--progress"] if progress else ["--quiet"]))
+
+
+def tqdm_progress(**tqdm_options):
+    """A progress callback for count() that draws a tqdm bar of the tasks
+    (Debian python3-tqdm): count("queens", n=16, progress=tqdm_progress())."""
+    from tqdm import tqdm  # only when asked for: tqdm is optional
+
+    bar = None
+
+    def update(done, total):
+        nonlocal bar
+        if bar is None:
+            bar = tqdm(total=total, unit="task", **tqdm_options)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    return update
 
 
 def estimate(problem, value=None, *, seconds=None, **options):

@@ -525,6 +525,7 @@ int main(int argc, const char* const* argv, const Program& program, std::ostream
   } else {
     Session session;
     session.program = program.name;
+    session.progress = program.progress;
     session.command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
     session.distributed = distributed;
     status = run_invocation(argc, argv, program, session, out, err);

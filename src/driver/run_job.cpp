@@ -97,7 +97,7 @@ public:
       : inv_(inv), total_(total), resumed_(resumed), done_(done), show_(show), tty_(isatty(2) != 0),
         start_(Clock::now()) {
     check_stop_file();  // a stop file that is already there stops the run before its first task
-    if (!show_ && inv_.common.stop_file.empty()) return;
+    if (!show_ && inv_.common.stop_file.empty() && !inv_.session.progress) return;
     thread_ = std::thread([this] { loop(); });
   }
   ~Monitor() { stop(); }
@@ -112,6 +112,7 @@ public:
     }
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+    report_progress();
     if (show_) {
       draw(true);
       inv_.err << '\n' << std::flush;
@@ -130,6 +131,7 @@ private:
 
   void loop() {
     auto last_draw = Clock::now() - std::chrono::hours(1);
+    auto last_report = Clock::now();
     const auto period = tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(2000);
     for (;;) {
       check_stop_file();
@@ -137,16 +139,31 @@ private:
         draw(false);
         last_draw = Clock::now();
       }
+      if (Clock::now() - last_report >= std::chrono::milliseconds(250)) {
+        report_progress();
+        last_report = Clock::now();
+      }
       std::unique_lock lock(mutex_);
       if (wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stopped_; })) return;
     }
   }
 
-  void draw(bool final) {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+  /// The tasks done so far, resumed ones included.
+  [[nodiscard]] std::size_t tasks_done() const {
     std::size_t done_now = done_.load();
     if (Distributed* d = inv_.session.distributed) done_now = std::min(d->claimed(), total_ - std::min(total_, resumed_));
-    const std::size_t done = std::min(total_, resumed_ + done_now);
+    return std::min(total_, resumed_ + done_now);
+  }
+
+  /// Session::progress, when set (the Python module's callback).
+  void report_progress() {
+    if (inv_.session.progress) inv_.session.progress(tasks_done(), total_);
+  }
+
+  void draw(bool final) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    const std::size_t done = tasks_done();
+    const std::size_t done_now = done - std::min(done, resumed_);
     const double rate = elapsed > 0 ? static_cast<double>(done_now) / elapsed : 0.0;
     const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : -1.0;
     std::ostringstream line;

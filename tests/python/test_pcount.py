@@ -147,5 +147,19 @@ def test_keyboard_interrupt_keeps_finished_tasks_for_resume(tmp_path, monkeypatc
     assert resumed["all"] == 365596 and resumed["distinct"] == 45752  # OEIS A000170, A002562
 
 
+def test_progress_callback_sees_every_task_done():
+    seen = []
+    report = pcount.count("queens", n=12, method="search", threads=2, progress=lambda done, total: seen.append((done, total)))
+    assert seen and seen[-1] == (report["tasks"], report["tasks"])
+    assert all(a[0] <= b[0] and a[1] == b[1] for a, b in zip(seen, seen[1:]))  # never backwards
+
+
+def test_tqdm_adapter_fills_its_bar(capsys):
+    pytest.importorskip("tqdm")  # Debian python3-tqdm
+    report = pcount.count("queens", n=10, threads=2, progress=pcount.tqdm_progress(desc="Q(10)"))
+    assert report["all"] == 724
+    assert f"{report['tasks']}/{report['tasks']}" in capsys.readouterr().err
+
+
 def test_docstring_holds_the_option_table():
     assert "--checkpoint FILE" in pcount.count.__doc__ and "queens" in pcount.problems()
