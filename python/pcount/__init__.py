@@ -161,13 +161,13 @@ class _Closed(Exception):
     """A listing's consumer closed the generator."""
 
 
-def listing(problem, value=None, *, limit=None, **options):
+def listing(problem, value=None, *, first=None, **options):
     """Yields each object `count --PROBLEM ... --list --json` lists, as a
     dict, in count's order, while the run goes on (a bounded queue: memory
-    stays bounded). limit=K: only the first K. Closing the generator early
-    stops the run."""
+    stays bounded). first=K: only the first K (--list K). Closing the
+    generator early stops the run."""
     args = _arguments(problem, value, options)
-    args += ["--quiet", "--json", "--list" if limit is None else f"--list={limit}"]
+    args += ["--quiet", "--json", "--list" if first is None else f"--list={first}"]
     lines = queue.Queue(maxsize=1024)
     closed = threading.Event()
     outcome = {}

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -113,7 +114,7 @@ def test_listing_cut_short_stops_the_run():
     solutions = pcount.listing("queens", n=12)  # 14200 solutions, more than the queue holds
     first = [next(solutions) for _ in range(3)]
     solutions.close()
-    assert first == list(pcount.listing("queens", n=12, limit=3))
+    assert first == list(pcount.listing("queens", n=12, first=3))
     assert pcount.count("queens", n=8)["all"] == 92  # the engine is free again
 
 
@@ -161,5 +162,9 @@ def test_tqdm_adapter_fills_its_bar(capsys):
     assert f"{report['tasks']}/{report['tasks']}" in capsys.readouterr().err
 
 
-def test_docstring_holds_the_option_table():
+def test_docstring_and_stubs_hold_the_option_table():
     assert "--checkpoint FILE" in pcount.count.__doc__ and "queens" in pcount.problems()
+    stubs = (Path(pcount.__file__).parent / "__init__.pyi").read_text()
+    compile(stubs, "__init__.pyi", "exec")
+    for keyword in ("threads: int | str | None", "checkpoint: str | os.PathLike[str] | None", "misere: bool"):
+        assert keyword in stubs
