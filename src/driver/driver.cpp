@@ -173,6 +173,8 @@ Common read_common(const po::variables_map& vm) {
   c.json = vm.count("json") > 0;
   c.quiet = vm.count("quiet") > 0;
   c.progress = vm.count("progress") > 0;
+  if (c.quiet && c.progress)
+    throw InvalidArgument("--quiet, --progress", "give one: --quiet hides the progress display, --progress shows it");
   c.estimate_check = vm.count("no-estimate-check") == 0;
   if (vm.count("list")) {
     c.list = true;
@@ -566,6 +568,49 @@ std::vector<std::string> join_optional_values(int argc, const char* const* argv)
   return words;
 }
 
+/// The edit distance (insertions, deletions, substitutions) of a and b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// For an unknown option ("--thread", "--thread=2"): "; did you mean
+/// --threads?" naming the options it is a prefix of (up to three), else
+/// the closest within two edits (a typo); empty when nothing is that close.
+std::string did_you_mean(const std::string& given, const po::options_description& all) {
+  const std::string word =
+      given.substr(given.find_first_not_of('-') == std::string::npos ? given.size() : given.find_first_not_of('-'));
+  const std::string typed = word.substr(0, word.find('='));
+  if (typed.empty()) return {};
+  std::vector<std::string> prefixed;
+  std::string closest;
+  std::size_t best = 3;
+  for (const auto& option : all.options()) {
+    const std::string& candidate = option->long_name();
+    if (candidate.rfind(typed, 0) == 0) prefixed.push_back("--" + candidate);
+    if (const std::size_t d = edit_distance(typed, candidate); d < best) {
+      best = d;
+      closest = "--" + candidate;
+    }
+  }
+  if (prefixed.empty() && !closest.empty()) prefixed.push_back(closest);
+  if (prefixed.empty() || prefixed.size() > 3) return {};
+  std::string list;
+  for (std::size_t i = 0; i < prefixed.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == prefixed.size() ? " or " : ", ") + prefixed[i];
+  return "; did you mean " + list + "?";
+}
+
 /// Parses `words` into `vm`; on a bad command line says why on `err` and
 /// returns 2.
 std::optional<int> parse_words(const std::vector<std::string>& words, const Parsed& p, po::variables_map& vm,
@@ -589,6 +634,8 @@ std::optional<int> parse_words(const std::vector<std::string>& words, const Pars
     po::notify(vm);
   } catch (const po::error& e) {
     auto [arg, msg] = describe(e);
+    if (dynamic_cast<const po::unknown_option*>(&e))
+      msg = "unknown option" + did_you_mean(arg, p.all) + " (see --help)";
     err << name << ": " << (arg.empty() ? "" : arg + ": ") << msg << '\n';
     return 2;
   }
