@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <functional>
+#include <iostream>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -60,6 +61,29 @@ private:
   bool failed_ = false;
 };
 
+/// A stream buffer that writes to two others (count's stderr kept for the
+/// exception and shown on the process's stderr as it is written).
+class TeeBuffer : public std::streambuf {
+public:
+  TeeBuffer(std::streambuf* first, std::streambuf* second) : first_(first), second_(second) {}
+
+protected:
+  int_type overflow(int_type ch) override {
+    if (ch == traits_type::eof()) return traits_type::not_eof(ch);
+    const bool kept = first_->sputc(traits_type::to_char_type(ch)) != traits_type::eof();
+    second_->sputc(traits_type::to_char_type(ch));
+    return kept ? ch : traits_type::eof();
+  }
+  int sync() override {
+    second_->pubsync();
+    return 0;
+  }
+
+private:
+  std::streambuf* first_;
+  std::streambuf* second_;
+};
+
 /// count's program, with `progress` (a Python callable) called under the
 /// GIL as progress(done, total) while a run goes on. An exception it raises
 /// is reported as unraisable (sys.unraisablehook); the run goes on. The
@@ -81,13 +105,18 @@ pcount::driver::Program program_with(const py::function& progress) {
 /// Runs `count ARGS` (or `count merge ARGS`) with the GIL released. With
 /// `sink`, each line of stdout goes to sink(bytes) as it is written (a
 /// listing) instead of being returned; with `progress`, progress(done,
-/// total) is called about every 250 ms. Returns (status, stdout, stderr).
+/// total) is called about every 250 ms; with `echo`, stderr is also written
+/// to the process's stderr as the run goes (the progress line). Returns
+/// (status, stdout, stderr).
 py::tuple run(const std::vector<std::string>& args, const std::optional<py::function>& sink,
-              const std::optional<py::function>& progress) {
+              const std::optional<py::function>& progress, bool echo) {
   std::vector<const char*> argv{"count"};
   for (const std::string& a : args) argv.push_back(a.c_str());
   std::ostringstream out_text;
-  std::ostringstream err;
+  std::ostringstream err_text;
+  TeeBuffer tee(err_text.rdbuf(), std::cerr.rdbuf());
+  std::ostream err_echo(&tee);
+  std::ostream& err = echo ? err_echo : static_cast<std::ostream&>(err_text);
   std::unique_ptr<LineSink> lines;
   if (sink) lines = std::make_unique<LineSink>(*sink);
   std::ostream line_out(lines.get());
@@ -103,7 +132,7 @@ py::tuple run(const std::vector<std::string>& args, const std::optional<py::func
   lines.reset();  // drops its reference to the callable while the GIL is held
   // A Ctrl-C that came before or after the driver's own handler was installed.
   if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-  return py::make_tuple(status, py::bytes(out_text.str()), py::bytes(err.str()));
+  return py::make_tuple(status, py::bytes(out_text.str()), py::bytes(err_text.str()));
 }
 
 /// The problems of `count`: (option, value name, help, lists) each, from
@@ -120,7 +149,7 @@ py::list problems() {
 PYBIND11_MODULE(_pcount, m) {
   m.doc() = "pcount's engine and driver, as `count` runs them (use the package pcount)";
   m.def("run", &run, py::arg("args"), py::arg("sink") = py::none(), py::arg("progress") = py::none(),
-        "Runs `count ARGS` in this process; returns (status, stdout bytes, stderr bytes)");
+        py::arg("echo") = false, "Runs `count ARGS` in this process; returns (status, stdout bytes, stderr bytes)");
   m.def("problems", &problems, "The problems of count: (option, value name, help, lists) each");
   m.attr("version") = std::string(pcount::driver::version());
 }

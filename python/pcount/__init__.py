@@ -90,17 +90,33 @@ def _message(err):
     return last[len("count: ") :] if last.startswith("count: ") else last
 
 
-def _run(args, progress=None):
-    """Runs `count ARGS --json`; the report, or the exception its status means."""
-    status, out, err = _pcount.run(args + ["--json"], None, progress)
+def _json_lines(text):
+    """The JSON objects of `text`, one a line (other lines are skipped)."""
+    return [json.loads(line) for line in text.decode("utf-8").splitlines() if line.startswith("{")]
+
+
+def _run(args, progress=None, echo=False):
+    """Runs `count ARGS --json`; the report, or the exception its status means.
+
+    The report is stdout's last object; a job that prints objects (--puzzle-file)
+    prints them on stdout and its report on stderr, and its objects go to
+    report["output"]. A run that reports and exits 1 (a bad line of a
+    --puzzle-file) returns its report, which counts what went wrong.
+    """
+    status, out, err = _pcount.run(args + ["--json"], None, progress, echo)
     if status == 2:
         raise ValueError(_message(err))
     if status == 130:
         raise KeyboardInterrupt(_message(err))
-    if status != 0 and not out.strip():
+    printed, reported = _json_lines(out), [j for j in _json_lines(err) if "report" in j]
+    if printed and "report" in printed[-1]:
+        report, output = Report(printed[-1]), printed[:-1]
+    elif reported:
+        report, output = Report(reported[-1]), printed
+    else:
         raise RuntimeError(_message(err))
-    text = out.decode("utf-8").strip().splitlines()
-    report = Report(json.loads(text[-1]))
+    if output:
+        report["output"] = output
     for key in ("counts", "partial_counts"):
         if isinstance(report.get(key), dict):
             report[key] = {name: int(v) for name, v in report[key].items()}
@@ -122,8 +138,8 @@ def count(problem, value=None, *, progress=False, **options):
     """
     args = _arguments(problem, value, options)
     if callable(progress):
-        return _run(args + ["--quiet"], progress)
-    return _run(args + (["--progress"] if progress else ["--quiet"]))
+        return _run(args, progress)
+    return _run(args + ["--progress"] if progress else args, echo=bool(progress))
 
 
 def tqdm_progress(**tqdm_options):

@@ -66,6 +66,18 @@ def test_same_report_as_the_cli(problem, value, options, args):
     assert comparable(ours) == comparable(cli(*args))
 
 
+def test_puzzle_file_reports_and_keeps_each_result(tmp_path):
+    puzzles = tmp_path / "puzzles.txt"
+    puzzles.write_text(PUZZLE + "\n" + "1" * 81 + "\n")  # one unique puzzle, one bad line
+    report = pcount.count("puzzle_file", f=str(puzzles))
+    done = subprocess.run([COUNT, "--puzzle-file", str(puzzles), "--json"], capture_output=True, text=True)
+    assert done.returncode == 1  # the bad line
+    output = report.pop("output")
+    assert comparable(report) == comparable(json.loads(done.stderr.strip().splitlines()[-1]))
+    assert output == [json.loads(line) for line in done.stdout.splitlines()]
+    assert report["unique"] == 1 and report["bad_lines"] == 1
+
+
 def test_threads_default_to_the_cpus_the_process_may_use():
     assert pcount.count("queens", n=6)["threads"] == len(os.sched_getaffinity(0))
 
@@ -153,6 +165,11 @@ def test_progress_callback_sees_every_task_done():
     report = pcount.count("queens", n=12, method="search", threads=2, progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1] == (report["tasks"], report["tasks"])
     assert all(a[0] <= b[0] and a[1] == b[1] for a, b in zip(seen, seen[1:]))  # never backwards
+
+
+def test_progress_true_shows_counts_progress_line(capfd):
+    report = pcount.count("queens", n=10, threads=2, progress=True)
+    assert f"count: {report['tasks']}/{report['tasks']} tasks (100.0%)" in capfd.readouterr().err
 
 
 def test_tqdm_adapter_fills_its_bar(capsys):
