@@ -19,9 +19,10 @@ PCOUNT_PACKAGES=(
 # python3-jsonschema for scripts/json-schema-check, universal-ctags for
 # scripts/function-lengths, clang-format (git clang-format) for
 # scripts/check-format, python3-pytest and python3-tqdm for the Python
-# module's tests (tests/python; tqdm for its progress bar adapter).
+# module's tests (tests/python; tqdm for its progress bar adapter), doxygen
+# for the API reference's check (ctest ApiDocs).
 PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-jsonschema universal-ctags clang-format python3-pytest
-                      python3-tqdm)
+                      python3-tqdm doxygen)
 
 # pcount_install_deps [PACKAGE...]: the build's packages and those named.
 pcount_install_deps() {
