@@ -57,6 +57,7 @@ def test_counts_are_exact_ints():
         ("queens", 9, {"threads": 2}, ["--queens", "9", "--threads", "2"]),
         ("puzzle", PUZZLE, {}, ["--puzzle", PUZZLE]),
         ("bulls_and_cows", None, {}, ["--bulls-and-cows"]),
+        ("mastermind", None, {"strategy": "knuth"}, ["--mastermind", "--strategy", "knuth"]),
         ("kirkman", None, {}, ["--kirkman"]),
         ("tictactoe", None, {"misere": True}, ["--tictactoe", "--misere"]),
     ],
