@@ -45,7 +45,7 @@ pcount_install_deps() {
 # pcount_build_progress LOG DIR: copies the build output (stdin) to LOG and
 # says on stderr how far the build of DIR is, one line per tenth of its steps.
 pcount_build_progress() {
-  awk -v logf="$1" -v dir="$2" '
+  awk -v logf="$1" -v dir="$2" -v shown=-1 '
     { print > logf; fflush(logf) }
     match($0, /^\[[0-9]+\/[0-9]+\]/) {
       split(substr($0, 2, RLENGTH - 2), step, "/")
