@@ -36,6 +36,22 @@ class Report(dict):
         raise KeyError(key)
 
 
+# One run at a time in a process: the driver's stop flag (--list K, the stop
+# file) and its SIGINT/SIGTERM handlers are process-wide.
+_running = threading.Lock()
+
+
+def _call(args, sink=None, progress=None, echo=False):
+    """_pcount.run, or RuntimeError while another call of this process runs."""
+    if not _running.acquire(blocking=False):
+        raise RuntimeError("pcount runs one job at a time in a process, and another call is running "
+                           "(a listing not yet drained or closed, or another thread)")
+    try:
+        return _pcount.run(args, sink, progress, echo)
+    finally:
+        _running.release()
+
+
 def problems():
     """The problems of `count`, as {name: help}, from the table of `count --help`."""
     return {option: text for option, _, text, _ in _pcount.problems()}
@@ -103,7 +119,7 @@ def _run(args, progress=None, echo=False):
     report["output"]. A run that reports and exits 1 (a bad line of a
     --puzzle-file) returns its report, which counts what went wrong.
     """
-    status, out, err = _pcount.run(args + ["--json"], None, progress, echo)
+    status, out, err = _call(args + ["--json"], None, progress, echo)
     if status == 2:
         raise ValueError(_message(err))
     if status == 130:
@@ -204,7 +220,7 @@ def listing(problem, value=None, *, first=None, **options):
 
     def work():
         try:
-            outcome["result"] = _pcount.run(args, sink)
+            outcome["result"] = _call(args, sink)
         except BaseException as e:  # handed over to the consumer
             outcome["error"] = e
         put(None)
@@ -230,7 +246,7 @@ def listing(problem, value=None, *, first=None, **options):
 
 def _help():
     """`count --help`: the same option table documents the keywords."""
-    status, out, _ = _pcount.run(["--help"])
+    status, out, _ = _call(["--help"])
     return out.decode("utf-8") if status == 0 else ""
 
 

@@ -131,6 +131,15 @@ def test_listing_cut_short_stops_the_run():
     assert pcount.count("queens", n=8)["all"] == 92  # the engine is free again
 
 
+def test_one_run_at_a_time():
+    solutions = pcount.listing("queens", n=12)
+    next(solutions)  # the listing's run goes on in its thread
+    with pytest.raises(RuntimeError, match="one job at a time"):
+        pcount.count("queens", n=8)
+    solutions.close()
+    assert pcount.count("queens", n=8)["all"] == 92
+
+
 def test_keyboard_interrupt_keeps_finished_tasks_for_resume(tmp_path, monkeypatch):
     monkeypatch.setenv("PCOUNT_CHECKPOINT_SECONDS", "0.02")
     checkpoint = tmp_path / "run.ckpt"
