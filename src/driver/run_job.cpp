@@ -298,6 +298,12 @@ void check_run_options(const Invocation& inv, bool prints) {
   if (!inv.common.output_file.empty() && !prints)
     throw InvalidArgument("--output", "applies to jobs that print objects (--list, --puzzle-file); a shard's "
                                       "result file is --out FILE");
+  // --out where --output was likely meant: valid (a one-shard result file), so a note, not a refusal.
+  if (prints && !inv.common.out_file.empty() && inv.common.output_file.empty() && inv.common.shard_count == 1 &&
+      !inv.common.quiet)
+    inv.err << inv.session.program << ": note: --out " << inv.common.out_file << " is the run's result file for "
+            << merge_program(inv.session) << " merge (JSON), not its objects, which go to stdout; --output FILE "
+            << "writes them to a file\n";
 }
 
 /// PCOUNT_CHECKPOINT_SECONDS: the checkpoint's flush period (default 1 s; tests use less).
