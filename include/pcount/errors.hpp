@@ -40,7 +40,7 @@ public:
 };
 
 /// Text from a file or another untrusted source, made safe for a one-line
-/// message: control characters (below 0x20, and 0x7f) become \xNN, and a
+/// message: control characters (below 0x20, and 0x7f) become `\xNN`, and a
 /// text longer than `max` bytes is cut there with "..." appended.
 [[nodiscard]] inline std::string printable(std::string_view text, std::size_t max = 80) {
   std::string out;

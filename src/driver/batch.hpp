@@ -17,6 +17,10 @@ namespace pcount::driver {
 /// what rebuilds the same job for `merge`.
 [[nodiscard]] std::vector<std::string> problem_command(const Session& session);
 
+/// The program whose `merge` adds up this session's shards, for messages:
+/// the program itself, except that count-mpi's shards are merged by count.
+[[nodiscard]] std::string merge_program(const Session& session);
+
 /// The arguments of `command` (a shard file's "command") that define the
 /// job: the problem option and its parameters, by an allow-list against the
 /// options of `program`. Every option that names a file (its value is FILE,

@@ -44,9 +44,11 @@ po::options_description common_options(const Program& program) {
       "first K; the report goes to stderr" + (lists.empty() ? std::string("; no problem of ") + program.name +
       " lists" : "; problems that list: " + lists);
   po::options_description d("Common options");
+  // One option a line, as --help shows them.
+  // clang-format off
   d.add_options()
       ("help,h", "print this help and exit")
-      ("version", "print the version and the build (compiler, flags) and exit")
+      ("version,V", "print the version and the build (compiler, flags) and exit")
       ("threads,t", po::value<std::string>()->value_name("T"),
        "worker threads, T ≥ 1 (may exceed the core count); default: all hardware threads")
       ("split-depth", po::value<std::string>()->value_name("D"),
@@ -54,13 +56,14 @@ po::options_description common_options(const Program& program) {
        "giving enough tasks (see each problem)")
       ("method", po::value<std::string>()->value_name("M"), methods.c_str())
       ("json", "print one JSON object (or JSON lines) on stdout instead of text")
-      ("list", po::value<std::string>()->implicit_value("")->value_name("K"), list_help.c_str())
-      ("estimate", po::value<std::string>()->implicit_value("")->value_name("S"),
+      ("list", po::value<std::string>()->implicit_value("")->value_name("[K]"), list_help.c_str())
+      ("estimate", po::value<std::string>()->implicit_value("")->value_name("[S]"),
        "do not run: print the predicted tree size, CPU and wall time (95% interval) for these "
        "--threads/--shard, from a sample of tasks run in full (timed probes of them where tasks take "
        "hours) within about S seconds (default 3)")
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
+  // clang-format on
   return d;
 }
 
@@ -121,7 +124,7 @@ Parsed build_options(const Program& program) {
 
 void print_help(std::ostream& out, const Program& program, const Parsed& p) {
   out << "usage: " << program.name << " PROBLEM [OPTIONS]\n"
-      << "       " << program.name << " merge FILE...\n"
+      << "       " << program.name << " merge [--json] [--raw] FILE...\n"
       << (program.summary.empty() ? "Counts exactly, in parallel" : program.summary) << " (pcount " << version()
       << ").\n\n"
       << p.all << "\n"
@@ -170,6 +173,8 @@ Common read_common(const po::variables_map& vm) {
   c.json = vm.count("json") > 0;
   c.quiet = vm.count("quiet") > 0;
   c.progress = vm.count("progress") > 0;
+  if (c.quiet && c.progress)
+    throw InvalidArgument("--quiet, --progress", "give one: --quiet hides the progress display, --progress shows it");
   c.estimate_check = vm.count("no-estimate-check") == 0;
   if (vm.count("list")) {
     c.list = true;
@@ -518,7 +523,8 @@ void replay_outputs(const Invocation& inv, const Plan& plan, const engine::Merge
       throw std::runtime_error(
           "merge: the shard files of this --list job keep counts only (a shard resumed from a checkpoint keeps no "
           "output), so the list cannot be printed; run those shards again without --checkpoint (or with --output "
-          "FILE and concatenate the files in shard order), or use count merge --raw for the counts");
+          "FILE and concatenate the files in shard order), or use " +
+          merge_program(inv.session) + " merge --raw for the counts");
     return;
   }
   if (const auto counter = plan.job.listed_counter)
@@ -556,6 +562,7 @@ int main(int argc, const char* const* argv, const Program& program, std::ostream
   } else {
     Session session;
     session.program = program.name;
+    session.progress = program.progress;
     session.command.assign(argv + (argc > 0 ? 1 : 0), argv + argc);
     session.distributed = distributed;
     status = run_invocation(argc, argv, program, session, out, err);
@@ -596,6 +603,49 @@ std::vector<std::string> join_optional_values(int argc, const char* const* argv)
   return words;
 }
 
+/// The edit distance (insertions, deletions, substitutions) of a and b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// For an unknown option ("--thread", "--thread=2"): "; did you mean
+/// --threads?" naming the options it is a prefix of (up to three), else
+/// the closest within two edits (a typo); empty when nothing is that close.
+std::string did_you_mean(const std::string& given, const po::options_description& all) {
+  const std::string word =
+      given.substr(given.find_first_not_of('-') == std::string::npos ? given.size() : given.find_first_not_of('-'));
+  const std::string typed = word.substr(0, word.find('='));
+  if (typed.empty()) return {};
+  std::vector<std::string> prefixed;
+  std::string closest;
+  std::size_t best = 3;
+  for (const auto& option : all.options()) {
+    const std::string& candidate = option->long_name();
+    if (candidate.rfind(typed, 0) == 0) prefixed.push_back("--" + candidate);
+    if (const std::size_t d = edit_distance(typed, candidate); d < best) {
+      best = d;
+      closest = "--" + candidate;
+    }
+  }
+  if (prefixed.empty() && !closest.empty()) prefixed.push_back(closest);
+  if (prefixed.empty() || prefixed.size() > 3) return {};
+  std::string list;
+  for (std::size_t i = 0; i < prefixed.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == prefixed.size() ? " or " : ", ") + prefixed[i];
+  return "; did you mean " + list + "?";
+}
+
 /// Parses `words` into `vm`; on a bad command line says why on `err` and
 /// returns 2.
 std::optional<int> parse_words(const std::vector<std::string>& words, const Parsed& p, po::variables_map& vm,
@@ -619,6 +669,8 @@ std::optional<int> parse_words(const std::vector<std::string>& words, const Pars
     po::notify(vm);
   } catch (const po::error& e) {
     auto [arg, msg] = describe(e);
+    if (dynamic_cast<const po::unknown_option*>(&e))
+      msg = "unknown option" + did_you_mean(arg, p.all) + " (see --help)";
     err << name << ": " << one_line(arg.empty() ? "" : arg + ": ") << one_line(msg) << '\n';
     return 2;
   }
@@ -643,9 +695,8 @@ void check_combinations(const Invocation& inv, const Program& program) {
                                         (can.empty() ? std::string() : "; problems that list: " + can));
   }
   if (inv.common.list_limit != 0 && inv.common.shard_count > 1)
-    throw InvalidArgument("--list",
-                          "K (the first K objects) does not combine with --shard; list all and "
-                          "count merge, or run without --shard");
+    throw InvalidArgument("--list", "K (the first K objects) does not combine with --shard; list all and " +
+                                        merge_program(inv.session) + " merge, or run without --shard");
   if (inv.common.list_limit != 0 && (!inv.common.checkpoint.empty() || !inv.common.out_file.empty()))
     throw InvalidArgument("--list", std::string("K (the first K objects) does not combine with ") +
                                         (inv.common.checkpoint.empty() ? "--out" : "--checkpoint"));

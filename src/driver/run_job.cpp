@@ -130,7 +130,7 @@ public:
       : inv_(inv), total_(total), resumed_(resumed), done_(done), show_(show), tty_(isatty(2) != 0),
         start_(Clock::now()) {
     check_stop_file();  // a stop file that is already there stops the run before its first task
-    if (!show_ && inv_.common.stop_file.empty()) return;
+    if (!show_ && inv_.common.stop_file.empty() && !inv_.session.progress) return;
     thread_ = std::thread([this] { loop(); });
   }
   ~Monitor() { stop(); }
@@ -145,6 +145,7 @@ public:
     }
     wake_.notify_all();
     if (thread_.joinable()) thread_.join();
+    report_progress();
     if (show_) {
       draw(true);
       inv_.err << '\n' << std::flush;
@@ -163,6 +164,7 @@ private:
 
   void loop() {
     auto last_draw = Clock::now() - std::chrono::hours(1);
+    auto last_report = Clock::now();
     const auto period = tty_ ? std::chrono::milliseconds(250) : std::chrono::milliseconds(2000);
     for (;;) {
       check_stop_file();
@@ -170,16 +172,31 @@ private:
         draw(false);
         last_draw = Clock::now();
       }
+      if (Clock::now() - last_report >= std::chrono::milliseconds(250)) {
+        report_progress();
+        last_report = Clock::now();
+      }
       std::unique_lock lock(mutex_);
       if (wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stopped_; })) return;
     }
   }
 
-  void draw(bool final) {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+  /// The tasks done so far, resumed ones included.
+  [[nodiscard]] std::size_t tasks_done() const {
     std::size_t done_now = done_.load();
     if (Distributed* d = inv_.session.distributed) done_now = std::min(d->claimed(), total_ - std::min(total_, resumed_));
-    const std::size_t done = std::min(total_, resumed_ + done_now);
+    return std::min(total_, resumed_ + done_now);
+  }
+
+  /// Session::progress, when set (the Python module's callback).
+  void report_progress() {
+    if (inv_.session.progress) inv_.session.progress(tasks_done(), total_);
+  }
+
+  void draw(bool final) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    const std::size_t done = tasks_done();
+    const std::size_t done_now = done - std::min(done, resumed_);
     const double rate = elapsed > 0 ? static_cast<double>(done_now) / elapsed : 0.0;
     const double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : -1.0;
     std::ostringstream line;
@@ -285,6 +302,11 @@ std::vector<std::string> problem_command(const Session& session) {
   return kept;
 }
 
+std::string merge_program(const Session& session) {
+  const std::string& name = session.program;
+  return name.ends_with("-mpi") ? name.substr(0, name.size() - 4) : name;
+}
+
 std::size_t auto_split_min_tasks(const Invocation& inv) {
   return std::max<std::size_t>(1024, 16 * static_cast<std::size_t>(std::max(1, inv.common.threads)));
 }
@@ -304,10 +326,17 @@ void check_run_options(const Invocation& inv, bool prints) {
                           : inv.problem   ? "--" + std::string(inv.problem->option)
                                           : std::string(),
                           "does not run under count-mpi (one process prints its output in order); "
-                          "use --shard I/K on several nodes and count merge");
+                          "use --shard I/K on several nodes and " +
+                              merge_program(inv.session) + " merge");
   if (!inv.common.output_file.empty() && !prints)
     throw InvalidArgument("--output", "applies to jobs that print objects (--list, --puzzle-file); a shard's "
                                       "result file is --out FILE");
+  // --out where --output was likely meant: valid (a one-shard result file), so a note, not a refusal.
+  if (prints && !inv.common.out_file.empty() && inv.common.output_file.empty() && inv.common.shard_count == 1 &&
+      !inv.common.quiet)
+    inv.err << inv.session.program << ": note: --out " << inv.common.out_file << " is the run's result file for "
+            << merge_program(inv.session) << " merge (JSON), not its objects, which go to stdout; --output FILE "
+            << "writes them to a file\n";
 }
 
 }  // namespace
@@ -522,7 +551,7 @@ void leave_shard_file(const Invocation& inv, const engine::Batch& batch, const e
   } else if (printer && c.list) {
     inv.err << inv.session.program << ": note: --out " << c.out_file << ": " << batch.resumed().size()
             << " tasks came from the checkpoint without their output, so the file keeps the counts only "
-               "(count merge prints the report, not the output)\n";
+            << "(" << merge_program(inv.session) << " merge prints the report, not the output)\n";
   }
   inv.session.after_report.push_back([path = c.out_file, r = std::move(r)] { engine::write_shard_file(path, r); });
 }
@@ -555,7 +584,7 @@ void leave_shard_file(const Invocation& inv, const engine::Batch& batch, const e
   } else {
     TextBlock t;
     t.line("job", job.fingerprint);
-    t.line("shard", shard_text(c) + " (partial counts; add the shards with count merge)");
+    t.line("shard", shard_text(c) + " (partial counts; add the shards with " + merge_program(inv.session) + " merge)");
     for (std::size_t i = 0; i < job.counter_names.size(); ++i)
       t.line(job.counter_names[i], to_string(result.totals.get(i)));
     put_figures(t, f);

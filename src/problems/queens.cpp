@@ -183,11 +183,14 @@ Plan plan_queens(const Invocation& inv) {
     const double limit =
         inv.has("memory-limit") ? parse_memory_limit(*inv.value("memory-limit")) : 0.8 * machine_memory();
     const double need = join_memory_estimate(n, outer, inv.common.threads);
-    if (limit > 0 && need > limit)
-      throw InvalidArgument("--memory-limit", "the join of N = " + std::to_string(n) + " with " +
-                                                  std::to_string(inv.common.threads) + " threads needs about " +
-                                                  gibibytes(need) + ", more than the limit of " + gibibytes(limit) +
-                                                  "; use fewer --threads, more --outer-columns or a higher limit");
+    if (limit > 0 && need > limit) {
+      const int threads = inv.common.threads;
+      throw InvalidArgument("--memory-limit",
+                            "the join of N = " + std::to_string(n) + " with " + std::to_string(threads) +
+                                (threads == 1 ? " thread" : " threads") + " needs about " + gibibytes(need) +
+                                ", more than the limit of " + gibibytes(limit) + "; use " +
+                                (threads > 1 ? "fewer --threads, " : "") + "more --outer-columns or a higher limit");
+    }
     plan.job = make_join_job(n, outer, fingerprint);
     plan.report = [&inv, n, method, outer, need, show](const engine::RunResult& result) {
       nlohmann::ordered_json extra = nlohmann::ordered_json::object();

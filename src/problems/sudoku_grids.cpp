@@ -44,6 +44,21 @@ bool subbands_applies(BoxShape s) {
   return (s.rows == 2 && s.cols >= 2 && s.cols <= 6) || (s.cols == 2 && s.rows >= 2 && s.rows <= 6);
 }
 
+/// For an R×R shape no method counts: when R is the side of a grid whose
+/// boxes a method counts (9x9: 3x3 boxes), the hint that RxC names the
+/// boxes, not the grid; else empty.
+std::string grid_side_hint(BoxShape s) {
+  if (s.rows != s.cols) return {};
+  for (int r = 2; r * r <= s.rows; ++r)
+    if (s.rows % r == 0) {
+      const BoxShape boxes{r, s.rows / r};
+      if (bands_applies(boxes) || subbands_applies(boxes) || search_applies(boxes))
+        return "; RxC is the shape of a box, not of the grid: a " + s.name() + " grid has " + boxes.name() +
+               " boxes (--sudoku " + boxes.name() + ")";
+    }
+  return {};
+}
+
 Report base_report(BoxShape shape, const std::string& method) {
   Report report;
   report.problem = "sudoku";
@@ -200,7 +215,8 @@ Plan plan_sudoku(const Invocation& inv) {
   const bool bands_ok = bands_applies(shape);
   const bool subbands_ok = subbands_applies(shape);
   if (!search_ok && !bands_ok && !subbands_ok)
-    throw InvalidArgument("--sudoku", "no method counts " + shape.name() + " boxes yet; " + kSupported);
+    throw InvalidArgument(
+        "--sudoku", "no method counts " + shape.name() + " boxes yet" + grid_side_hint(shape) + "; " + kSupported);
   const bool factorisations_ok = factorisations_applies(shape);
   const std::string method = choose_method(inv, {"bands", "factorisations", "search", "subbands"},
                                            default_grid_method(inv, bands_ok, factorisations_ok));

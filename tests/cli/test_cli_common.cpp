@@ -75,6 +75,26 @@ TEST(Cli, HelpListsEveryProblemAndVersionPrints) {
   EXPECT_EQ(v.out.compare(second, 11, "built with "), 0) << v.out;
   EXPECT_EQ(v.out.find("built with unknown"), std::string::npos) << v.out;
   EXPECT_NE(v.out.find(", "), std::string::npos) << v.out;
+  const CommandResult short_v = run_count({"-V"});  // the GNU habit
+  EXPECT_EQ(short_v.status, 0);
+  EXPECT_EQ(short_v.out, v.out);
+}
+
+TEST(Cli, MistakesGetAHint) {
+  const CommandResult typo = run_count({"--queens", "8", "--thread", "2"});
+  EXPECT_EQ(typo.status, 2);
+  EXPECT_EQ(typo.err, "count: --thread: unknown option; did you mean --threads? (see --help)\n");
+  const CommandResult prefix = run_count({"--queens", "8", "--outer", "2"});
+  EXPECT_NE(prefix.err.find("did you mean --outer-columns?"), std::string::npos) << prefix.err;
+  const CommandResult far = run_count({"--queens", "8", "--bogus"});
+  EXPECT_EQ(far.err, "count: --bogus: unknown option (see --help)\n");
+  const CommandResult both = run_count({"--queens", "8", "--quiet", "--progress"});
+  EXPECT_EQ(both.status, 2);
+  EXPECT_EQ(both.err.rfind("count: --quiet, --progress: give one", 0), 0u) << both.err;
+  // 9x9 is the grid; its boxes are 3x3.
+  const CommandResult grid = run_count({"--sudoku", "9x9"});
+  EXPECT_EQ(grid.status, 2);
+  EXPECT_NE(grid.err.find("a 9x9 grid has 3x3 boxes (--sudoku 3x3)"), std::string::npos) << grid.err;
 }
 
 TEST(Cli, JsonIsOneObjectWithDecimalStringCounts) {

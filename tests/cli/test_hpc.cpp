@@ -411,8 +411,13 @@ TEST_F(Hpc, ProgressGoesToStderrAndQuietSilencesIt) {
   EXPECT_NE(shown.err.find("tasks"), std::string::npos);
   EXPECT_EQ(shown.err.back(), '\n');
   EXPECT_NE(shown.out.find("352"), std::string::npos);
-  const CommandResult quiet = run_count({"--queens", "9", "--progress", "--quiet"});
+  const CommandResult quiet = run_count({"--queens", "9", "--quiet"});
+  EXPECT_EQ(quiet.status, 0);
   EXPECT_EQ(quiet.err, "");
+  // Both at once is a contradiction, refused rather than one winning silently.
+  const CommandResult both = run_count({"--queens", "9", "--progress", "--quiet"});
+  EXPECT_EQ(both.status, 2);
+  EXPECT_EQ(both.out, "");
 }
 
 }  // namespace

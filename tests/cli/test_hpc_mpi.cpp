@@ -203,7 +203,7 @@ TEST_F(HpcMpi, BadInputExits2WithOneMessage) {
   const CommandResult r = run_mpi(2, {"--queens", "99"});
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "");
-  EXPECT_NE(r.err.find("count: --queens: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("count-mpi: --queens: "), std::string::npos) << r.err;  // its own name
 }
 
 // scripts/slurm/mpi.sbatch as Slurm runs it (the stub sbatch runs a spooled

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -130,6 +131,18 @@ protected:
   }
   std::vector<std::string> files_;
 };
+
+TEST_F(List, OutWithoutShardsNotesThatTheListingIsOnStdout) {
+  // --out (a result file for merge) where --output (the objects) was likely meant.
+  const std::string out = file("out-not-output");
+  const CommandResult r = run_count({"--queens", "6", "--list", "--out", out, "--threads", "2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4);  // Q(6) = 4, on stdout
+  EXPECT_NE(r.err.find("count: note: --out " + out + " is the run's result file for count merge"), std::string::npos)
+      << r.err;
+  const CommandResult quiet = run_count({"--queens", "6", "--list", "--out", out, "--threads", "2", "-q"});
+  EXPECT_EQ(quiet.err, "");
+}
 
 TEST_F(List, QueensEightGivesThe92SolutionsEverywhereAlike) {
   const std::string out = same_everywhere({"--queens", "8"});

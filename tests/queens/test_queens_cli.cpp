@@ -120,6 +120,13 @@ TEST(QueensCli, JoinRefusesARunOverTheMemoryLimitBeforeAnyWork) {
   EXPECT_TRUE(is_one_line(r.err)) << r.err;
   EXPECT_EQ(r.err.rfind("count: --memory-limit", 0), 0u) << r.err;
   EXPECT_NE(r.err.find("GiB"), std::string::npos) << r.err;  // the estimate is in the message
+  EXPECT_NE(r.err.find("with 2 threads needs"), std::string::npos) << r.err;
+  // One thread is "1 thread", and fewer threads is no way out then.
+  const CommandResult one = run_count(
+      {"--queens", "20", "--method", "join", "--outer-columns", "4", "--memory-limit", "1M", "--threads", "1"});
+  EXPECT_EQ(one.status, 2);
+  EXPECT_NE(one.err.find("with 1 thread needs"), std::string::npos) << one.err;
+  EXPECT_EQ(one.err.find("fewer --threads"), std::string::npos) << one.err;
 }
 
 std::vector<std::vector<int>> boards_of(const nlohmann::json& j) {

@@ -56,6 +56,8 @@ struct Session {
   /// When the call started: --estimate reports the time spent before the
   /// tasks (the plan: class lists, tables) from it.
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  /// Program::progress of the program run.
+  std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 /// How the program presents itself.
@@ -68,6 +70,12 @@ struct Program {
   /// empty for a program built with the library in pcount's own CMake
   /// (count), whose one build is build_info().
   std::string build = {};
+  /// Where a run reports its progress besides (or instead of) the progress
+  /// line: called with the tasks done and the tasks of the run (this shard's,
+  /// resumed ones included) about every 250 ms from a thread of the driver,
+  /// and once more when the run ends; empty for none (count). The Python
+  /// module hands it to a callback.
+  std::function<void(std::size_t done, std::size_t total)> progress = {};
 };
 
 /// The program's version string.

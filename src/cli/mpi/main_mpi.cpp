@@ -226,7 +226,10 @@ int main(int argc, char** argv) {
     pcount::cli::NullBuffer null_buffer;
     std::ostream null_out(&null_buffer);
     std::ostringstream rank_err;  // a rank > 0's messages; shown only if it fails alone
-    status = pcount::driver::main(argc, argv, pcount::cli::count_program(), rank == 0 ? std::cout : null_out,
+    // count's problems under this program's name: messages start "count-mpi:".
+    pcount::driver::Program program = pcount::cli::count_program();
+    program.name = "count-mpi";
+    status = pcount::driver::main(argc, argv, program, rank == 0 ? std::cout : null_out,
                                   rank == 0 ? std::cerr : rank_err, &dist);
     std::cout.flush();
     // Did every rank get here? An error on this rank only (a file it cannot
