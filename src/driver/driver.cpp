@@ -422,6 +422,14 @@ std::optional<std::string> Invocation::value(const std::string& name) const {
 
 bool Invocation::distributed() const { return session.distributed != nullptr; }
 
+const std::string& Invocation::program() const { return session.program; }
+
+const engine::RunResult* Invocation::replayed() const { return session.replay; }
+
+std::string Invocation::replayed_fingerprint() const {
+  return session.replay_files ? session.replay_files->fingerprint : std::string();
+}
+
 long long parse_int(const std::string& arg, const std::string& text, long long lo, long long hi) {
   long long v = 0;
   const char* first = text.data();

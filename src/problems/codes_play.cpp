@@ -5,7 +5,6 @@
 #include <streambuf>
 #include <vector>
 
-#include "pcount/driver/program.hpp"  // Session: the program name in messages
 #include "pcount/errors.hpp"
 
 namespace pcount::games::play {
@@ -98,7 +97,7 @@ std::string check_score(const Answer& a, const codes::CodeSet& cs, const std::fu
 
 Asked ask_answer(const driver::Invocation& inv, std::istream& in, bool echo, const codes::CodeSet& cs,
                  std::size_t guess, int number, const std::function<bool(std::uint8_t)>& possible) {
-  const std::string me = inv.session.program + ": --play: ";
+  const std::string me = inv.program() + ": --play: ";
   for (int slips = 0;;) {
     inv.out << "guess " << number << ": " << cs.name(guess) << "   answer? " << std::flush;
     std::string line;

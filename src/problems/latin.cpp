@@ -5,7 +5,6 @@
 
 #include "pcount/problems/latin.hpp"
 #include "pcount/bigint.hpp"
-#include "pcount/driver/program.hpp"  // Session: the program name for a note
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"
 #include "pcount/latin/search.hpp"
@@ -52,7 +51,7 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
   } else {
     cache.dir = default_cache_dir();
     if (!cache.dir)
-      inv.err << inv.session.program
+      inv.err << inv.program()
               << ": --latin: note: no cache of graph class lists (neither XDG_CACHE_HOME nor "
                  "HOME is set; give --cache-dir DIR to keep them)\n";
   }

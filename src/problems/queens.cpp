@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "pcount/problems/queens.hpp"
-#include "pcount/driver/program.hpp"  // Session: is this a merge
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/queens/constellations.hpp"
@@ -198,11 +197,10 @@ Plan plan_queens(const Invocation& inv) {
       // This process's memory: under merge it would be the merge's own, not
       // the shards' (their files do not record it), so it is left out.
       const double peak = peak_rss_bytes();
-      if (inv.session.replay) {
-      } else if (inv.common.json) {
+      if (inv.replayed() == nullptr && inv.common.json) {
         extra["memory_estimate_bytes"] = std::llround(need);
         extra["peak_rss_bytes"] = std::llround(peak);
-      } else {
+      } else if (inv.replayed() == nullptr) {
         extra["memory"] = mebibytes(need) + " estimated, " + mebibytes(peak) + " peak RSS";
       }
       return report_counts(inv, n, method, join_counts(n, result.totals), std::move(extra), show);

@@ -85,6 +85,15 @@ struct Invocation {
   /// Whether this is one of several processes of count-mpi (ranks share the
   /// job; an interactive run such as --play is refused there).
   [[nodiscard]] bool distributed() const;
+  /// The program's name, the prefix of every message on stderr ("count").
+  [[nodiscard]] const std::string& program() const;
+  /// Under `count merge`: the shards' figures (totals, tasks, threads), which
+  /// the plan reports instead of running; its input files are not read then.
+  /// nullptr for a run.
+  [[nodiscard]] const engine::RunResult* replayed() const;
+  /// Under `count merge` of shard files: the fingerprint they carry, which
+  /// the plan's job must equal; empty otherwise.
+  [[nodiscard]] std::string replayed_fingerprint() const;
 };
 
 /// What a problem prints about its counts.
@@ -207,6 +216,9 @@ struct Problem {
 /// "The contract"): checkpoints, shard files and MPI ranks refuse to mix
 /// jobs whose fingerprints differ. Every problem of pcount builds its
 /// fingerprint with it.
+/// The program's version string ("0.1.0"), as fingerprints and --version give it.
+[[nodiscard]] std::string_view version();
+
 class Fingerprint {
 public:
   /// Starts with fingerprint_prefix() and `problem`: the problem's name, or

@@ -78,9 +78,6 @@ struct Program {
   std::function<void(std::size_t done, std::size_t total)> progress = {};
 };
 
-/// The program's version string.
-[[nodiscard]] std::string_view version();
-
 /// How this program was built, one line: compiler and its version, build
 /// type, and the C++ flags of that type with the -march used (from CMake
 /// at configure time; "unknown" for a build outside the project's CMake).
