@@ -508,6 +508,63 @@ u128 reduced_from_all(int n, int k, u128 all) {
   return all / denom;
 }
 
+namespace {
+
+/// How make_class_job sums: rectangles by DFS or by peeling into the table
+/// of one degree less; squares of odd N as a product over a class and its
+/// complement, of even N by complementary pairs (Mode::SquareEven).
+enum class Mode { RectDfs, RectPeel, SquareOdd, SquareEven };
+
+/// The classes a class job sums over and the table their terms peel into.
+struct ClassPlan {
+  int n = 0;
+  Mode mode = Mode::RectDfs;
+  std::vector<GraphClass> classes;
+  std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
+  FactorTable lower;
+};
+
+/// Class i's term of the sum: its labelled copies times its count of
+/// completions (1-factorisations, or peeled counts as the mode says).
+u128 class_term(const ClassPlan& plan, std::size_t i) {
+  const GraphClass& c = plan.classes[i];
+  const u128 copies = labelled_copies(plan.n, c.automorphisms);
+  u128 value = 0;
+  switch (plan.mode) {
+    case Mode::RectDfs:
+      value = count_factorisations(c.graph);
+      break;
+    case Mode::RectPeel:
+      value = peel_count(c.graph, plan.lower);
+      break;
+    case Mode::SquareOdd:
+      value = checked_mul(plan.lower.at(c.key), peel_count(c.graph.complement(), plan.lower));
+      break;
+    case Mode::SquareEven: {
+      const u128 mine = peel_count(c.graph, plan.lower);
+      const u128 theirs = plan.times[i] == 1 ? mine : peel_count(c.graph.complement(), plan.lower);
+      value = checked_mul(checked_mul(mine, theirs), static_cast<u128>(plan.times[i]));
+      break;
+    }
+  }
+  return checked_mul(copies, value);
+}
+
+/// The class job's fingerprint. The task ids index the class list: its
+/// hash goes into the fingerprint, so a checkpoint or shard from a
+/// different list (another nauty version, another order) is refused
+/// instead of mixed in.
+std::string class_job_fingerprint(const ClassPlan& plan, int k, int degree, std::size_t slice) {
+  engine::Fnv1a64 list_fnv;  // over the keys and multiplicities
+  for (std::size_t i = 0; i < plan.classes.size(); ++i)
+    list_fnv.add_le128(plan.classes[i].key).add_le64(plan.times.empty() ? 1u : plan.times[i]);
+  return "pcount/" + std::string(PCOUNT_VERSION) + " latin n=" + std::to_string(plan.n) + " rows=" + std::to_string(k) +
+         " method=classes degree=" + std::to_string(degree) + " classes=" + std::to_string(plan.classes.size()) +
+         " slice=" + std::to_string(slice) + " list=" + hex128(list_fnv.value()).substr(16);
+}
+
+}  // namespace
+
 ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   if (n < 2 || n > kMaxClassOrder)
     throw InvalidArgument("order", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
@@ -519,14 +576,6 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   const int h = n / 2;
   const int b = std::min((n - 1) / 2, 3);  // degrees ≤ b: N by DFS; above: by peeling
 
-  enum class Mode { RectDfs, RectPeel, SquareOdd, SquareEven };
-  struct Plan {
-    int n = 0;
-    Mode mode = Mode::RectDfs;
-    std::vector<GraphClass> classes;
-    std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
-    FactorTable lower;
-  };
   // The table of N over all d-regular classes: from the disk cache when it
   // holds a valid one, else by DFS up to degree b and by peeling into the
   // (d-1)-regular table above (itself cached the same way), as engine jobs.
@@ -554,7 +603,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
         if (cache.dir) write_table(table_file(*cache.dir, n, d), header, values, cache.option);
         return FactorTable(cls, std::move(values));
       };
-  auto plan = std::make_shared<Plan>();
+  auto plan = std::make_shared<ClassPlan>();
   plan->n = n;
   int degree = k;
   {
@@ -585,51 +634,20 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   }
 
   const std::size_t count = plan->classes.size();
-  // The task ids index this class list: its hash goes into the fingerprint,
-  // so a checkpoint or shard from a different list (another nauty version,
-  // another order) is refused instead of mixed in.
-  engine::Fnv1a64 list_fnv;  // over the keys and multiplicities
-  for (std::size_t i = 0; i < count; ++i)
-    list_fnv.add_le128(plan->classes[i].key).add_le64(plan->times.empty() ? 1u : plan->times[i]);
-  const std::uint64_t list_hash = list_fnv.value();
   const std::size_t slice = std::max<std::size_t>(1, (count + 4095) / 4096);
   ClassJob out;
   out.classes = count;
   out.class_degree = degree;
-  out.job.fingerprint = "pcount/" + std::string(PCOUNT_VERSION) + " latin n=" + std::to_string(n) +
-                        " rows=" + std::to_string(k) + " method=classes degree=" + std::to_string(degree) +
-                        " classes=" + std::to_string(count) + " slice=" + std::to_string(slice) +
-                        " list=" + hex128(list_hash).substr(16);
+  out.job.fingerprint = class_job_fingerprint(*plan, k, degree, slice);
   out.job.counter_names = {"all"};
   out.job.task_count = (count + slice - 1) / slice;
   out.job.split_depth = -1;
   out.job.run_task = [plan, slice](std::size_t id, engine::Tally& tally) {
     const std::size_t first = id * slice;
-    const std::size_t last = std::min(plan->classes.size(), first + slice);
     u128 sum = 0;
-    for (std::size_t i = first; i < last; ++i) {
+    for (std::size_t i = first; i < std::min(plan->classes.size(), first + slice); ++i) {
       engine::throw_if_stopped();  // once per class; the counts below also check inside
-      const GraphClass& c = plan->classes[i];
-      const u128 copies = labelled_copies(plan->n, c.automorphisms);
-      u128 value = 0;
-      switch (plan->mode) {
-        case Mode::RectDfs:
-          value = count_factorisations(c.graph);
-          break;
-        case Mode::RectPeel:
-          value = peel_count(c.graph, plan->lower);
-          break;
-        case Mode::SquareOdd:
-          value = checked_mul(plan->lower.at(c.key), peel_count(c.graph.complement(), plan->lower));
-          break;
-        case Mode::SquareEven: {
-          const u128 mine = peel_count(c.graph, plan->lower);
-          const u128 theirs = plan->times[i] == 1 ? mine : peel_count(c.graph.complement(), plan->lower);
-          value = checked_mul(checked_mul(mine, theirs), static_cast<u128>(plan->times[i]));
-          break;
-        }
-      }
-      sum = checked_add(sum, checked_mul(copies, value));
+      sum = checked_add(sum, class_term(*plan, i));
     }
     tally.add(0, sum);
   };

@@ -1,5 +1,9 @@
 // The `--bulls-and-cows` and `--mastermind [--strategy S]` problems: a code-breaking
 // strategy played against every secret.
+
+// GCC 12 reports a false -Wrestrict inside inlined std::string concatenation
+// (GCC bug 105329); the code is correct, so the warning is off for this file.
+#pragma GCC diagnostic ignored "-Wrestrict"
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -322,151 +326,151 @@ Plan plan_worst_case(const Invocation& inv, codes::Game game, const std::optiona
   return plan;
 }
 
-Plan plan_codes(const Invocation& inv, codes::Game game) {
-  const codes::CodeSet& cs = code_set(game);
-  const auto strategy_file = inv.value("strategy-file");
-  const auto strategy_out = inv.value("strategy-out");
-  if (strategy_file && inv.has("strategy"))
+/// The options of a strategy count, checked against each other.
+struct CodesOptions {
+  std::optional<std::string> strategy_file, strategy_out, bound_tree_file, class_bounds;
+  bool worst_case = false;
+  codes::Strategy strategy = codes::Strategy::first_consistent;
+};
+
+/// Reads and cross-checks --strategy, --strategy-file, --objective,
+/// --bound-tree and --class-bounds; throws InvalidArgument naming the option.
+CodesOptions check_codes_options(const Invocation& inv, codes::Game game) {
+  CodesOptions o;
+  o.strategy_file = inv.value("strategy-file");
+  o.strategy_out = inv.value("strategy-out");
+  if (o.strategy_file && inv.has("strategy"))
     throw InvalidArgument("--strategy-file", "gives the strategy itself: leave out --strategy");
   const auto objective = inv.value("objective");
   if (objective && *objective != "average" && *objective != "worst-case")
     throw InvalidArgument("--objective", "unknown objective '" + *objective + "'; allowed: average, worst-case");
-  const bool worst_case = objective && *objective == "worst-case";
-  if (objective && strategy_file)
+  o.worst_case = objective && *objective == "worst-case";
+  if (objective && o.strategy_file)
     throw InvalidArgument("--objective", "applies to --strategy optimal, not to --strategy-file");
   if (objective && inv.has("strategy") && *inv.value("strategy") != "optimal")
     throw InvalidArgument("--objective", "applies to --strategy optimal only");
-  const codes::Strategy strategy =
-      objective ? codes::Strategy::optimal
-                : parse_strategy(inv, game == codes::Game::mastermind ? codes::Strategy::knuth
-                                                                      : codes::Strategy::first_consistent);
-  const auto bound_tree_file = inv.value("bound-tree");
-  const auto class_bounds = inv.value("class-bounds");
-  if (bound_tree_file && class_bounds)
+  o.strategy = objective ? codes::Strategy::optimal
+                         : parse_strategy(inv, game == codes::Game::mastermind ? codes::Strategy::knuth
+                                                                               : codes::Strategy::first_consistent);
+  o.bound_tree_file = inv.value("bound-tree");
+  o.class_bounds = inv.value("class-bounds");
+  if (o.bound_tree_file && o.class_bounds)
     throw InvalidArgument("--class-bounds", "and --bound-tree both give the bounds: choose one");
   for (const char* option : {"--bound-tree", "--class-bounds"}) {
     if (!inv.has(option + 2)) continue;
-    if (strategy_file)
+    if (o.strategy_file)
       throw InvalidArgument(option, "bounds the optimal search, --strategy-file evaluates a tree: choose one");
-    if (worst_case) throw InvalidArgument(option, "applies to the average objective, not --objective worst-case");
-    if (strategy != codes::Strategy::optimal) throw InvalidArgument(option, "applies to --strategy optimal only");
+    if (o.worst_case) throw InvalidArgument(option, "applies to the average objective, not --objective worst-case");
+    if (o.strategy != codes::Strategy::optimal) throw InvalidArgument(option, "applies to --strategy optimal only");
   }
-  if (worst_case) return plan_worst_case(inv, game, strategy_out);
-  if (strategy_out) {
-    engine::check_output_file("--strategy-out", *strategy_out);
-    if (strategy == codes::Strategy::optimal && !strategy_file &&
-        (!inv.common.checkpoint.empty() || inv.common.shard_count > 1))
-      throw InvalidArgument("--strategy-out",
-                            "the optimal tree is built in this process's memory: it cannot be "
-                            "combined with --checkpoint or --shard");
+  return o;
+}
+
+/// --class-bounds B,B,...: one bound per answer class of the optimal first
+/// guess (the solved answer excluded), each 0 to kMaxClassBound.
+std::vector<std::uint64_t> parse_class_bounds(const codes::CodeSet& cs, codes::Game game, const std::string& text) {
+  const std::size_t first = *cs.find(codes::optimal_first_guess(game));
+  std::size_t classes = 0;
+  for (std::uint8_t a = 0; a < codes::kAnswers; ++a) {
+    if (a == cs.solved()) continue;
+    bool any = false;
+    for (std::size_t x = 0; x < cs.size() && !any; ++x) any = cs.answer(first, x) == a;
+    classes += any ? 1 : 0;
   }
-  std::shared_ptr<const codes::StrategyTree> given;
-  if (strategy_file) given = read_strategy_file(cs, *strategy_file);
-  const std::string method = strategy == codes::Strategy::optimal && !given
-                                 ? choose_method(inv, {"branch-and-bound"}, "branch-and-bound")
-                                 : choose_method(inv, {"strategy-tree"}, "strategy-tree");
-  const std::string strategy_name = given                                  ? "file"
-                                    : strategy == codes::Strategy::knuth   ? "knuth"
-                                    : strategy == codes::Strategy::optimal ? "optimal"
-                                                                           : "first-consistent";
+  const std::string allowed = std::to_string(classes) + " numbers 0-" + std::to_string(kMaxClassBound) +
+                              " separated by commas, one per answer class of " + cs.name(first);
+  std::vector<std::uint64_t> bounds;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t end = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, end - at);
+    if (item.empty() || item.size() > 12 || item.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoull(item) > kMaxClassBound)
+      throw InvalidArgument("--class-bounds", "expected " + allowed + ", got '" + text + "'");
+    bounds.push_back(std::stoull(item));
+    at = end + 1;
+  }
+  if (bounds.size() != classes)
+    throw InvalidArgument("--class-bounds", "expected " + allowed + ", got " + std::to_string(bounds.size()));
+  return bounds;
+}
+
+/// --bound-tree FILE: the bounds its tree reaches per class (refused with
+/// --shard, whose merge could not read the tree again: its bounds are named).
+std::vector<std::uint64_t> bounds_of_tree(const Invocation& inv, const codes::CodeSet& cs, codes::Game game,
+                                          const std::string& file) {
+  const auto bound_tree = read_strategy_file(cs, file, "--bound-tree");
+  const std::size_t first = *cs.find(codes::optimal_first_guess(game));
+  std::vector<std::uint64_t> bounds;
+  try {
+    bounds = codes::OptimalSplit::bounds_from_tree(cs, first, *bound_tree);
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument("--bound-tree", file + ": " + e.what());
+  }
+  if (inv.common.shard_count > 1) {
+    std::string list;
+    for (std::uint64_t b : bounds) list += (list.empty() ? "" : ",") + std::to_string(b);
+    throw InvalidArgument("--bound-tree",
+                          "merge cannot read the tree again: with --shard give its bounds as --class-bounds " + list);
+  }
+  return bounds;
+}
+
+/// The optimal strategy's job: by the first answer, or with bounds by the
+/// second guess (`split` set then); `trees` keeps the trees for --strategy-out.
+engine::Job optimal_job(const Invocation& inv, codes::Game game, const CodesOptions& o,
+                        const std::shared_ptr<codes::OptimalTrees>& trees,
+                        std::shared_ptr<const codes::OptimalSplit>& split) {
+  const int depth = o.bound_tree_file || o.class_bounds ? 2 : 1;
+  if (inv.common.split_depth && *inv.common.split_depth != depth)
+    throw InvalidArgument("split_depth", std::string("the optimal strategy is split by the first answer (1), or with "
+                                                     "--bound-tree or --class-bounds by the second guess (2): use ") +
+                                             std::to_string(depth) + ", got " +
+                                             std::to_string(*inv.common.split_depth));
+  if (depth == 1) return codes::make_optimal_job(game, trees);
+  const codes::CodeSet& cs = code_set(game);
+  split = std::make_shared<const codes::OptimalSplit>(game, o.bound_tree_file
+                                                                ? bounds_of_tree(inv, cs, game, *o.bound_tree_file)
+                                                                : parse_class_bounds(cs, game, *o.class_bounds));
+  return split->job(trees);
+}
+
+/// What a strategy count reports, and how --strategy-out is written.
+struct CodesReport {
+  codes::Game game = codes::Game::bulls_and_cows;
+  std::string method, strategy_name;
+  codes::Strategy strategy = codes::Strategy::first_consistent;
+  std::optional<std::string> strategy_out;
   std::shared_ptr<codes::OptimalTrees> trees;
+  std::shared_ptr<const codes::StrategyTree> given;
   std::shared_ptr<const codes::OptimalSplit> split;
-  engine::Job job;
-  if (given) {
-    if (inv.common.split_depth && *inv.common.split_depth != 1)
-      throw InvalidArgument("--split-depth", "a strategy file is split by the first answer only: use 1");
-    job = tree_job(game, given);
-  } else if (strategy == codes::Strategy::optimal) {
-    const bool fine = bound_tree_file || class_bounds;
-    const int depth = fine ? 2 : 1;
-    if (inv.common.split_depth && *inv.common.split_depth != depth)
-      throw InvalidArgument("split_depth", std::string("the optimal strategy is split by the first answer (1), or with "
-                                                       "--bound-tree or --class-bounds by the second guess (2): use ") +
-                                               std::to_string(depth) + ", got " +
-                                               std::to_string(*inv.common.split_depth));
-    if (strategy_out) trees = std::make_shared<codes::OptimalTrees>();
-    if (bound_tree_file) {
-      const auto bound_tree = read_strategy_file(cs, *bound_tree_file, "--bound-tree");
-      const std::size_t first = *cs.find(codes::optimal_first_guess(game));
-      std::vector<std::uint64_t> bounds;
-      try {
-        bounds = codes::OptimalSplit::bounds_from_tree(cs, first, *bound_tree);
-      } catch (const InvalidArgument& e) {
-        throw InvalidArgument("--bound-tree", *bound_tree_file + ": " + e.what());
-      }
-      if (inv.common.shard_count > 1) {
-        std::string list;
-        for (std::uint64_t b : bounds) list += (list.empty() ? "" : ",") + std::to_string(b);
-        throw InvalidArgument("--bound-tree",
-                              "merge cannot read the tree again: with --shard give its bounds as "
-                              "--class-bounds " +
-                                  list);
-      }
-      split = std::make_shared<const codes::OptimalSplit>(game, std::move(bounds));
-      job = split->job(trees);
-    } else if (class_bounds) {
-      const std::size_t first = *cs.find(codes::optimal_first_guess(game));
-      std::size_t classes = 0;
-      for (std::uint8_t a = 0; a < codes::kAnswers; ++a) {
-        if (a == cs.solved()) continue;
-        bool any = false;
-        for (std::size_t x = 0; x < cs.size() && !any; ++x) any = cs.answer(first, x) == a;
-        classes += any ? 1 : 0;
-      }
-      const std::string allowed = std::to_string(classes) + " numbers 0-" + std::to_string(kMaxClassBound) +
-                                  " separated by commas, one per answer class of " + cs.name(first);
-      std::vector<std::uint64_t> bounds;
-      std::size_t at = 0;
-      const std::string& text = *class_bounds;
-      while (at <= text.size()) {
-        const std::size_t end = std::min(text.find(',', at), text.size());
-        const std::string item = text.substr(at, end - at);
-        if (item.empty() || item.size() > 12 || item.find_first_not_of("0123456789") != std::string::npos ||
-            std::stoull(item) > kMaxClassBound)
-          throw InvalidArgument("--class-bounds", "expected " + allowed + ", got '" + text + "'");
-        bounds.push_back(std::stoull(item));
-        at = end + 1;
-      }
-      if (bounds.size() != classes)
-        throw InvalidArgument("--class-bounds", "expected " + allowed + ", got " + std::to_string(bounds.size()));
-      split = std::make_shared<const codes::OptimalSplit>(game, std::move(bounds));
-      job = split->job(trees);
-    } else {
-      job = codes::make_optimal_job(game, trees);
-    }
-  } else {
-    job = codes::make_strategy_job(game, strategy, inv.common.split_depth.value_or(1));
+  std::string file_name, bound_name, bound_param;
+
+  /// Writes the strategy played (checked against the counted total) to
+  /// --strategy-out; throws InternalError when they differ.
+  void write_strategy(const std::optional<codes::OptimalSplit::Result>& fine, const codes::Summary& s) const {
+    const codes::CodeSet& c = code_set(game);
+    codes::StrategyTree tree = given   ? *given
+                               : fine  ? trees->assemble(fine->chosen)
+                               : trees ? trees->assemble()
+                                       : codes::strategy_tree(c, strategy);
+    const auto solved = codes::evaluate_tree(c, tree);
+    std::uint64_t guesses = 0;
+    for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
+    if (guesses != s.guesses)
+      throw InternalError("code game: the strategy tree needs " + std::to_string(guesses) +
+                          " guesses, the run counted " + std::to_string(s.guesses));
+    engine::write_atomically(*strategy_out, strategy_json_text(c, tree, strategy_name, guesses));
   }
-  job.fingerprint = Fingerprint(job.fingerprint);
-  Plan plan;
-  plan.job = std::move(job);
-  const std::string file_name = strategy_file.value_or("");
-  const std::string bound_name = bound_tree_file.value_or(class_bounds.value_or(""));
-  const std::string bound_param = bound_tree_file ? "bound_tree" : "class_bounds";
-  plan.report = [game, method, strategy_name, strategy, strategy_out, trees, given, split, file_name, bound_name,
-                 bound_param](const engine::RunResult& result) {
+
+  Report operator()(const engine::RunResult& result) const {
     std::optional<codes::OptimalSplit::Result> fine;
     if (split) fine = split->result(result.totals);  // the least total per class over its second guesses
     const codes::Summary s = fine ? fine->summary : codes::summarize(result.totals);
-    if (strategy_out) {
-      const codes::CodeSet& c = code_set(game);
-      codes::StrategyTree tree = given   ? *given
-                                 : fine  ? trees->assemble(fine->chosen)
-                                 : trees ? trees->assemble()
-                                         : codes::strategy_tree(c, strategy);
-      const auto solved = codes::evaluate_tree(c, tree);
-      std::uint64_t guesses = 0;
-      for (std::size_t k = 1; k < solved.size(); ++k) guesses += solved[k] * k;
-      if (guesses != s.guesses)
-        throw InternalError("code game: the strategy tree needs " + std::to_string(guesses) +
-                            " guesses, the run counted " + std::to_string(s.guesses));
-      engine::write_atomically(*strategy_out, strategy_json_text(c, tree, strategy_name, guesses));
-    }
+    if (strategy_out) write_strategy(fine, s);
     const bool mastermind = game == codes::Game::mastermind;
     if (s.secrets != code_set(game).size())
       throw InternalError("code game: " + std::to_string(s.secrets) + " secrets played, expected " +
                           std::to_string(code_set(game).size()));
-
     Report report;
     report.problem = mastermind ? "mastermind" : "bulls-and-cows";
     report.title = mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets), strategy " + strategy_name
@@ -482,7 +486,51 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
     report.extra["max_guesses"] = s.max_guesses;
     report.extra["histogram"] = s.histogram;
     return report;
-  };
+  }
+};
+
+Plan plan_codes(const Invocation& inv, codes::Game game) {
+  const codes::CodeSet& cs = code_set(game);
+  const CodesOptions o = check_codes_options(inv, game);
+  if (o.worst_case) return plan_worst_case(inv, game, o.strategy_out);
+  if (o.strategy_out) {
+    engine::check_output_file("--strategy-out", *o.strategy_out);
+    if (o.strategy == codes::Strategy::optimal && !o.strategy_file &&
+        (!inv.common.checkpoint.empty() || inv.common.shard_count > 1))
+      throw InvalidArgument("--strategy-out",
+                            "the optimal tree is built in this process's memory: it cannot be "
+                            "combined with --checkpoint or --shard");
+  }
+  CodesReport r;
+  r.game = game;
+  r.strategy = o.strategy;
+  r.strategy_out = o.strategy_out;
+  if (o.strategy_file) r.given = read_strategy_file(cs, *o.strategy_file);
+  const bool optimal = o.strategy == codes::Strategy::optimal && !r.given;
+  r.method = optimal ? choose_method(inv, {"branch-and-bound"}, "branch-and-bound")
+                     : choose_method(inv, {"strategy-tree"}, "strategy-tree");
+  r.strategy_name = r.given                                  ? "file"
+                    : o.strategy == codes::Strategy::knuth   ? "knuth"
+                    : o.strategy == codes::Strategy::optimal ? "optimal"
+                                                             : "first-consistent";
+  engine::Job job;
+  if (r.given) {
+    if (inv.common.split_depth && *inv.common.split_depth != 1)
+      throw InvalidArgument("--split-depth", "a strategy file is split by the first answer only: use 1");
+    job = tree_job(game, r.given);
+  } else if (optimal) {
+    if (o.strategy_out) r.trees = std::make_shared<codes::OptimalTrees>();
+    job = optimal_job(inv, game, o, r.trees, r.split);
+  } else {
+    job = codes::make_strategy_job(game, o.strategy, inv.common.split_depth.value_or(1));
+  }
+  job.fingerprint = Fingerprint(job.fingerprint);
+  r.file_name = o.strategy_file.value_or("");
+  r.bound_name = o.bound_tree_file.value_or(o.class_bounds.value_or(""));
+  r.bound_param = o.bound_tree_file ? "bound_tree" : "class_bounds";
+  Plan plan;
+  plan.job = std::move(job);
+  plan.report = std::move(r);
   return plan;
 }
 

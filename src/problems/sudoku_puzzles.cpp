@@ -23,7 +23,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "pcount/driver/program.hpp"  // Session: merge replay, program name; version()
 #include "pcount/engine/estimate.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/sudoku/list.hpp"
@@ -611,6 +610,54 @@ void check_first_puzzle_size(const PuzzleFile& file, const BoxShape& shape) {
                                              (boxes.empty() ? std::string() : " (" + boxes + ")"));
 }
 
+/// The task of `--puzzle-file`: block `id` of kBlock file lines, solved in
+/// line order into `text` (a bad line's message marked for stderr, kToStderr).
+std::function<void(std::size_t, engine::Tally&, std::string&)> puzzle_file_task(std::shared_ptr<const PuzzleFile> file,
+                                                                                BoxShape shape, std::uint64_t limit,
+                                                                                Kernel kernel, bool json,
+                                                                                const std::string& program,
+                                                                                const std::string& path) {
+  const std::string where = program + ": --puzzle-file: line ";
+  const bool nine = shape == BoxShape{3, 3} && kernel != Kernel::general;
+  return
+      [file, shape, limit, kernel, json, nine, where, path](std::size_t id, engine::Tally& tally, std::string& text) {
+        const std::size_t first = id * kBlock + 1;  // file lines first … first + kBlock - 1
+        const auto lo = std::lower_bound(file->line.begin(), file->line.end(), first) - file->line.begin();
+        const auto hi = std::lower_bound(file->line.begin(), file->line.end(), first + kBlock) - file->line.begin();
+        text.reserve(static_cast<std::size_t>(hi - lo) * (json ? 260 : 100));
+        LineResult r;
+        for (auto i = lo; i < hi; ++i) {
+          r.line = file->line[static_cast<std::size_t>(i)];
+          r.text = file->puzzle(static_cast<std::size_t>(i));
+          r.bad = false;
+          if (nine && solve_line9(r, limit, kernel, json, text)) {
+            tally.add(kSolved, 1);
+            tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
+            tally.nodes += r.nodes;
+            continue;
+          }
+          solve_line(r, shape, limit, kernel, json);
+          if (r.bad) {
+            tally.add(kBadLines, 1);
+            text += kToStderr;
+            text += where + std::to_string(r.line) + ": " + r.out + '\n';
+            continue;
+          }
+          tally.add(kSolved, 1);
+          tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
+          tally.nodes += r.nodes;
+          text += r.out;
+        }
+        if (file->too_long >= first && file->too_long < first + kBlock) {
+          tally.add(kBadLines, 1);
+          text += kToStderr;
+          text += where + std::to_string(file->too_long) + ": longer than " + std::to_string(kMaxPuzzleLine) +
+                  " characters; stopped reading '" + printable(path, path.size()) +
+                  "' there (is it a file of puzzles, one per line?)\n";
+        }
+      };
+}
+
 /// `--puzzle-file F`: one engine task per block of kBlock file lines; each
 /// solves its puzzles and prints their result lines (bad lines: a message
 /// on stderr), delivered in line order by the driver (Plan::output), so the
@@ -635,10 +682,10 @@ Plan plan_puzzle_file(const Invocation& inv) {
                                .str() +
                            " ";
   std::size_t lines = 0;
-  if (const engine::RunResult* replay = inv.session.replay) {
+  if (const engine::RunResult* replay = inv.replayed()) {
     // merge: the counts come from the shard files; the input is not read
     // (its identity is in the files' fingerprint, which must match `stem`).
-    const std::string found = inv.session.replay_files ? inv.session.replay_files->fingerprint : std::string();
+    const std::string found = inv.replayed_fingerprint();
     job.fingerprint = found.rfind(stem, 0) == 0 ? found : stem + "(shard files of another job)";
     job.task_count = replay->tasks_total;
     const auto at = found.find(" lines=");
@@ -647,7 +694,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
       throw InternalError("puzzle-file: a replayed job ran a task");
     };
   } else {
-    const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path, inv.session.program);
+    const std::shared_ptr<const PuzzleFile> file = read_puzzle_file(path, inv.program());
     check_first_puzzle_size(*file, shape);
     lines = file->lines;
     char hash[17];
@@ -655,46 +702,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
     job.fingerprint = stem + "lines=" + std::to_string(file->lines) + " input=fnv1a64w:" + hash;
     job.task_count = (file->lines + kBlock - 1) / kBlock;
     if (limit == 0) job.probe = all_solutions_probe(*file, shape, kernel, job.task_count);
-    const std::string where = inv.session.program + ": --puzzle-file: line ";
-    const bool json = inv.common.json;
-    const bool nine = shape == BoxShape{3, 3} && kernel != Kernel::general;
-    job.run_task_output = [file, shape, limit, kernel, json, nine, where, path](std::size_t id, engine::Tally& tally,
-                                                                                std::string& text) {
-      const std::size_t first = id * kBlock + 1;  // file lines first … first + kBlock - 1
-      const auto lo = std::lower_bound(file->line.begin(), file->line.end(), first) - file->line.begin();
-      const auto hi = std::lower_bound(file->line.begin(), file->line.end(), first + kBlock) - file->line.begin();
-      text.reserve(static_cast<std::size_t>(hi - lo) * (json ? 260 : 100));
-      LineResult r;
-      for (auto i = lo; i < hi; ++i) {
-        r.line = file->line[static_cast<std::size_t>(i)];
-        r.text = file->puzzle(static_cast<std::size_t>(i));
-        r.bad = false;
-        if (nine && solve_line9(r, limit, kernel, json, text)) {
-          tally.add(kSolved, 1);
-          tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
-          tally.nodes += r.nodes;
-          continue;
-        }
-        solve_line(r, shape, limit, kernel, json);
-        if (r.bad) {
-          tally.add(kBadLines, 1);
-          text += kToStderr;
-          text += where + std::to_string(r.line) + ": " + r.out + '\n';
-          continue;
-        }
-        tally.add(kSolved, 1);
-        tally.add(r.kind == 0 ? kNoSolution : r.kind == 1 ? kUnique : kSeveral, 1);
-        tally.nodes += r.nodes;
-        text += r.out;
-      }
-      if (file->too_long >= first && file->too_long < first + kBlock) {
-        tally.add(kBadLines, 1);
-        text += kToStderr;
-        text += where + std::to_string(file->too_long) + ": longer than " + std::to_string(kMaxPuzzleLine) +
-                " characters; stopped reading '" + printable(path, path.size()) +
-                "' there (is it a file of puzzles, one per line?)\n";
-      }
-    };
+    job.run_task_output = puzzle_file_task(file, shape, limit, kernel, inv.common.json, inv.program(), path);
   }
 
   // Result lines to stdout; a bad line's message to stderr at its place.

@@ -55,125 +55,144 @@ bool GeneralKernel::place(State& s, int d, int r, int c) const {
 }
 
 bool GeneralKernel::propagate(State& s) const {
-  const int n = n_, rows = shape_.rows, cols = shape_.cols;
   for (;;) {
     bool progress = false;
-    // Naked singles: cells with one candidate, by bit-sliced counting.
-    Board ones{}, twos{};
-    for (int d = 0; d < n; ++d) {
-      const Board& x = s.f[static_cast<std::size_t>(d)];
-      for (int l = 0; l < kLanes; ++l) {
-        twos[static_cast<std::size_t>(l)] |= static_cast<std::uint16_t>(ones[static_cast<std::size_t>(l)] & x[static_cast<std::size_t>(l)]);
-        ones[static_cast<std::size_t>(l)] |= x[static_cast<std::size_t>(l)];
+    if (!naked_singles(s, progress)) return false;
+    if (progress) continue;
+    if (s.open == 0) return true;
+    if (!hidden_singles(s, progress)) return false;
+    if (progress) continue;
+    if (general_locked_candidates && !locked_candidates(s, progress)) return false;
+    if (!progress) return true;
+  }
+}
+
+bool GeneralKernel::naked_singles(State& s, bool& progress) const {
+  const int n = n_;
+  // Naked singles: cells with one candidate, by bit-sliced counting.
+  Board ones{}, twos{};
+  for (int d = 0; d < n; ++d) {
+    const Board& x = s.f[static_cast<std::size_t>(d)];
+    for (int l = 0; l < kLanes; ++l) {
+      twos[static_cast<std::size_t>(l)] |=
+          static_cast<std::uint16_t>(ones[static_cast<std::size_t>(l)] & x[static_cast<std::size_t>(l)]);
+      ones[static_cast<std::size_t>(l)] |= x[static_cast<std::size_t>(l)];
+    }
+  }
+  for (int r = 0; r < n; ++r) {
+    const auto lane = static_cast<std::size_t>(r);
+    if (ones[lane] != full_) return false;  // a cell without a candidate
+    for (unsigned m = ones[lane] & ~twos[lane] & ~s.solved[lane] & 0xFFFFu; m; m &= m - 1) {
+      const int c = std::countr_zero(m);
+      int d = 0;
+      while (d < n && !(s.f[static_cast<std::size_t>(d)][lane] >> c & 1u)) ++d;
+      if (d == n || !place(s, d, r, c)) return false;  // emptied by a single placed before it
+      progress = true;
+    }
+  }
+  return true;
+}
+
+bool GeneralKernel::hidden_singles(State& s, bool& progress) const {
+  const int n = n_, rows = shape_.rows, cols = shape_.cols;
+  // Hidden singles, digit by digit: one place in a row, column or box.
+  for (int d = 0; d < n; ++d) {
+    Board& x = s.f[static_cast<std::size_t>(d)];
+    Board hidden{};
+    unsigned col_once = 0, col_twice = 0;
+    for (int l = 0; l < n; ++l) {
+      const unsigned v = x[static_cast<std::size_t>(l)];
+      if (!v) return false;  // the digit has no place in row l
+      hidden[static_cast<std::size_t>(l)] = static_cast<std::uint16_t>((v & (v - 1)) ? 0u : v);
+      col_twice |= col_once & v;
+      col_once |= v;
+    }
+    if (col_once != full_) return false;  // ... or in some column
+    const unsigned col_single = col_once & ~col_twice;
+    for (int b = 0; b < n; b += rows) {
+      unsigned once = 0, twice = 0;
+      for (int l = b; l < b + rows; ++l) {
+        const unsigned v = x[static_cast<std::size_t>(l)];
+        twice |= once & v;
+        once |= v;
       }
+      unsigned single_boxes = 0;
+      for (int c0 = 0; c0 < n; c0 += cols) {
+        const unsigned m = segment_[static_cast<std::size_t>(c0)];
+        if (!(once & m)) return false;  // ... or in some box
+        if (!(twice & m) && std::has_single_bit(once & m)) single_boxes |= m;
+      }
+      for (int l = b; l < b + rows; ++l)
+        hidden[static_cast<std::size_t>(l)] |=
+            static_cast<std::uint16_t>(x[static_cast<std::size_t>(l)] & (single_boxes | col_single));
     }
     for (int r = 0; r < n; ++r) {
       const auto lane = static_cast<std::size_t>(r);
-      if (ones[lane] != full_) return false;  // a cell without a candidate
-      for (unsigned m = ones[lane] & ~twos[lane] & ~s.solved[lane] & 0xFFFFu; m; m &= m - 1) {
-        const int c = std::countr_zero(m);
-        int d = 0;
-        while (d < n && !(s.f[static_cast<std::size_t>(d)][lane] >> c & 1u)) ++d;
-        if (d == n || !place(s, d, r, c)) return false;  // emptied by a single placed before it
+      for (unsigned m = hidden[lane] & ~s.solved[lane] & 0xFFFFu; m; m &= m - 1) {
+        if (!place(s, d, r, std::countr_zero(m))) return false;
         progress = true;
       }
     }
-    if (progress) continue;
-    if (s.open == 0) return true;
-    // Hidden singles, digit by digit: one place in a row, column or box.
-    for (int d = 0; d < n; ++d) {
-      Board& x = s.f[static_cast<std::size_t>(d)];
-      Board hidden{};
-      unsigned col_once = 0, col_twice = 0;
-      for (int l = 0; l < n; ++l) {
-        const unsigned v = x[static_cast<std::size_t>(l)];
-        if (!v) return false;  // the digit has no place in row l
-        hidden[static_cast<std::size_t>(l)] = static_cast<std::uint16_t>((v & (v - 1)) ? 0u : v);
-        col_twice |= col_once & v;
-        col_once |= v;
-      }
-      if (col_once != full_) return false;  // ... or in some column
-      const unsigned col_single = col_once & ~col_twice;
-      for (int b = 0; b < n; b += rows) {
-        unsigned once = 0, twice = 0;
-        for (int l = b; l < b + rows; ++l) {
-          const unsigned v = x[static_cast<std::size_t>(l)];
-          twice |= once & v;
-          once |= v;
-        }
-        unsigned single_boxes = 0;
-        for (int c0 = 0; c0 < n; c0 += cols) {
-          const unsigned m = segment_[static_cast<std::size_t>(c0)];
-          if (!(once & m)) return false;  // ... or in some box
-          if (!(twice & m) && std::has_single_bit(once & m)) single_boxes |= m;
-        }
+  }
+  return true;
+}
+
+bool GeneralKernel::locked_candidates(State& s, bool& progress) const {
+  const int n = n_, rows = shape_.rows, cols = shape_.cols;
+  // Locked candidates, digit by digit and box by box.
+  for (int d = 0; d < n; ++d) {
+    Board& x = s.f[static_cast<std::size_t>(d)];
+    for (int b = 0; b < n; b += rows) {
+      unsigned in = 0;
+      for (int l = b; l < b + rows; ++l) in |= x[static_cast<std::size_t>(l)];
+      unsigned out = 0;  // columns with a place outside the band
+      for (int l = 0; l < n; ++l)
+        if (l < b || l >= b + rows) out |= x[static_cast<std::size_t>(l)];
+      for (int c0 = 0; c0 < n; c0 += cols) {
+        const unsigned m = segment_[static_cast<std::size_t>(c0)];
+        int in_rows = 0, last = b;
         for (int l = b; l < b + rows; ++l)
-          hidden[static_cast<std::size_t>(l)] |= static_cast<std::uint16_t>(x[static_cast<std::size_t>(l)] & (single_boxes | col_single));
-      }
-      for (int r = 0; r < n; ++r) {
-        const auto lane = static_cast<std::size_t>(r);
-        for (unsigned m = hidden[lane] & ~s.solved[lane] & 0xFFFFu; m; m &= m - 1) {
-          if (!place(s, d, r, std::countr_zero(m))) return false;
+          if (x[static_cast<std::size_t>(l)] & m) {
+            ++in_rows;
+            last = l;
+          }
+        if (in_rows == 0) return false;  // the box lost the digit
+        // Pointing along a row: the box's places are in one row.
+        if (in_rows == 1 && (x[static_cast<std::size_t>(last)] & ~m)) {
+          x[static_cast<std::size_t>(last)] &= static_cast<std::uint16_t>(m);
           progress = true;
         }
-      }
-    }
-    if (progress) continue;
-    // Locked candidates, digit by digit and box by box.
-    for (int d = 0; d < n && general_locked_candidates; ++d) {
-      Board& x = s.f[static_cast<std::size_t>(d)];
-      for (int b = 0; b < n; b += rows) {
-        unsigned in = 0;
-        for (int l = b; l < b + rows; ++l) in |= x[static_cast<std::size_t>(l)];
-        unsigned out = 0;  // columns with a place outside the band
-        for (int l = 0; l < n; ++l)
-          if (l < b || l >= b + rows) out |= x[static_cast<std::size_t>(l)];
-        for (int c0 = 0; c0 < n; c0 += cols) {
-          const unsigned m = segment_[static_cast<std::size_t>(c0)];
-          int in_rows = 0, last = b;
-          for (int l = b; l < b + rows; ++l)
-            if (x[static_cast<std::size_t>(l)] & m) {
-              ++in_rows;
-              last = l;
+        // Pointing along a column: the box's places are in one column.
+        const unsigned box_cols = in & m;
+        if (std::has_single_bit(box_cols) && (out & box_cols)) {
+          for (int l = 0; l < n; ++l)
+            if (l < b || l >= b + rows) x[static_cast<std::size_t>(l)] &= static_cast<std::uint16_t>(~box_cols);
+          out &= ~box_cols;
+          progress = true;
+        }
+        // Claiming by a row: all of its places are in this box.
+        for (int l = b; l < b + rows; ++l) {
+          const unsigned v = x[static_cast<std::size_t>(l)];
+          if (!v || (v & ~m)) continue;
+          for (int k = b; k < b + rows; ++k)
+            if (k != l && (x[static_cast<std::size_t>(k)] & m)) {
+              x[static_cast<std::size_t>(k)] &= static_cast<std::uint16_t>(~m);
+              progress = true;
             }
-          if (in_rows == 0) return false;  // the box lost the digit
-          // Pointing along a row: the box's places are in one row.
-          if (in_rows == 1 && (x[static_cast<std::size_t>(last)] & ~m)) {
-            x[static_cast<std::size_t>(last)] &= static_cast<std::uint16_t>(m);
-            progress = true;
-          }
-          // Pointing along a column: the box's places are in one column.
-          const unsigned box_cols = in & m;
-          if (std::has_single_bit(box_cols) && (out & box_cols)) {
-            for (int l = 0; l < n; ++l)
-              if (l < b || l >= b + rows) x[static_cast<std::size_t>(l)] &= static_cast<std::uint16_t>(~box_cols);
-            out &= ~box_cols;
-            progress = true;
-          }
-          // Claiming by a row: all of its places are in this box.
-          for (int l = b; l < b + rows; ++l) {
-            const unsigned v = x[static_cast<std::size_t>(l)];
-            if (!v || (v & ~m)) continue;
-            for (int k = b; k < b + rows; ++k)
-              if (k != l && (x[static_cast<std::size_t>(k)] & m)) {
-                x[static_cast<std::size_t>(k)] &= static_cast<std::uint16_t>(~m);
-                progress = true;
-              }
-          }
-          // Claiming by a column: all of its places are in this band.
-          for (unsigned cl = box_cols & ~out; cl; cl &= cl - 1) {
-            const unsigned keep = ~(m & ~(cl & (0u - cl)));
-            for (int l = b; l < b + rows; ++l)
-              if (x[static_cast<std::size_t>(l)] & ~keep) {
-                x[static_cast<std::size_t>(l)] &= static_cast<std::uint16_t>(keep);
-                progress = true;
-              }
-          }
+        }
+        // Claiming by a column: all of its places are in this band.
+        for (unsigned cl = box_cols & ~out; cl; cl &= cl - 1) {
+          const unsigned keep = ~(m & ~(cl & (0u - cl)));
+          for (int l = b; l < b + rows; ++l)
+            if (x[static_cast<std::size_t>(l)] & ~keep) {
+              x[static_cast<std::size_t>(l)] &= static_cast<std::uint16_t>(keep);
+              progress = true;
+            }
         }
       }
     }
-    if (!progress) return true;
   }
+  return true;
 }
 
 std::uint32_t GeneralKernel::candidates(const State& s, int r, int c) const {

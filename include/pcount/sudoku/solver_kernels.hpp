@@ -92,7 +92,14 @@ private:
   /// Places digit d (0-based) at (r, c) and removes it from the cell's peers
   /// and the cell's other digits; false when d is no longer a candidate there.
   [[nodiscard]] bool place(State& s, int d, int r, int c) const;
+  /// Naked singles, hidden singles and locked candidates until none applies;
+  /// false on a contradiction.
   [[nodiscard]] bool propagate(State& s) const;
+  /// One pass of each rule below: false on a contradiction; `progress` is
+  /// set when a digit was placed or a candidate removed.
+  [[nodiscard]] bool naked_singles(State& s, bool& progress) const;
+  [[nodiscard]] bool hidden_singles(State& s, bool& progress) const;
+  [[nodiscard]] bool locked_candidates(State& s, bool& progress) const;
   /// Candidate digits of open cell (r, c) as a bit set (bit d = digit d+1).
   [[nodiscard]] std::uint32_t candidates(const State& s, int r, int c) const;
 
