@@ -504,7 +504,7 @@ public:
 
   /// The estimates from the sample: task, CPU and wall time, nodes. Throws
   /// NoTaskFinished when no task was sampled.
-  RunEstimate summarise();
+  RunEstimate summarize();
 
 private:
   /// Runs the tasks `list` (indices into ids_) as one engine run handed out
@@ -702,7 +702,7 @@ Total Sampler::ratio_total(std::vector<double> Stratum::*field, double noise, st
   return out;
 }
 
-RunEstimate Sampler::summarise() {
+RunEstimate Sampler::summarize() {
   if (r_.sampled == 0)
     for (const Measured& m : warmup_) record(m);
   r_.sampled_task_seconds = sampled_t_;
@@ -750,7 +750,7 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
     s.sample_by_leaf_probes(stop);
   else if (s.calibrate(stop))
     s.sample(stop, watchdog);
-  return s.summarise();
+  return s.summarize();
 }
 
 }  // namespace pcount::engine

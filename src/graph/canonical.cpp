@@ -1,6 +1,12 @@
+// Canonical forms of vertex-coloured graphs through nauty's densenauty: the
+// one file of pcount that includes nauty (docs/architecture.md). A graph is
+// kept as nauty's dense adjacency rows (m 64-bit setwords per vertex), its
+// colour classes as the partition lab/ptn that densenauty refines; the
+// canonical form is the relabelled graph, and |Aut| comes from the stats.
 #include "pcount/graph/canonical.hpp"
 
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -36,13 +42,27 @@ void ColouredGraph::add_edge(int a, int b) {
   ADDONEEDGE(g, a, b, m_);
 }
 
+/// Checks once per process that the nauty library linked was built with the
+/// word size and version of the header compiled here (nauty_check prints
+/// the mismatch and ends the process otherwise: its forms would be wrong).
+namespace {
+void check_nauty_build(int m, int n) {
+  static std::once_flag once;
+  std::call_once(once, [m, n] { nauty_check(WORDSIZE, m, n, NAUTYVERSIONID); });
+}
+}  // namespace
+
 /// nauty's work space for one call, kept per thread.
 struct Canoniser {
   std::vector<int> lab, ptn, orbits;
 
+  /// The canonical form of `g` into `out`: the unit partition refined from
+  /// g's colour cells (ptn 0 closes a cell), getcanon on, no automorphism
+  /// generators kept. Throws InternalError when nauty reports an error.
   void run(const ColouredGraph& g, CanonicalForm& out) {
     const int n = g.n_;
     const int m = g.m_;
+    check_nauty_build(m, n);
     lab.resize(static_cast<std::size_t>(n));
     ptn.resize(static_cast<std::size_t>(n));
     orbits.resize(static_cast<std::size_t>(n));

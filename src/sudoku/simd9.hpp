@@ -1,7 +1,8 @@
 #pragma once
 // Internal: the vectorised 9×9 kernel's state and its per-instruction-set
-// entry points (src/sudoku/simd9_kernel.cpp is compiled once per path, each
-// copy in its own namespace; solver.cpp picks one at run time).
+// entry points (src/sudoku/simd9_kernel.ipp is compiled once per path, by
+// simd9_sse41.cpp, simd9_avx2.cpp and simd9_avx512.cpp, each copy in its
+// own namespace; solver.cpp picks one at run time).
 //
 // State layout ("digit-major lanes"): 48 32-bit lanes in three 16-lane
 // groups. Lane 16·k + 4·g + b holds the 27-bit board of digit 4·k + g + 1 in
