@@ -59,8 +59,8 @@ public:
 }
 
 /// A message made one line for stderr: printable() without its cut, so
-/// that a newline or an escape sequence in a user's argument
-/// (`--method $'a\nb'`) is shown as \x0a or \x1b, never acted on.
+/// that a newline or an escape sequence in a user's argument (a --method
+/// value with a newline in it) is shown as `\x0a` or `\x1b`, never acted on.
 [[nodiscard]] inline std::string one_line(std::string_view text) { return printable(text, std::string_view::npos); }
 
 }  // namespace pcount

@@ -1,6 +1,8 @@
 #include "pcount/engine/files.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -8,6 +10,7 @@
 #include <string>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -215,6 +218,89 @@ void check_input_file(const std::string& option, const std::string& path) {
   if (S_ISDIR(st.st_mode)) throw InvalidArgument(option, path + ": is a directory, expected a file");
   if (::access(path.c_str(), R_OK) != 0)
     throw InvalidArgument(option, path + ": cannot be read: " + std::strerror(errno));
+}
+
+namespace {
+
+/// The SIGBUS guard of a mapped input (InputBytes): the mapping's range and
+/// the line to print, set before the handler is installed.
+namespace bus_guard {
+std::atomic<const char*> begin{nullptr};
+std::atomic<std::size_t> size{0};
+char message[1024];
+std::size_t message_length = 0;
+struct sigaction previous {};
+
+extern "C" void on_sigbus(int, siginfo_t* info, void*) {
+  const char* at = static_cast<const char*>(info->si_addr);
+  const char* b = begin.load();
+  if (b && at >= b && at < b + size.load()) {
+    static std::atomic<bool> fired{false};
+    if (fired.exchange(true))
+      for (;;) ::pause();  // another thread is writing the line and exiting
+    [[maybe_unused]] const ssize_t written = ::write(2, message, message_length);
+    ::_exit(1);
+  }
+  ::sigaction(SIGBUS, &previous, nullptr);  // not ours: the fault recurs under the old action
+}
+
+/// Guards [at, at + bytes) with `line` (ended by '\n') as the message.
+void arm(const char* at, std::size_t bytes, const std::string& line) {
+  message_length = std::min(line.size(), sizeof message);
+  std::memcpy(message, line.data(), message_length);
+  size.store(bytes);
+  begin.store(at);
+  struct sigaction action {};
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGBUS, &action, &previous);
+}
+
+void disarm() {
+  ::sigaction(SIGBUS, &previous, nullptr);
+  begin.store(nullptr);
+  size.store(0);
+}
+}  // namespace bus_guard
+
+}  // namespace
+
+InputBytes::~InputBytes() {
+  if (mapped_) {
+    bus_guard::disarm();
+    ::munmap(const_cast<char*>(mapped_), size_);
+  }
+}
+
+bool InputBytes::map_file(const std::string& path, std::size_t bytes, const std::string& shrunk) {
+  if (bytes == 0 || size_ != 0 || mapped_) return false;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  void* at = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  struct stat now {};
+  const bool same = ::fstat(fd, &now) == 0 && S_ISREG(now.st_mode) && static_cast<std::uintmax_t>(now.st_size) == bytes;
+  ::close(fd);
+  if (at == MAP_FAILED) return false;
+  if (!same) {
+    ::munmap(at, bytes);
+    return false;
+  }
+  mapped_ = static_cast<const char*>(at);
+  size_ = bytes;
+  bus_guard::arm(mapped_, size_, shrunk);
+  return true;
+}
+
+char* InputBytes::grow(std::size_t n) {
+  if (size_ + n > capacity_) {
+    const std::size_t cap = std::max(2 * capacity_, size_ + n);
+    std::unique_ptr<char[]> bigger(new char[cap]);
+    if (size_) std::memcpy(bigger.get(), data_.get(), size_);
+    data_ = std::move(bigger);
+    capacity_ = cap;
+  }
+  return data_.get() + size_;
 }
 
 std::string byte_size_text(std::size_t bytes) {

@@ -20,10 +20,10 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "pcount/engine/estimate.hpp"
+#include "pcount/engine/files.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/sudoku/list.hpp"
 #include "pcount/problems/sudoku.hpp"
@@ -352,115 +352,8 @@ enum Counter : std::size_t { kSolved, kUnique, kNoSolution, kSeveral, kBadLines 
 /// digits, letters, '+', '-', ' ' or JSON of those; messages are printable.
 constexpr char kToStderr = '\x01';
 
-/// A mapped input file that shrinks while it is mapped (another program
-/// truncates or rewrites it during the run) turns reads of its lost pages
-/// into SIGBUS. While a file is mapped, a SIGBUS handler checks whether the
-/// faulting address lies in the mapping: then the first thread to fault
-/// writes one prepared line to stderr and ends the process with status 1 (no core dump, no wrong
-/// count); any other SIGBUS gets the previous action back and recurs there.
-/// One mapping at a time (a run reads one puzzle file).
-namespace bus_guard {
-std::atomic<const char*> begin{nullptr};
-std::atomic<std::size_t> size{0};
-char message[1024];
-std::size_t message_length = 0;
-struct sigaction previous {};
-
-extern "C" void on_sigbus(int, siginfo_t* info, void*) {
-  const char* at = static_cast<const char*>(info->si_addr);
-  const char* b = begin.load();
-  if (b && at >= b && at < b + size.load()) {
-    static std::atomic<bool> fired{false};
-    if (fired.exchange(true))
-      for (;;) ::pause();  // another thread is writing the line and exiting
-    [[maybe_unused]] const ssize_t written = ::write(2, message, message_length);
-    ::_exit(1);
-  }
-  ::sigaction(SIGBUS, &previous, nullptr);  // not ours: the fault recurs under the old action
-}
-
-/// Guards [at, at + bytes) with `line` (ended by '\n') as the message.
-void arm(const char* at, std::size_t bytes, const std::string& line) {
-  message_length = std::min(line.size(), sizeof message);
-  std::memcpy(message, line.data(), message_length);
-  size.store(bytes);
-  begin.store(at);
-  struct sigaction action {};
-  action.sa_sigaction = on_sigbus;
-  action.sa_flags = SA_SIGINFO;
-  sigemptyset(&action.sa_mask);
-  ::sigaction(SIGBUS, &action, &previous);
-}
-
-void disarm() {
-  ::sigaction(SIGBUS, &previous, nullptr);
-  begin.store(nullptr);
-  size.store(0);
-}
-}  // namespace bus_guard
-
-/// A puzzle file (or stdin) as read before the run.
-/// A growable byte buffer that, unlike std::string, does not zero what it
-/// is about to read into (a 4 MB file would be written twice).
-class ReadBuffer {
-public:
-  ~ReadBuffer() {
-    if (mapped_) {
-      bus_guard::disarm();
-      ::munmap(const_cast<char*>(mapped_), size_);
-    }
-  }
-  ReadBuffer() = default;
-  ReadBuffer(const ReadBuffer&) = delete;
-  ReadBuffer& operator=(const ReadBuffer&) = delete;
-  [[nodiscard]] const char* data() const { return mapped_ ? mapped_ : data_.get(); }
-  /// Maps regular file `path` of `bytes` bytes (read-only) as the whole
-  /// buffer instead of copying it in; false (buffer unchanged) if that
-  /// cannot be done, and the caller reads the file instead. If the file
-  /// shrinks while mapped, reading the lost part prints `shrunk` (one line)
-  /// and exits with status 1 (bus_guard). A file that is no longer
-  /// `bytes` long once mapped is not used (false).
-  bool map_file(const std::string& path, std::size_t bytes, const std::string& shrunk) {
-    if (bytes == 0 || size_ != 0 || mapped_) return false;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return false;
-    void* at = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    struct stat now {};
-    const bool same = ::fstat(fd, &now) == 0 && static_cast<std::uintmax_t>(now.st_size) == bytes;
-    ::close(fd);
-    if (at == MAP_FAILED) return false;
-    if (!same) {
-      ::munmap(at, bytes);
-      return false;
-    }
-    mapped_ = static_cast<const char*>(at);
-    size_ = bytes;
-    bus_guard::arm(mapped_, size_, shrunk);
-    return true;
-  }
-  [[nodiscard]] std::size_t size() const { return size_; }
-  /// Room for `n` more bytes at data() + size(); returns where they go.
-  char* grow(std::size_t n) {
-    if (size_ + n > capacity_) {
-      const std::size_t cap = std::max(2 * capacity_, size_ + n);
-      std::unique_ptr<char[]> bigger(new char[cap]);
-      if (size_) std::memcpy(bigger.get(), data_.get(), size_);
-      data_ = std::move(bigger);
-      capacity_ = cap;
-    }
-    return data_.get() + size_;
-  }
-  void commit(std::size_t n) { size_ += n; }  ///< n bytes written at the grow() pointer
-  void reserve(std::size_t n) { (void)grow(n); }
-
-private:
-  std::unique_ptr<char[]> data_;
-  const char* mapped_ = nullptr;  ///< the mapped file (map_file), else null
-  std::size_t size_ = 0, capacity_ = 0;
-};
-
 struct PuzzleFile {
-  ReadBuffer text;                 ///< the bytes read, as read (puzzle lines are ranges of it)
+  engine::InputBytes text;         ///< the bytes read, as read (puzzle lines are ranges of it)
   std::vector<std::size_t> begin;  ///< offset of puzzle line i in `text` (blank and comment lines left out)
   std::vector<std::size_t> end;    ///< offset just past puzzle line i (its '\n' not included)
   std::vector<std::size_t> line;   ///< file line number (from 1) of puzzle line i
@@ -505,7 +398,7 @@ std::shared_ptr<const PuzzleFile> read_puzzle_file(const std::string& path, cons
       f->line.reserve(static_cast<std::size_t>(size / 82 + 1));
     }
   }
-  ReadBuffer& buf = f->text;
+  engine::InputBytes& buf = f->text;
   constexpr std::size_t kBlockBytes = std::size_t{1} << 16;
   std::size_t pos = 0;
   bool eof = mapped;          // a mapped file is all there from the start

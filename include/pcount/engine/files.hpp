@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -106,6 +107,48 @@ bool read_up_to(int fd, std::size_t max_bytes, std::string& text);
 /// file system without hard links it falls back to write_atomically's
 /// rename. Throws std::runtime_error("<path>: cannot write: <reason>").
 bool create_atomically(const std::string& path, std::string_view content);
+
+/// The bytes of an input read whole before a run: a regular file mapped
+/// read-only (no copy, no fresh pages to fill), or a stream read in blocks
+/// into a buffer that grows without zeroing what it is about to receive.
+///
+/// A mapped file that shrinks while it is mapped (another program truncates
+/// or rewrites it during the run) turns reads of its lost pages into
+/// SIGBUS. While a file is mapped, a SIGBUS handler checks whether the
+/// faulting address lies in the mapping: then the first thread to fault
+/// writes one prepared line to stderr and ends the process with status 1
+/// (no core dump, no wrong count); any other SIGBUS gets the previous action
+/// back and recurs there. One mapping at a time in a process.
+class InputBytes {
+public:
+  InputBytes() = default;
+  ~InputBytes();
+  InputBytes(const InputBytes&) = delete;
+  InputBytes& operator=(const InputBytes&) = delete;
+
+  /// The bytes so far (the mapping, or the buffer).
+  [[nodiscard]] const char* data() const { return mapped_ ? mapped_ : data_.get(); }
+  /// How many bytes data() holds.
+  [[nodiscard]] std::size_t size() const { return size_; }
+  /// Maps regular file `path` of `bytes` bytes (read-only, opened without
+  /// following a symbolic link) as the whole buffer; false (buffer
+  /// unchanged) when that cannot be done, or the file is no longer `bytes`
+  /// long once mapped: the caller reads it instead. If the file shrinks
+  /// while mapped, reading the lost part prints `shrunk` (one line ending
+  /// in '\n') and exits with status 1.
+  bool map_file(const std::string& path, std::size_t bytes, const std::string& shrunk);
+  /// Room for `n` more bytes at data() + size(); returns where they go.
+  char* grow(std::size_t n);
+  /// Records `n` bytes written at the grow() pointer.
+  void commit(std::size_t n) { size_ += n; }
+  /// Makes room for `n` bytes ahead of time (one allocation for a file of known size).
+  void reserve(std::size_t n) { (void)grow(n); }
+
+private:
+  std::unique_ptr<char[]> data_;
+  const char* mapped_ = nullptr;  ///< the mapped file (map_file), else null
+  std::size_t size_ = 0, capacity_ = 0;
+};
 
 /// "16 MiB", "512 KiB" or "100 bytes": a byte count for messages.
 [[nodiscard]] std::string byte_size_text(std::size_t bytes);
