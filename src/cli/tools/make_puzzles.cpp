@@ -8,7 +8,7 @@
 // reads the file as it is. Bad options (a bad value, a missing or repeated
 // one, an unknown option, a word without an option, an empty --out): one line
 // on stderr naming the option and what it allows, exit 2, before any puzzle
-// is made or any file written (tests/sudoku/test_make_puzzles_cli.cpp).
+// is made or any file written (tests/cli/test_make_puzzles_cli.cpp).
 #include <cstdint>
 #include <iostream>
 #include <sstream>

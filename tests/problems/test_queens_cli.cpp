@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "known_values.hpp"
+#include "queens/known_values.hpp"
 #include "pcount/queens/symmetry.hpp"
 #include "support/run_command.hpp"
 
