@@ -109,6 +109,16 @@ BusyScope::~BusyScope() {
   if (was_idle_) mark_idle(state_);
 }
 
+IdleScope::IdleScope(SplitState& state) noexcept : state_(state), marked_(t_idle_run != state.run_id) {
+  if (marked_) mark_idle(state_);
+}
+
+IdleScope::~IdleScope() {
+  if (!marked_ || t_idle_run != state_.run_id) return;
+  t_idle_run = 0;
+  state_.idle.fetch_sub(1, std::memory_order_relaxed);
+}
+
 }  // namespace detail
 
 bool stop_requested() noexcept {
@@ -180,23 +190,24 @@ public:
   }
   /// Runs `run` (a task's kernel) with the cancel flag in scope and returns
   /// its wall seconds.
-  /// With splitting (`split_state`), the task runs isolated: while it
-  /// waits for its parts, its thread takes no other task.
   template <class F>
   double timed(F&& run) {
     const auto t0 = Clock::now();
     const detail::TaskScope scope(options.cancel, split_state);
-    if (split_state)
-      tbb::this_task_arena::isolate(run);
-    else
-      run();
+    run();
     return seconds_since(t0);
   }
   /// Runs a worker's claim loop `work`, then counts the thread as idle
-  /// (when splitting) until it takes a part or the run ends.
+  /// (when splitting) until it takes a part or the run ends. A thread that
+  /// waits for the parts of its task (Subtasks::join) runs whatever oneTBB
+  /// hands it, parts of any task; when that is a claim loop not yet started
+  /// (a worker that joined late), it returns at once: a task of this run
+  /// must not wait there for the ordered window, which only its own end
+  /// can open.
   template <class F>
   void claiming(F&& work) {
     if (!split_state) return work();
+    if (detail::current_split() == split_state) return;  // inside a task of this run
     {
       const detail::BusyScope busy(*split_state);
       work();

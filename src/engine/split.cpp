@@ -70,6 +70,7 @@ void Subtasks::place(std::size_t number) {
 void Subtasks::join(Tally& out) {
   if (!group_) return;
   try {
+    const detail::IdleScope waiting(*state_);  // the walk wants parts of other tasks meanwhile
     group_->tasks.wait();
   } catch (...) {
     withdraw();

@@ -28,6 +28,20 @@ private:
 /// Counts the current thread as idle in `state` (it found no task to take).
 void mark_idle(SplitState& state) noexcept;
 
+/// While it lives, the current thread counts as idle in `state` (it waits
+/// for parts of its task, Subtasks::join), unless it already did.
+class IdleScope {
+public:
+  explicit IdleScope(SplitState& state) noexcept;
+  ~IdleScope();
+  IdleScope(const IdleScope&) = delete;
+  IdleScope& operator=(const IdleScope&) = delete;
+
+private:
+  SplitState& state_;
+  bool marked_;
+};
+
 /// While it lives, the current thread is busy: when it was idle in
 /// `state`, the idle count drops, and rises again at the end.
 class BusyScope {

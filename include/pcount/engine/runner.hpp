@@ -12,7 +12,8 @@
 ///   `steal` (the default) a kernel that opts in (Job::splits) gives parts
 ///   of its task away while some worker has nothing to claim, and idle
 ///   workers take them by oneTBB's work stealing (a task_group inside the
-///   task, isolated); `static` never splits. A task's counts are still
+///   task; a thread waiting for its task's parts counts as idle and takes
+///   parts too); `static` never splits. A task's counts are still
 ///   reduced inside the task and recorded once, when all its parts are done.
 
 #include <atomic>

@@ -117,7 +117,7 @@ struct Job {
   std::function<double(std::size_t id)> estimate;
   /// Whether the tasks split themselves while they run (their kernels use
   /// Subtasks, engine/split.hpp); the runner then lets idle workers take the
-  /// parts (RunOptions::split) and runs each task isolated.
+  /// parts (RunOptions::split).
   bool splits = false;
   /// The split depth used to build the task list, or -1 when the tasks are
   /// not a depth split (symmetry classes, graph classes, ...).
