@@ -140,7 +140,7 @@ struct RunResult {
   std::size_t output_peak = 0;
   /// The schedule's two policies, e.g. "largest-first, steal" (schedule_name).
   std::string schedule;
-  /// Parts of tasks run by another thread than the one running the task.
+  /// Parts of running tasks run by another thread than the giver's (Subtasks).
   std::uint64_t steals = 0;
   /// The most nodes of one task over all nodes of the run (0 when the
   /// kernels count no nodes): how far a static split is from balanced.
