@@ -31,6 +31,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -100,6 +101,32 @@ struct WalkedLeaves {
   std::uint64_t nodes = 0;  ///< nodes visited, the leaves included
 };
 
+namespace detail {
+/// walk_leaves's depth-first walk (also the deep part of SplitWalk's).
+template <BranchingTree T, class OnLeaf>
+struct LeafWalk {
+  const T& tree;
+  OnLeaf& on_leaf;
+  std::uint64_t limit;
+  WalkedLeaves seen{};
+  StopPoll<> poll{};
+
+  /// Returns false once `limit` leaves were found.
+  bool dfs(const typename T::Node& at) {
+    ++seen.nodes;
+    poll.tick();
+    if (tree.is_leaf(at)) {
+      ++seen.found;
+      on_leaf(at);
+      return limit == 0 || seen.found < limit;
+    }
+    for (std::uint64_t free = tree.candidates(at); free != 0; free &= free - 1)
+      if (!dfs(tree.child(at, __builtin_ctzll(free)))) return false;
+    return true;
+  }
+};
+}  // namespace detail
+
 /// Walks the subtree below `node` (node included) depth-first in choice
 /// order and calls `on_leaf(leaf)` for every leaf. Stops after `limit`
 /// leaves (0: no limit). Polls for a stop every few thousand nodes (throws
@@ -107,28 +134,7 @@ struct WalkedLeaves {
 template <BranchingTree T, class OnLeaf>
 [[nodiscard]] WalkedLeaves walk_leaves(const T& tree, const typename T::Node& node, OnLeaf&& on_leaf,
                                        std::uint64_t limit = 0) {
-  struct Walk {
-    const T& tree;
-    OnLeaf& on_leaf;
-    std::uint64_t limit;
-    WalkedLeaves seen{};
-    StopPoll<> poll{};
-
-    /// Returns false once `limit` leaves were found.
-    bool dfs(const typename T::Node& at) {
-      ++seen.nodes;
-      poll.tick();
-      if (tree.is_leaf(at)) {
-        ++seen.found;
-        on_leaf(at);
-        return limit == 0 || seen.found < limit;
-      }
-      for (std::uint64_t free = tree.candidates(at); free != 0; free &= free - 1)
-        if (!dfs(tree.child(at, __builtin_ctzll(free)))) return false;
-      return true;
-    }
-  };
-  Walk w{tree, on_leaf, limit};
+  detail::LeafWalk<T, std::remove_reference_t<OnLeaf>> w{tree, on_leaf, limit};
   w.dfs(node);
   return w.seen;
 }
@@ -136,7 +142,10 @@ template <BranchingTree T, class OnLeaf>
 namespace detail {
 
 /// walk_leaves's walk that can give parts of its subtree away (Subtasks,
-/// engine/split.hpp). Every node it enters is a frame, by depth; when a
+/// engine/split.hpp). The first kSplitLevels levels below its start are
+/// walked here, below them LeafWalk walks at full speed (so a part is at
+/// least a subtree at that depth). Every node it enters is a frame, by
+/// depth; when a
 /// part is wanted it gives away the untried choices of the shallowest frame
 /// that has any (so parts are large) and marks where their output goes:
 /// right after that frame's current choice. `on_leaf(leaf, text)` is called
@@ -147,15 +156,24 @@ class SplitWalk {
 public:
   using Node = typename T::Node;
   SplitWalk(const T& tree, const OnLeaf& on_leaf, std::size_t counter, Subtasks& parts, std::string* text)
-      : tree_(tree), on_leaf_(on_leaf), counter_(counter), parts_(parts), text_(text) {}
+      : tree_(tree),
+        on_leaf_(on_leaf),
+        counter_(counter),
+        parts_(parts),
+        bound_{&on_leaf, text},
+        plain_{tree, bound_, 0} {}
 
   /// Walks `at` (counted) and its subtree.
   void dfs(const Node& at, std::size_t depth) {
-    ++seen.nodes;
-    poll_.tick();
+    if (depth >= kSplitLevels) {
+      plain_.dfs(at);
+      return;
+    }
+    ++plain_.seen.nodes;
+    plain_.poll.tick();
     if (tree_.is_leaf(at)) {
-      ++seen.found;
-      on_leaf_(at, text_);
+      ++plain_.seen.found;
+      bound_(at);
       return;
     }
     branch(at, tree_.candidates(at), depth);
@@ -173,9 +191,18 @@ public:
     if (frames_[depth].part != kNoPart) parts_.place(frames_[depth].part);
   }
 
-  WalkedLeaves seen{};
+  /// What the walk saw so far (its parts not included).
+  [[nodiscard]] const WalkedLeaves& seen() const { return plain_.seen; }
 
 private:
+  static constexpr std::size_t kSplitLevels = 12;
+  /// on_leaf with the walk's text bound: LeafWalk's leaf action.
+  struct BoundLeaf {
+    const OnLeaf* on_leaf;
+    std::string* text;
+    void operator()(const Node& leaf) const { (*on_leaf)(leaf, text); }
+  };
+
   static constexpr std::size_t kNoPart = static_cast<std::size_t>(-1);
   struct Frame {
     const Node* node = nullptr;
@@ -209,8 +236,8 @@ public:
       walk.branch(node, *choices, 0);
     else
       walk.dfs(node, 0);
-    out.add(counter, walk.seen.found);
-    out.nodes = checked_add(out.nodes, u128{walk.seen.nodes});
+    out.add(counter, walk.seen().found);
+    out.nodes = checked_add(out.nodes, u128{walk.seen().nodes});
     parts.join(out);
   }
 
@@ -219,9 +246,9 @@ private:
   const OnLeaf& on_leaf_;
   std::size_t counter_;
   Subtasks& parts_;
-  std::string* text_;
   std::vector<Frame> frames_;
-  StopPoll<> poll_{};
+  BoundLeaf bound_;
+  LeafWalk<T, BoundLeaf> plain_;
 };
 
 }  // namespace detail
