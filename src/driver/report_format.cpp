@@ -88,6 +88,9 @@ JobFigures run_figures(const engine::RunResult& result) {
   f.tasks = result.tasks_total;
   f.tasks_run = result.tasks_run;
   f.tasks_resumed = result.tasks_resumed;
+  f.schedule = result.schedule;
+  f.steals = result.steals;
+  f.largest_task_share = result.largest_task_share;
   f.nodes = result.totals.nodes;
   f.wall_seconds = result.wall_seconds;
   f.cpu_seconds = result.cpu_seconds;
@@ -102,6 +105,10 @@ void put_figures(nlohmann::ordered_json& j, const JobFigures& f) {
   j["tasks_run"] = f.tasks_run;
   j["tasks_resumed"] = f.tasks_resumed;
   j["split_depth"] = f.split_depth ? nlohmann::ordered_json(*f.split_depth) : nullptr;
+  const bool scheduled = !f.schedule.empty();
+  j["schedule"] = scheduled ? nlohmann::ordered_json(f.schedule) : nullptr;
+  j["steals"] = scheduled ? nlohmann::ordered_json(f.steals) : nullptr;
+  j["largest_task_share"] = f.largest_task_share > 0 ? nlohmann::ordered_json(f.largest_task_share) : nullptr;
   j["nodes"] = f.nodes ? nodes_json(f.nodes) : nullptr;
   j["wall_seconds"] = f.wall_seconds;
   j["cpu_seconds"] = f.cpu_seconds > 0 ? nlohmann::ordered_json(f.cpu_seconds) : nullptr;
@@ -113,6 +120,15 @@ void put_figures(nlohmann::ordered_json& j, const JobFigures& f) {
   if (f.ranks) j["ranks"] = f.ranks;
 }
 
+std::string schedule_text(const JobFigures& f) {
+  std::ostringstream s;
+  s << f.schedule;
+  if (!f.schedule.ends_with(", static")) s << "; " << f.steals << (f.steals == 1 ? " part" : " parts") << " stolen";
+  if (f.largest_task_share > 0)
+    s << "; largest task " << std::fixed << std::setprecision(1) << 100 * f.largest_task_share << " % of the nodes";
+  return s.str();
+}
+
 void put_figures(TextBlock& t, const JobFigures& f) {
   const bool merged = f.shards > 0;
   if (merged) t.line("shards", std::to_string(f.shards));
@@ -122,6 +138,7 @@ void put_figures(TextBlock& t, const JobFigures& f) {
   t.line("tasks", std::to_string(f.tasks) + (f.tasks_total ? " of " + std::to_string(f.tasks_total) : "") +
                       (f.split_depth ? " (split depth " + std::to_string(*f.split_depth) + ")" : "") +
                       (f.tasks_resumed ? ", " + std::to_string(f.tasks_resumed) + " from earlier runs" : ""));
+  if (!f.schedule.empty()) t.line("schedule", schedule_text(f));
   if (f.nodes) t.line("nodes", to_string(f.nodes));
   t.line("wall", seconds3(f.wall_seconds) + (merged ? " (the longest shard)" : ""));
   if (merged) t.line("task time", seconds3(f.task_seconds) + " (the tasks' times summed over the shards)");

@@ -46,6 +46,9 @@ struct JobFigures {
   std::size_t tasks_run = 0;        ///< computed by the run(s)
   std::size_t tasks_resumed = 0;    ///< taken from checkpoints
   std::optional<int> split_depth;   ///< the job's split depth, when it has one
+  std::string schedule;             ///< the run's schedule (engine::schedule_name); "" = not known (merge)
+  std::uint64_t steals = 0;         ///< parts of tasks run by another thread (with `schedule`)
+  double largest_task_share = 0.0;  ///< the largest task's share of the nodes; 0 = not known
   u128 nodes = 0;                   ///< search nodes (0: the job counts none)
   double wall_seconds = 0.0;        ///< wall time (merge: the longest shard)
   double cpu_seconds = 0.0;         ///< CPU time of the process(es) (merge: summed over the shards)
@@ -59,14 +62,20 @@ struct JobFigures {
 [[nodiscard]] JobFigures run_figures(const engine::RunResult& result);
 
 /// The figures as JSON fields of `j`: threads, tasks, tasks_run,
-/// tasks_resumed, split_depth, nodes (nodes_json), wall_seconds,
+/// tasks_resumed, split_depth, schedule, steals, largest_task_share (each
+/// null when not known), nodes (nodes_json), wall_seconds,
 /// cpu_seconds, max_rss_bytes, and with a merge shards and task_seconds,
 /// under count-mpi ranks.
 void put_figures(nlohmann::ordered_json& j, const JobFigures& f);
-/// The figures as text lines: shards, ranks, threads, tasks, nodes, wall,
+/// The figures as text lines: shards, ranks, threads, tasks, schedule
+/// (schedule_text, when known), nodes, wall,
 /// task time, and where several processes ran the job (merge, count-mpi)
 /// their CPU summed and largest peak RSS.
 void put_figures(TextBlock& t, const JobFigures& f);
+/// The text report's schedule line: the policies, the parts stolen (unless
+/// static) and the largest task's share of the nodes, e.g. "id-order,
+/// steal; 3 parts stolen; largest task 90.0 % of the nodes".
+[[nodiscard]] std::string schedule_text(const JobFigures& f);
 
 /// "1.234 s": seconds to the millisecond, as text reports show times.
 [[nodiscard]] std::string seconds3(double seconds);

@@ -20,6 +20,7 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
+#include "engine/task_context.hpp"
 #include "pcount/errors.hpp"
 
 namespace pcount::engine {
@@ -46,26 +47,6 @@ std::vector<std::size_t> schedule(const Job& job, const RunOptions& options) {
   }
   return order;
 }
-/// The cancel flag of the run whose task this thread is running (see
-/// stop_requested in task.hpp); null outside a task.
-thread_local const std::atomic<bool>* t_cancel = nullptr;
-
-/// Makes `cancel` the current thread's stop flag while a task runs, and
-/// restores the previous one after (a task may itself call engine::run; an
-/// inner run without a flag keeps the outer run's).
-class TaskScope {
- public:
-  explicit TaskScope(const std::atomic<bool>* cancel) : saved_(t_cancel) {
-    if (cancel) t_cancel = cancel;
-  }
-  ~TaskScope() { t_cancel = saved_; }
-  TaskScope(const TaskScope&) = delete;
-  TaskScope& operator=(const TaskScope&) = delete;
-
- private:
-  const std::atomic<bool>* saved_;
-};
-
 /// Workers woken by start_workers: the arena they wait in, for the next run
 /// of the same width; `warm_stop` ends their wait when any run starts.
 std::mutex warm_mutex;
@@ -85,7 +66,60 @@ std::unique_ptr<tbb::task_arena> adopt_warm_arena(int threads) {
   return fits ? std::move(arena) : nullptr;
 }
 
+/// The cancel flag and split state of the run whose task this thread is
+/// running (see stop_requested in task.hpp, Subtasks in split.hpp); null
+/// outside a task.
+thread_local const std::atomic<bool>* t_cancel = nullptr;
+thread_local detail::SplitState* t_split = nullptr;
+/// SplitState::run_id of the run in which this thread idles; 0 = none.
+thread_local std::uint64_t t_idle_run = 0;
+/// Gives every run its SplitState::run_id.
+std::atomic<std::uint64_t> next_run_id{1};
+
 }  // namespace
+
+namespace detail {
+
+SplitState* current_split() noexcept { return t_split; }
+
+TaskScope::TaskScope(const std::atomic<bool>* cancel, SplitState* split) noexcept
+    : saved_cancel_(t_cancel), saved_split_(t_split) {
+  if (cancel) t_cancel = cancel;
+  t_split = split;
+}
+
+TaskScope::~TaskScope() {
+  t_cancel = saved_cancel_;
+  t_split = saved_split_;
+}
+
+void mark_idle(SplitState& state) noexcept {
+  if (t_idle_run == state.run_id) return;
+  t_idle_run = state.run_id;
+  state.idle.fetch_add(1, std::memory_order_relaxed);
+}
+
+BusyScope::BusyScope(SplitState& state) noexcept : state_(state), was_idle_(t_idle_run == state.run_id) {
+  if (!was_idle_) return;
+  t_idle_run = 0;
+  state_.idle.fetch_sub(1, std::memory_order_relaxed);
+}
+
+BusyScope::~BusyScope() {
+  if (was_idle_) mark_idle(state_);
+}
+
+IdleScope::IdleScope(SplitState& state) noexcept : state_(state), marked_(t_idle_run != state.run_id) {
+  if (marked_) mark_idle(state_);
+}
+
+IdleScope::~IdleScope() {
+  if (!marked_ || t_idle_run != state_.run_id) return;
+  t_idle_run = 0;
+  state_.idle.fetch_sub(1, std::memory_order_relaxed);
+}
+
+}  // namespace detail
 
 bool stop_requested() noexcept {
   const std::atomic<bool>* cancel = t_cancel;
@@ -128,7 +162,19 @@ public:
         order(schedule(the_job, the_options)),
         partial(Tally{counters}),
         records(the_options.record_tasks ? order.size() : 0),
-        finished(the_options.record_tasks ? order.size() : 0, 0) {}
+        finished(the_options.record_tasks ? order.size() : 0, 0) {
+    split.policy = the_job.splits ? the_options.split : SplitPolicy::none;
+    split.run_id = next_run_id.fetch_add(1, std::memory_order_relaxed);
+    split.cancel = the_options.cancel;
+  }
+
+  /// The split state tasks see, or null when they cannot split: the job
+  /// does not, the policy is `none`, or `idle` with one thread (no worker
+  /// can ever idle while a task runs).
+  [[nodiscard]] detail::SplitState* splitting(int threads) {
+    if (split.policy == SplitPolicy::none || (split.policy == SplitPolicy::idle && threads < 2)) return nullptr;
+    return &split;
+  }
 
   /// Whether the cancel flag is set; marks the run cancelled when it is.
   bool cancel_seen() {
@@ -147,9 +193,26 @@ public:
   template <class F>
   double timed(F&& run) {
     const auto t0 = Clock::now();
-    const TaskScope scope(options.cancel);
+    const detail::TaskScope scope(options.cancel, split_state);
     run();
     return seconds_since(t0);
+  }
+  /// Runs a worker's claim loop `work`, then counts the thread as idle
+  /// (when splitting) until it takes a part or the run ends. A thread that
+  /// waits for the parts of its task (Subtasks::join) runs whatever oneTBB
+  /// hands it, parts of any task; when that is a claim loop not yet started
+  /// (a worker that joined late), it returns at once: a task of this run
+  /// must not wait there for the ordered window, which only its own end
+  /// can open.
+  template <class F>
+  void claiming(F&& work) {
+    if (!split_state) return work();
+    if (detail::current_split() == split_state) return;  // inside a task of this run
+    {
+      const detail::BusyScope busy(*split_state);
+      work();
+    }
+    detail::mark_idle(*split_state);
   }
   /// The slot helper: counts the finished task at schedule position `slot`
   /// (its tally into this thread's partial sum, its record, the done count),
@@ -162,6 +225,9 @@ public:
                              std::to_string(tally.counts.size() - 1) + " but the job names only " +
                              std::to_string(counters) + " counters");
     partial.local().merge(tally);
+    const double nodes = static_cast<double>(tally.nodes);
+    for (double seen = largest.load(std::memory_order_relaxed); nodes > seen;)
+      if (largest.compare_exchange_weak(seen, nodes, std::memory_order_relaxed)) break;
     if (options.record_tasks) {
       records[slot] = TaskRecord{id, tally, seconds, slot};
       finished[slot] = 1;
@@ -178,6 +244,9 @@ public:
     result.interrupted = cancelled.load();
     result.tasks_abandoned = abandoned.load();
     for (const Tally& t : partial) result.totals.merge(t);
+    result.steals = split.steals.load();
+    const double nodes = static_cast<double>(result.totals.nodes);
+    result.largest_task_share = nodes > 0 ? largest.load() / nodes : 0.0;
     if (!options.record_tasks) return;
     result.tasks.reserve(result.tasks_run);
     for (std::size_t slot = 0; slot < order.size(); ++slot)
@@ -197,6 +266,9 @@ public:
   std::atomic<bool> cancelled{false};
   std::atomic<std::size_t> done{0};
   std::atomic<std::size_t> abandoned{0};  ///< tasks given up with TaskAbandoned
+  std::atomic<double> largest{0.0};       ///< the most nodes of one task
+  detail::SplitState split;
+  detail::SplitState* split_state = nullptr;  ///< &split while tasks may split
 
 private:
   std::exception_ptr error_;
@@ -227,7 +299,7 @@ public:
   explicit UnorderedRunner(RunState& st) : st_(st) {}
 
   void run(tbb::task_arena& arena, int threads) {
-    on_each_thread(arena, threads, [this] { work(); });
+    on_each_thread(arena, threads, [this] { st_.claiming([this] { work(); }); });
   }
 
 private:
@@ -296,7 +368,7 @@ public:
         hole_(st.order.size()) {}
 
   void run(tbb::task_arena& arena, int threads) {
-    on_each_thread(arena, threads, [this] { work(); });
+    on_each_thread(arena, threads, [this] { st_.claiming([this] { work(); }); });
   }
   /// Tasks started but not delivered: abandoned, or finished after an abandoned one.
   [[nodiscard]] std::size_t undelivered() const { return next_ - delivered_; }
@@ -393,6 +465,13 @@ private:
 
 }  // namespace
 
+std::string schedule_name(const Job& job, const RunOptions& options) {
+  const bool largest_first = job.estimate && !job.run_task_output;
+  const SplitPolicy split = job.splits ? options.split : SplitPolicy::none;
+  static constexpr const char* kSplit[] = {"static", "steal", "split-always"};
+  return std::string(largest_first ? "largest-first" : "id-order") + ", " + kSplit[static_cast<int>(split)];
+}
+
 RunResult run(const Job& job, const RunOptions& options) {
   if (options.threads < 0) throw InvalidArgument("threads", "must be ≥ 1");
   const bool ordered = static_cast<bool>(job.run_task_output);
@@ -407,6 +486,8 @@ RunResult run(const Job& job, const RunOptions& options) {
   result.tasks_total = job.task_count;
   result.threads = threads;
   RunState st(job, options);
+  st.split_state = st.splitting(threads);
+  result.schedule = schedule_name(job, options);
 
   // Allow more workers than cores when asked for; the arena sets the limit.
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(threads));

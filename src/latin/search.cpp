@@ -1,9 +1,13 @@
 #include "pcount/latin/search.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "pcount/errors.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::latin {
@@ -28,7 +32,29 @@ void partitions(int n, int max_part, std::vector<int>& current, std::vector<std:
   }
 }
 
-/// The sequential kernel: row-major fill from a node's state.
+constexpr int kCells = kMaxSearchOrder * kMaxSearchOrder;
+
+/// What a kernel that gives parts away (engine::Subtasks) keeps of every
+/// cell on its path up to `end`, by cell index r·n + c: the untried
+/// symbols, the symbol placed and the row's symbols before it.
+struct Frames {
+  engine::Subtasks* parts = nullptr;
+  int start = 0;                     ///< the first cell this kernel fills
+  int end = 0;                       ///< from this cell (a row start) on, the plain kernel runs
+  std::uint64_t weight = 1;          ///< the subtree's multiplicity
+  std::uint32_t* rest[kCells] = {};  ///< untried symbols (last column: none)
+  std::uint32_t chosen[kCells] = {};
+  std::uint32_t used[kCells] = {};
+};
+/// No frames: the plain kernel.
+struct NoFrames {};
+
+/// The sequential kernel: row-major fill from a node's state. With `Split`,
+/// it gives the untried symbols of its shallowest open cell away whenever
+/// the run wants a part, checked at each row start; only the first one or
+/// two rows keep frames (Frames::end), below them the plain kernel runs at
+/// full speed (a part is at least one completion of those rows).
+template <bool Split>
 struct Kernel {
   int n;
   int stop_row;
@@ -41,6 +67,7 @@ struct Kernel {
   /// row start follows at least one cell node, and 2¹⁶ of them are at most
   /// some 10⁶–10⁷ nodes (many fewer cells per row near the bottom).
   engine::StopPoll<> poll{};
+  [[no_unique_address]] std::conditional_t<Split, Frames, NoFrames> frames{};
 
   void row_start(int r) {
     if (r >= stop_row) {
@@ -48,6 +75,15 @@ struct Kernel {
       return;
     }
     poll.tick();
+    row_start_unpolled(r);
+  }
+
+  /// row_start(r) for r < stop_row, without the stop check.
+  void row_start_unpolled(int r) {
+    if constexpr (Split) {
+      if (frames.parts->wanted()) offer(r * n);
+      if (r * n >= frames.end) return plain_row(r);
+    }
     const std::uint32_t bit = 1u << r;
     col[0] |= bit;
     cell(r, 1, bit);
@@ -70,20 +106,84 @@ struct Kernel {
       if (!avail) return;
       ++nodes;
       col[c] |= avail;
+      if constexpr (Split) {
+        frames.rest[r * n + c] = nullptr;
+        frames.chosen[r * n + c] = avail;
+      }
       row_start(r + 1);
       col[c] ^= avail;
       return;
+    }
+    branch(r, c, used, avail);
+  }
+
+  /// Tries the symbols `avail` in cell (r, c), c < n - 1.
+  void branch(int r, int c, std::uint32_t used, std::uint32_t avail) {
+    if constexpr (Split) {
+      frames.rest[r * n + c] = &avail;
+      frames.used[r * n + c] = used;
     }
     while (avail) {
       const std::uint32_t b = avail & (0u - avail);
       avail ^= b;
       ++nodes;
       col[c] |= b;
+      if constexpr (Split) frames.chosen[r * n + c] = b;
       cell(r, c + 1, used | b);
       col[c] ^= b;
     }
   }
+
+  /// Fills rows r, r + 1, ... with the plain kernel.
+  void plain_row(int r) {
+    Kernel<false> plain{n, stop_row, closed_form, full, {}, 0, 0, poll};
+    std::copy(col, col + n, plain.col);
+    plain.row_start_unpolled(r);
+    leaves += plain.leaves;
+    nodes += plain.nodes;
+    poll = plain.poll;
+  }
+
+  /// Gives away the untried symbols of the shallowest cell before `here`
+  /// (a row start) that has any, with the columns as they were there.
+  void offer(int here);
+  /// Counts into `out` as a part: the symbols `avail` of cell (r, c).
+  static void count_part(const Kernel& seed, int r, int c, std::uint32_t used, std::uint32_t avail, engine::Tally& out);
 };
+
+template <>
+void Kernel<true>::count_part(const Kernel& seed, int r, int c, std::uint32_t used, std::uint32_t avail,
+                              engine::Tally& out) {
+  engine::Subtasks parts;
+  Kernel k{seed.n, seed.stop_row, seed.closed_form, seed.full, {}, 0, 0};
+  std::copy(seed.col, seed.col + seed.n, k.col);
+  k.frames.parts = &parts;
+  k.frames.start = r * seed.n + c;
+  k.frames.end = (c <= seed.n / 2 ? r + 1 : r + 2) * seed.n;  // at least half a row of frames
+  k.frames.weight = seed.frames.weight;
+  k.branch(r, c, used, avail);
+  out.add(0, checked_mul(static_cast<u128>(k.leaves), static_cast<u128>(k.frames.weight)));
+  out.nodes = checked_add(out.nodes, k.nodes);
+  parts.join(out);
+}
+template <>
+void Kernel<true>::offer(int here) {
+  for (int at = frames.start; at < here; ++at) {
+    if (at % n == 0 || frames.rest[at] == nullptr || *frames.rest[at] == 0) continue;
+    Kernel seed{n, stop_row, closed_form, full, {}, 0, 0};
+    std::copy(col, col + n, seed.col);
+    for (int e = at; e < here; ++e)  // undo the cells placed from `at` on
+      if (e % n != 0) seed.col[e % n] &= ~frames.chosen[e];
+    for (int row = at / n + 1; row < here / n; ++row) seed.col[0] &= ~(1u << row);  // and their row starts
+    seed.frames.weight = frames.weight;
+    const std::uint32_t avail = std::exchange(*frames.rest[at], 0u);
+    const std::uint32_t used = frames.used[at];
+    frames.parts->give([seed, at, used, avail](engine::Tally& out, std::string*) {
+      count_part(seed, at / seed.n, at % seed.n, used, avail, out);
+    });
+    return;
+  }
+}
 
 }  // namespace
 
@@ -231,7 +331,16 @@ void LatinTree::count_subtree(const Node& node, engine::Tally& tally) const {
     tally.add(0, 1);
     return;
   }
-  Kernel k{n_, stop_row_, square_, full_, {}, 0, 0};
+  engine::Subtasks parts;
+  if (parts.enabled() && !terminal(node)) {  // parts may be given away
+    Kernel<true> seed{n_, stop_row_, square_, full_, {}, 0, 0};
+    for (int c = 0; c < n_; ++c) seed.col[c] = node.col_used[c];
+    seed.frames.weight = node.weight;
+    const std::uint32_t used = node.row_used;
+    const std::uint32_t avail = full_ & ~used & ~static_cast<std::uint32_t>(node.col_used[node.col]);
+    if (node.col + 1 < n_) return Kernel<true>::count_part(seed, node.row, node.col, used, avail, tally);
+  }
+  Kernel<false> k{n_, stop_row_, square_, full_, {}, 0, 0};
   for (int c = 0; c < n_; ++c) k.col[c] = node.col_used[c];
   if (terminal(node))
     k.leaf(node.row);

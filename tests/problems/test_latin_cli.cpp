@@ -60,7 +60,14 @@ TEST(LatinCli, JsonForBothMethods) {
   EXPECT_EQ(s["counts"]["reduced"], "9408");
   EXPECT_EQ(s["counts"]["all"], "812851200");
   EXPECT_EQ(s["split_depth"], 4);
+  // The search kernel splits its tasks while they run; the classes job does not.
+  EXPECT_EQ(s["schedule"], "id-order, steal");
+  EXPECT_TRUE(s["steals"].is_number_unsigned());
+  const double share = s["largest_task_share"].get<double>();
+  EXPECT_GT(share, 0.0);
+  EXPECT_LE(share, 1.0);
   const auto c = run_json({"--latin", "6", "--method", "classes", "--threads", "2"});
+  EXPECT_EQ(c["schedule"], "id-order, static");
   EXPECT_EQ(c["method"], "classes");
   EXPECT_EQ(c["counts"]["reduced"], "9408");
   EXPECT_TRUE(c["classes"].is_number_unsigned());

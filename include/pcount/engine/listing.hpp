@@ -46,10 +46,20 @@ template <BitBranchingTree T>
 
 /// Lists the leaves below `node` into `text` (at most `limit`, 0 = all) and
 /// adds their number to counter `counter` of `tally`, the nodes visited to
-/// Tally::nodes: one listing task.
+/// Tally::nodes: one listing task. Without a limit, parts may be given
+/// away (walk_splitting; the text is the same).
 template <BitBranchingTree T>
 void list_subtree(const T& tree, const typename T::Node& node, Tally& tally, std::size_t counter, std::string& text,
                   bool json, std::uint64_t limit) {
+  if (limit == 0) {  // parts may be given away (engine/split.hpp)
+    walk_splitting(
+        tree, node,
+        [&tree, json](const typename T::Node& leaf, std::string* out) {
+          if (out) tree.write(leaf, json, *out);
+        },
+        counter, tally, &text);
+    return;
+  }
   const ListedLeaves seen = list_leaves(tree, node, &text, json, limit);
   tally.add(counter, seen.found);
   tally.nodes = checked_add(tally.nodes, u128{seen.nodes});
@@ -74,6 +84,7 @@ template <BitBranchingTree T>
     list_subtree(*tree, (*frontier)[id], out, 0, text, json, limit);
   };
   if (limit != 0) job.probe = nullptr;
+  job.splits = limit == 0;  // a limit counts leaves in walk order: no parts
   job.listed_counter = 0;
   return job;
 }

@@ -1,16 +1,32 @@
 #pragma once
 /// @file
-/// Runs a Job's tasks on oneTBB work-stealing workers and reduces the counts.
+/// Runs a Job's tasks on oneTBB workers and reduces the counts.
+///
+/// The schedule has two named policies, printed in the report
+/// (RunResult::schedule):
+/// - the order whole tasks are handed out in: `largest-first` (by
+///   Job::estimate) or `id-order` (no estimate, or ordered output). Each
+///   worker claims the next position from an atomic counter (or from
+///   RunOptions::claim across MPI processes) and runs that task to its end;
+/// - how a running task is split (RunOptions::split, engine/split.hpp): with
+///   `steal` (the default) a kernel that opts in (Job::splits) gives parts
+///   of its task away while some worker has nothing to claim, and idle
+///   workers take them by oneTBB's work stealing (a task_group inside the
+///   task; a thread waiting for its task's parts counts as idle and takes
+///   parts too); `static` never splits. A task's counts are still
+///   reduced inside the task and recorded once, when all its parts are done.
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "pcount/engine/hash.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::engine {
@@ -76,6 +92,9 @@ struct RunOptions {
   /// tasks; 0 = 4 × threads. Larger W keeps threads busier past a slow task
   /// at the cost of holding more finished texts.
   std::size_t output_window = 0;
+  /// How running tasks of a job that splits (Job::splits) are split:
+  /// `idle` (lazy: only while a worker idles), `always` (tests) or `none`.
+  SplitPolicy split = SplitPolicy::idle;
 };
 
 /// A point in a run's --output file as a checkpoint records it: a resume
@@ -130,7 +149,19 @@ struct RunResult {
   /// Jobs with ordered output: the most finished texts held at one time
   /// waiting for a lower id (≤ the window; for tests and diagnostics).
   std::size_t output_peak = 0;
+  /// The schedule's two policies, e.g. "largest-first, steal" (schedule_name).
+  std::string schedule;
+  /// Parts of running tasks run by another thread than the giver's (Subtasks).
+  std::uint64_t steals = 0;
+  /// The most nodes of one task over all nodes of the run (0 when the
+  /// kernels count no nodes): how far a static split is from balanced.
+  double largest_task_share = 0.0;
 };
+
+/// The schedule run() uses for `job`: the hand-out order ("largest-first"
+/// or "id-order") and the split policy ("steal", "split-always" or, for a
+/// job that does not split, "static"), joined by ", ".
+[[nodiscard]] std::string schedule_name(const Job& job, const RunOptions& options);
 
 /// Number of hardware threads oneTBB sees (≥ 1).
 [[nodiscard]] int hardware_threads();
@@ -152,7 +183,8 @@ void start_workers(int threads);
 /// worker claims the next position of the schedule (largest estimate first
 /// when Job::estimate is set, else id order) until none is left, so the
 /// tasks start in that order across all workers (greedy list scheduling);
-/// per-thread 128-bit tallies are reduced at the end. With `options.claim`,
+/// then, while other tasks still run, it takes the parts they give away
+/// (RunOptions::split); per-thread 128-bit tallies are reduced at the end. With `options.claim`,
 /// positions are claimed through it instead (across processes). With
 /// `options.cancel`, stops early (RunResult::interrupted).
 /// Every task gets a zero Tally of Job::counter_names.size() counters. Jobs

@@ -115,6 +115,10 @@ struct Job {
   /// starts the most expensive tasks first (not for jobs with
   /// run_task_output, whose tasks start in id order). Must not change ids.
   std::function<double(std::size_t id)> estimate;
+  /// Whether the tasks split themselves while they run (their kernels use
+  /// Subtasks, engine/split.hpp); the runner then lets idle workers take the
+  /// parts (RunOptions::split).
+  bool splits = false;
   /// The split depth used to build the task list, or -1 when the tasks are
   /// not a depth split (symmetry classes, graph classes, ...).
   int split_depth = -1;

@@ -31,11 +31,13 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "pcount/errors.hpp"
 #include "pcount/u128.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::engine {
@@ -70,6 +72,15 @@ concept Rooted = requires(const P& p) {
   { p.root() } -> std::convertible_to<typename P::Node>;
 };
 
+/// A tree whose hand-written `count_subtree` gives parts of its subtree
+/// away while it runs (engine/split.hpp): it says so by a static constexpr
+/// bool member `kSplitsWhileRunning` = true. A BranchingTree walk always
+/// does.
+template <class P>
+concept SplitsWhileRunning = requires {
+  requires P::kSplitsWhileRunning;
+};
+
 /// A tree whose children come from `children` or from its branching.
 template <class P>
 concept ListsChildren = HasChildren<P> || BranchingTree<P>;
@@ -90,6 +101,32 @@ struct WalkedLeaves {
   std::uint64_t nodes = 0;  ///< nodes visited, the leaves included
 };
 
+namespace detail {
+/// walk_leaves's depth-first walk (also the deep part of SplitWalk's).
+template <BranchingTree T, class OnLeaf>
+struct LeafWalk {
+  const T& tree;
+  OnLeaf& on_leaf;
+  std::uint64_t limit;
+  WalkedLeaves seen{};
+  StopPoll<> poll{};
+
+  /// Returns false once `limit` leaves were found.
+  bool dfs(const typename T::Node& at) {
+    ++seen.nodes;
+    poll.tick();
+    if (tree.is_leaf(at)) {
+      ++seen.found;
+      on_leaf(at);
+      return limit == 0 || seen.found < limit;
+    }
+    for (std::uint64_t free = tree.candidates(at); free != 0; free &= free - 1)
+      if (!dfs(tree.child(at, __builtin_ctzll(free)))) return false;
+    return true;
+  }
+};
+}  // namespace detail
+
 /// Walks the subtree below `node` (node included) depth-first in choice
 /// order and calls `on_leaf(leaf)` for every leaf. Stops after `limit`
 /// leaves (0: no limit). Polls for a stop every few thousand nodes (throws
@@ -97,30 +134,142 @@ struct WalkedLeaves {
 template <BranchingTree T, class OnLeaf>
 [[nodiscard]] WalkedLeaves walk_leaves(const T& tree, const typename T::Node& node, OnLeaf&& on_leaf,
                                        std::uint64_t limit = 0) {
-  struct Walk {
-    const T& tree;
-    OnLeaf& on_leaf;
-    std::uint64_t limit;
-    WalkedLeaves seen{};
-    StopPoll<> poll{};
-
-    /// Returns false once `limit` leaves were found.
-    bool dfs(const typename T::Node& at) {
-      ++seen.nodes;
-      poll.tick();
-      if (tree.is_leaf(at)) {
-        ++seen.found;
-        on_leaf(at);
-        return limit == 0 || seen.found < limit;
-      }
-      for (std::uint64_t free = tree.candidates(at); free != 0; free &= free - 1)
-        if (!dfs(tree.child(at, __builtin_ctzll(free)))) return false;
-      return true;
-    }
-  };
-  Walk w{tree, on_leaf, limit};
+  detail::LeafWalk<T, std::remove_reference_t<OnLeaf>> w{tree, on_leaf, limit};
   w.dfs(node);
   return w.seen;
+}
+
+namespace detail {
+
+/// walk_leaves's walk that can give parts of its subtree away (Subtasks,
+/// engine/split.hpp). The first kSplitLevels levels below its start are
+/// walked here, below them LeafWalk walks at full speed (so a part is at
+/// least a subtree at that depth). Every node it enters is a frame, by
+/// depth; when a
+/// part is wanted it gives away the untried choices of the shallowest frame
+/// that has any (so parts are large) and marks where their output goes:
+/// right after that frame's current choice. `on_leaf(leaf, text)` is called
+/// for every leaf, concurrently from the parts (text: the part's output,
+/// or null).
+template <BranchingTree T, class OnLeaf>
+class SplitWalk {
+public:
+  using Node = typename T::Node;
+  SplitWalk(const T& tree, const OnLeaf& on_leaf, std::size_t counter, Subtasks& parts, std::string* text)
+      : tree_(tree),
+        on_leaf_(on_leaf),
+        counter_(counter),
+        parts_(parts),
+        bound_{&on_leaf, text},
+        plain_{tree, bound_, 0} {}
+
+  /// Walks `at` (counted) and its subtree.
+  void dfs(const Node& at, std::size_t depth) {
+    if (depth >= kSplitLevels) {
+      plain_.dfs(at);
+      return;
+    }
+    ++plain_.seen.nodes;
+    plain_.poll.tick();
+    if (tree_.is_leaf(at)) {
+      ++plain_.seen.found;
+      bound_(at);
+      return;
+    }
+    branch(at, tree_.candidates(at), depth);
+  }
+  /// Walks the subtrees of the choices `free` of `at` (not counted).
+  void branch(const Node& at, std::uint64_t free, std::size_t depth) {
+    if (depth == frames_.size()) frames_.emplace_back();
+    frames_[depth] = Frame{&at, &free, kNoPart};
+    while (free != 0) {
+      const int choice = __builtin_ctzll(free);
+      free &= free - 1;
+      if (parts_.wanted()) offer(depth);
+      dfs(tree_.child(at, choice), depth + 1);
+    }
+    if (frames_[depth].part != kNoPart) parts_.place(frames_[depth].part);
+  }
+
+  /// What the walk saw so far (its parts not included).
+  [[nodiscard]] const WalkedLeaves& seen() const { return plain_.seen; }
+
+private:
+  static constexpr std::size_t kSplitLevels = 12;
+  /// on_leaf with the walk's text bound: LeafWalk's leaf action.
+  struct BoundLeaf {
+    const OnLeaf* on_leaf;
+    std::string* text;
+    void operator()(const Node& leaf) const { (*on_leaf)(leaf, text); }
+  };
+
+  static constexpr std::size_t kNoPart = static_cast<std::size_t>(-1);
+  struct Frame {
+    const Node* node = nullptr;
+    std::uint64_t* rest = nullptr;  ///< the choices not tried yet
+    std::size_t part = kNoPart;     ///< the part given from here
+  };
+
+  /// Gives away the untried choices of the shallowest frame up to `depth`.
+  void offer(std::size_t depth) {
+    for (std::size_t d = 0; d <= depth; ++d) {
+      Frame& frame = frames_[d];
+      if (*frame.rest == 0) continue;
+      const std::uint64_t rest = std::exchange(*frame.rest, 0);
+      frame.part = parts_.give(
+          [tree = &tree_, node = *frame.node, rest, on_leaf = &on_leaf_, counter = counter_](
+              Tally& out, std::string* text) { SplitWalk::count(*tree, node, &rest, *on_leaf, counter, out, text); });
+      return;
+    }
+  }
+
+public:
+  /// Walks `node`'s subtree (or, with `choices`, only those choices of it,
+  /// `node` not counted), giving parts away; adds the leaves to counter
+  /// `counter` of `out` and the nodes to Tally::nodes, the parts' counts
+  /// included.
+  static void count(const T& tree, const Node& node, const std::uint64_t* choices, const OnLeaf& on_leaf,
+                    std::size_t counter, Tally& out, std::string* text) {
+    Subtasks parts(text);
+    SplitWalk walk(tree, on_leaf, counter, parts, text);
+    if (choices)
+      walk.branch(node, *choices, 0);
+    else
+      walk.dfs(node, 0);
+    out.add(counter, walk.seen().found);
+    out.nodes = checked_add(out.nodes, u128{walk.seen().nodes});
+    parts.join(out);
+  }
+
+private:
+  const T& tree_;
+  const OnLeaf& on_leaf_;
+  std::size_t counter_;
+  Subtasks& parts_;
+  std::vector<Frame> frames_;
+  BoundLeaf bound_;
+  LeafWalk<T, BoundLeaf> plain_;
+};
+
+}  // namespace detail
+
+/// Walks the subtree below `node` like walk_leaves (no limit), calling
+/// `on_leaf(leaf, text)` for every leaf, and adds the leaves to counter
+/// `counter` of `out`, the nodes to Tally::nodes. While the run wants parts
+/// (engine/split.hpp), gives subtrees away; their leaves go to their own
+/// texts, joined into `text` (null: none) in walk order, and their counts
+/// into `out`, so the result is that of walk_leaves. Without splitting it
+/// is walk_leaves. `on_leaf` may be called concurrently.
+template <BranchingTree T, class OnLeaf>
+void walk_splitting(const T& tree, const typename T::Node& node, const OnLeaf& on_leaf, std::size_t counter, Tally& out,
+                    std::string* text) {
+  if (detail::current_split() != nullptr) {
+    detail::SplitWalk<T, OnLeaf>::count(tree, node, nullptr, on_leaf, counter, out, text);
+    return;
+  }
+  const WalkedLeaves seen = walk_leaves(tree, node, [&](const typename T::Node& leaf) { on_leaf(leaf, text); });
+  out.add(counter, seen.found);
+  out.nodes = checked_add(out.nodes, u128{seen.nodes});
 }
 
 /// The children of `node`: the tree's own `children`, or else one per
@@ -142,15 +291,14 @@ template <TreeProblem P>
 
 /// Adds the counts of the subtree below `node` to `tally`: the tree's own
 /// `count_subtree`, or else walk_leaves's leaves into counter 0 and its
-/// nodes into Tally::nodes.
+/// nodes into Tally::nodes (walk_splitting: parts may be given away).
 template <TreeProblem P>
 void tree_count_subtree(const P& tree, const typename P::Node& node, Tally& tally) {
   if constexpr (HasCountSubtree<P>) {
     tree.count_subtree(node, tally);
   } else {
-    const WalkedLeaves seen = walk_leaves(tree, node, [](const typename P::Node&) {});
-    tally.add(0, seen.found);
-    tally.nodes = checked_add(tally.nodes, u128{seen.nodes});
+    walk_splitting(
+        tree, node, [](const typename P::Node&, std::string*) {}, 0, tally, nullptr);
   }
 }
 
@@ -239,6 +387,7 @@ template <TreeProblem P>
   job.counter_names = std::move(counter_names);
   job.task_count = frontier->size();
   job.split_depth = depth;
+  job.splits = !HasCountSubtree<P> || SplitsWhileRunning<P>;
   job.run_task = [problem, frontier](std::size_t id, Tally& out) {
     tree_count_subtree(*problem, (*frontier)[id], out);
   };

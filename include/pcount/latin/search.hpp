@@ -82,6 +82,10 @@ public:
   /// Whether this tree counts full squares (k ≥ n-1).
   [[nodiscard]] bool square() const { return square_; }
 
+  /// count_subtree gives parts of its subtree away while the run wants
+  /// them (engine/split.hpp).
+  static constexpr bool kSplitsWhileRunning = true;
+
   [[nodiscard]] Node root() const;
   [[nodiscard]] std::vector<Node> children(const Node& node) const;
   void count_subtree(const Node& node, engine::Tally& tally) const;
