@@ -31,10 +31,9 @@ namespace pcount::driver {
 /// 60 bytes each); so that `merge` never writes, reads or runs anything a
 /// file names. A problem option whose value is a file (--puzzle-file F) is
 /// kept with the value "-": the problem stays chosen, and its plan does not
-/// read input when replaying (Session::replay). An input file that decides
-/// the count and is read whole before any work (--strategy-file) is kept
-/// with its path: the merge reads it again, and the job it builds must have
-/// the shards' fingerprint (its content's digest).
+/// read input when replaying (Session::replay). So is an input file that
+/// decides the count (--strategy-file): its plan names the job from the
+/// shards' fingerprint, which holds the file's digest, and reads nothing.
 [[nodiscard]] std::vector<std::string> job_arguments(const Program& program, const std::vector<std::string>& command,
                                                      std::vector<std::string>& ignored);
 

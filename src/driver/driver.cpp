@@ -278,6 +278,7 @@ void check_paths(const Invocation& inv) {
       named.push_back({option, "/dev/stdin", false, 0});
       continue;
     }
+    if (*v == "-" && std::string_view(p.name) == "strategy-file" && inv.replayed()) continue;  // merge reads no tree
     if (std::string_view(p.name) == "checkpoint" && *v != "-" && existing_regular_file(*v)) {
       // An existing checkpoint is opened and locked by the run itself, which
       // also resumes a finished one kept on a read-only file system.
@@ -347,8 +348,9 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
       "help",  "version", "threads", "json",     "quiet", "progress",  "checkpoint", "stop-file",
       "shard", "out",     "profile", "no-estimate-check", "show", "ascii", "svg",     "cache-dir", "estimate"};
   static const std::set<std::string> path_values = {"FILE", "PATH", "DIR", "F"};
-  // Input files that decide the count are kept: the merge reads them again,
-  // and the job's fingerprint (their content's digest) must match the shards'.
+  // Input files that decide the count are kept with the value "-", as a
+  // problem's input file is: the plan names the job from the shards'
+  // fingerprint (which holds the file's digest) and reads nothing.
   static const std::set<std::string> deciding_inputs = {"strategy-file"};
   const Parsed p = build_options(program);
   std::vector<std::string> kept;
@@ -372,8 +374,9 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
     bool keep = d != nullptr && !not_job.count(d->long_name());
     if (keep && takes_value) {
       const std::string param = d->format_parameter();
-      keep = !path_values.count(param.substr(0, param.find(' '))) || deciding_inputs.count(d->long_name());
-      const bool problem_option = std::any_of(program.problems.begin(), program.problems.end(),
+      keep = !path_values.count(param.substr(0, param.find(' ')));
+      const bool problem_option = deciding_inputs.count(d->long_name()) != 0 ||
+                                  std::any_of(program.problems.begin(), program.problems.end(),
                                               [&d](const Problem& e) { return e.option == d->long_name(); });
       if (!keep && problem_option) {
         // The problem's input file (--puzzle-file F): the problem stays, its

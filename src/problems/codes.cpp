@@ -77,6 +77,11 @@ std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeS
   }
 }
 
+/// How a strategy-file job's fingerprint starts, before the tree's digest.
+std::string tree_label(codes::Game game) {
+  return std::string(game == codes::Game::mastermind ? "mastermind" : "bulls-and-cows") + " strategy-file tree=";
+}
+
 /// The job playing a checked tree: one task per answer to its first guess.
 engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree> tree) {
   const codes::CodeSet& cs = code_set(game);
@@ -91,8 +96,7 @@ engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree
   // The whole tree decides the count: its canonical JSON (keys sorted, no
   // spacing) enters the fingerprint by digest, not the file's name or text.
   const std::string canonical = codes::tree_to_json(cs, *tree, "file", 0)["tree"].dump();
-  job.fingerprint = std::string(game == codes::Game::mastermind ? "mastermind" : "bulls-and-cows") +
-                    " strategy-file tree=" + engine::fnv1a64_digest(canonical);
+  job.fingerprint = tree_label(game) + engine::fnv1a64_digest(canonical);
   job.counter_names = codes::strategy_counter_names();
   job.task_count = std::max<std::size_t>(classes->size(), 1);
   job.split_depth = 1;
@@ -105,6 +109,23 @@ engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree
                               c.name(tree->guess) + " " + codes::answer_name(tree->answers[id]), solved);
     codes::add_solved(solved, out);
   };
+  return job;
+}
+
+/// Under `count merge` of a strategy file's shards: the job the shards ran,
+/// named by their fingerprint (the tree's digest), without reading a tree
+/// (the file option arrives as "-"). Shards of another job get a
+/// fingerprint that cannot match, and the merge says so.
+engine::Job replayed_tree_job(const Invocation& inv, codes::Game game) {
+  const std::string prefix = fingerprint_prefix();
+  const std::string found = inv.replayed_fingerprint();
+  engine::Job job;
+  job.fingerprint = found.rfind(prefix + tree_label(game), 0) == 0 ? found.substr(prefix.size())
+                                                                   : tree_label(game) + "(shard files of another job)";
+  job.counter_names = codes::strategy_counter_names();
+  job.task_count = inv.replayed()->tasks_total;
+  job.split_depth = 1;
+  job.run_task = [](std::size_t, engine::Tally&) { throw InternalError("strategy file: a replayed job ran a task"); };
   return job;
 }
 
@@ -505,16 +526,19 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   r.game = game;
   r.strategy = o.strategy;
   r.strategy_out = o.strategy_out;
-  if (o.strategy_file) r.given = read_strategy_file(cs, *o.strategy_file);
-  const bool optimal = o.strategy == codes::Strategy::optimal && !r.given;
+  const bool replayed_file = o.strategy_file && inv.replayed();  // merge: no tree is read
+  if (o.strategy_file && !replayed_file) r.given = read_strategy_file(cs, *o.strategy_file);
+  const bool optimal = o.strategy == codes::Strategy::optimal && !o.strategy_file;
   r.method = optimal ? choose_method(inv, {"branch-and-bound"}, "branch-and-bound")
                      : choose_method(inv, {"strategy-tree"}, "strategy-tree");
-  r.strategy_name = r.given                                  ? "file"
+  r.strategy_name = o.strategy_file                          ? "file"
                     : o.strategy == codes::Strategy::knuth   ? "knuth"
                     : o.strategy == codes::Strategy::optimal ? "optimal"
                                                              : "first-consistent";
   engine::Job job;
-  if (r.given) {
+  if (replayed_file) {
+    job = replayed_tree_job(inv, game);
+  } else if (r.given) {
     if (inv.common.split_depth && *inv.common.split_depth != 1)
       throw InvalidArgument("--split-depth", "a strategy file is split by the first answer only: use 1");
     job = tree_job(game, r.given);
@@ -525,7 +549,7 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
     job = codes::make_strategy_job(game, o.strategy, inv.common.split_depth.value_or(1));
   }
   job.fingerprint = Fingerprint(job.fingerprint);
-  r.file_name = o.strategy_file.value_or("");
+  r.file_name = replayed_file ? std::string() : o.strategy_file.value_or("");  // merge: the path is not known
   r.bound_name = o.bound_tree_file.value_or(o.class_bounds.value_or(""));
   r.bound_param = o.bound_tree_file ? "bound_tree" : "class_bounds";
   Plan plan;
