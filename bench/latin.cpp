@@ -7,6 +7,9 @@
 //                              cache, DFS/peel tables) plus the run.
 //   BM_LatinClasses9/threads   R(9) = 377597570964258816, same method (seconds
 //                              per iteration: run with --benchmark_filter).
+//   BM_RowExtensions/n/e       X_e of the complement of the first 64 3-regular
+//                              n+n classes (extend.hpp): the per-class cost of
+//                              R(3+e, n) by row extension, one thread.
 //
 // The thread count is the benchmark argument; engine::run uses a task_arena
 // of that size. Real (wall) time; counters are per wall second. Each
@@ -14,6 +17,7 @@
 // Class lists are cached under $TMPDIR/pcount-bench-latin.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -21,6 +25,7 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"
+#include "pcount/latin/extend.hpp"
 #include "pcount/latin/search.hpp"
 
 namespace {
@@ -70,6 +75,23 @@ BENCHMARK(BM_LatinClasses8)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMil
 
 void BM_LatinClasses9(benchmark::State& state) { classes(state, 9, "377597570964258816"); }
 BENCHMARK(BM_LatinClasses9)->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
+
+void BM_RowExtensions(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const int e = static_cast<int>(state.range(1));
+  const latin::CacheOptions cache{std::filesystem::temp_directory_path() / "pcount-bench-latin", "--cache-dir"};
+  auto classes = latin::regular_classes(n, 3, cache, 1);
+  classes.resize(std::min<std::size_t>(classes.size(), 64));
+  u128 sum = 0;
+  for (auto _ : state) {
+    sum = 0;
+    for (const latin::GraphClass& c : classes) sum += latin::row_extensions(c.graph.complement(), e);
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["classes/s"] =
+      benchmark::Counter(static_cast<double>(classes.size()), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_RowExtensions)->Args({10, 2})->Args({11, 1})->Args({11, 2})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

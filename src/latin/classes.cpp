@@ -11,12 +11,14 @@
 #include <random>
 #include <sstream>
 #include <system_error>
+#include <thread>
 
 #include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/files.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/engine/parallel.hpp"
+#include "pcount/latin/extend.hpp"
 #include "pcount/latin/genbg.hpp"
 
 namespace pcount::latin {
@@ -186,10 +188,15 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
     }
     return classes;
   }
-  // Large lists: genbg's own res/mod split into a fixed number of disjoint
-  // slices, run concurrently (the result is sorted by key, so the split
-  // does not change it).
-  const int mod = n >= 10 ? 16 : 1;
+  // Large lists: genbg's own res/mod split into one disjoint slice per
+  // worker, run concurrently (the result is sorted by key, so the split
+  // does not change it). Each slice repeats genbg's upper levels — about
+  // 90 CPU-s per slice of the 4-regular 11+11 list, and 64 slices of the
+  // 7,454 3-regular ones took 30 CPU-s against 1.8 s whole
+  // (results/latin.md) — so small lists run whole and no more slices are
+  // made than there are workers.
+  const int workers = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int mod = n >= 10 && d >= 4 ? std::min(workers, 64) : 1;
   std::vector<std::vector<std::string>> slices(static_cast<std::size_t>(mod));
   engine::for_each_index(static_cast<std::size_t>(mod), threads, [&](std::size_t res) {
     slices[res] = genbg_regular(n, d, static_cast<int>(res), mod);
@@ -510,15 +517,19 @@ u128 reduced_from_all(int n, int k, u128 all) {
 
 namespace {
 
-/// How make_class_job sums: rectangles by DFS or by peeling into the table
-/// of one degree less; squares of odd N as a product over a class and its
-/// complement, of even N by complementary pairs (Mode::SquareEven).
-enum class Mode { RectDfs, RectPeel, SquareOdd, SquareEven };
+/// How make_class_job sums: rectangles over the classes of one degree D
+/// (N(G) by DFS or by peeling into the table of degree D−1, then the
+/// remaining k−D rows inside the complement by row_extensions); squares of
+/// odd N as a product over a class and its complement, of even N by
+/// complementary pairs (Mode::SquareEven).
+enum class Mode { Rect, SquareOdd, SquareEven };
 
 /// The classes a class job sums over and the table their terms peel into.
 struct ClassPlan {
   int n = 0;
-  Mode mode = Mode::RectDfs;
+  Mode mode = Mode::Rect;
+  int extension = 0;  // Rect: rows added inside the complement (0..kMaxExtensionRows)
+  bool peel = false;  // Rect: N(G) by peeling into `lower` (else by DFS)
   std::vector<GraphClass> classes;
   std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
   FactorTable lower;
@@ -531,11 +542,9 @@ u128 class_term(const ClassPlan& plan, std::size_t i) {
   const u128 copies = labelled_copies(plan.n, c.automorphisms);
   u128 value = 0;
   switch (plan.mode) {
-    case Mode::RectDfs:
-      value = count_factorisations(c.graph);
-      break;
-    case Mode::RectPeel:
-      value = peel_count(c.graph, plan.lower);
+    case Mode::Rect:
+      value = plan.peel ? peel_count(c.graph, plan.lower) : count_factorisations(c.graph);
+      if (plan.extension > 0) value = checked_mul(value, row_extensions(c.graph.complement(), plan.extension));
       break;
     case Mode::SquareOdd:
       value = checked_mul(plan.lower.at(c.key), peel_count(c.graph.complement(), plan.lower));
@@ -559,85 +568,133 @@ std::string class_job_fingerprint(const ClassPlan& plan, int k, int degree, std:
   for (std::size_t i = 0; i < plan.classes.size(); ++i)
     list_fnv.add_le128(plan.classes[i].key).add_le64(plan.times.empty() ? 1u : plan.times[i]);
   return "pcount/" + std::string(PCOUNT_VERSION) + " latin n=" + std::to_string(plan.n) + " rows=" + std::to_string(k) +
-         " method=classes degree=" + std::to_string(degree) + " classes=" + std::to_string(plan.classes.size()) +
-         " slice=" + std::to_string(slice) + " list=" + hex128(list_fnv.value()).substr(16);
+         " method=classes degree=" + std::to_string(degree) + " extension=" + std::to_string(plan.extension) +
+         " classes=" + std::to_string(plan.classes.size()) + " slice=" + std::to_string(slice) +
+         " list=" + hex128(list_fnv.value()).substr(16);
 }
 
 }  // namespace
 
-ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
+int default_class_degree(int n, int k) {
+  if (k >= n - 1) return n / 2;
+  const int dfs = std::min((n - 1) / 2, 3);
+  if (k <= dfs) return k;
+  // Rows above degree 3 by row extension while the classes stay at degree
+  // ≤ 4 (lists of at most ~5.6·10⁶ classes for n = 11); past that, peeling
+  // over the k-regular classes (their tables are needed either way, and a
+  // two-row extension per class would cost more than the peel).
+  const int extended = std::max(k - kMaxExtensionRows, std::min(k, 3));
+  return extended <= 4 ? extended : k;
+}
+
+namespace {
+
+/// Builds (or loads from the disk cache) the tables of N over all d-regular
+/// classes: by DFS up to degree `dfs`, by peeling into the (d−1)-regular
+/// table above (itself built the same way), as engine jobs.
+struct TableBuilder {
+  int n;
+  int dfs;  // degrees ≤ dfs: N by DFS; above: by peeling
+  const CacheOptions& cache;
+  int threads;
+  bool from_cache = false;
+
+  /// The d-regular table; `known` = the d-regular classes if loaded.
+  FactorTable table(int d, const std::vector<GraphClass>* known = nullptr) {
+    const std::vector<GraphClass> loaded = known ? std::vector<GraphClass>{} : regular_classes(n, d, cache, threads);
+    const std::vector<GraphClass>& cls = known ? *known : loaded;
+    const std::string header = table_header(n, d, cls);
+    if (cache.dir)
+      if (auto values = read_table(table_file(*cache.dir, n, d), header, cls.size())) {
+        from_cache = true;
+        return FactorTable(cls, std::move(*values));
+      }
+    std::vector<u128> values;
+    if (d <= dfs) {
+      values = table_values(cls, nullptr, threads);
+    } else {
+      const FactorTable lower = table(d - 1);
+      values = table_values(cls, &lower, threads);
+    }
+    from_cache = false;
+    if (cache.dir) write_table(table_file(*cache.dir, n, d), header, values, cache.option);
+    return FactorTable(cls, std::move(values));
+  }
+};
+
+/// The degree of the classes a job runs over: `wanted` when given and
+/// allowed (squares: ⌊n/2⌋; rectangles: k − kMaxExtensionRows … k), else
+/// default_class_degree. Throws InvalidArgument("class-degree").
+int checked_class_degree(int n, int k, std::optional<int> wanted) {
+  if (!wanted) return default_class_degree(n, k);
+  const int d = *wanted;
+  if (k >= n - 1) {
+    if (d != n / 2)
+      throw InvalidArgument("class-degree", "squares run over the " + std::to_string(n / 2) +
+                                                "-regular classes (⌊N/2⌋), got " + std::to_string(d));
+    return d;
+  }
+  const int lo = std::max(1, k - kMaxExtensionRows);
+  if (d < lo || d > k)
+    throw InvalidArgument("class-degree", "expected a degree from " + std::to_string(lo) + " to K = " +
+                                              std::to_string(k) + " (at most " + std::to_string(kMaxExtensionRows) +
+                                              " rows are added by row extension), got " + std::to_string(d));
+  return d;
+}
+
+/// Fills the plan's classes, table and mode for the chosen degree.
+void fill_plan(ClassPlan& plan, int k, int degree, TableBuilder& tables, const CacheOptions& cache, int threads,
+               bool& complements_from_cache) {
+  const int n = plan.n;
+  if (k < n - 1) {
+    plan.mode = Mode::Rect;
+    plan.extension = k - degree;
+    plan.peel = degree > tables.dfs;
+    if (plan.peel) plan.lower = tables.table(degree - 1);
+    plan.classes = regular_classes(n, degree, cache, threads);
+  } else if (n % 2 == 1) {
+    plan.mode = Mode::SquareOdd;
+    plan.classes = regular_classes(n, degree, cache, threads);
+    plan.lower = tables.table(degree, &plan.classes);
+  } else {
+    plan.mode = Mode::SquareEven;
+    plan.lower = tables.table(degree - 1);
+    const std::vector<GraphClass> all = regular_classes(n, degree, cache, threads);  // sorted by key
+    const std::vector<std::size_t> comp = complement_indices(n, degree, all, cache, threads, complements_from_cache);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (i > comp[i]) continue;  // counted with its complement's class
+      plan.classes.push_back(all[i]);
+      plan.times.push_back(i == comp[i] ? 1 : 2);
+    }
+  }
+}
+
+}  // namespace
+
+ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads, std::optional<int> class_degree) {
   if (n < 2 || n > kMaxClassOrder)
     throw InvalidArgument("order", "the classes method needs 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
                                          ", got " + std::to_string(n) + " (use --method search for N ≤ 16)");
   if (k < 1 || k > n)
     throw InvalidArgument("rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
+  const int degree = checked_class_degree(n, k, class_degree);
+  if (n == kMaxClassOrder && degree > 4)
+    throw InvalidArgument("rows", "the classes method counts R(K,11) for K ≤ 6; larger K and R(11) need the " +
+                                      std::to_string(degree) +
+                                      "-regular 11+11 classes (about 1.3·10⁸ for degree 5), which it does not list");
   const auto t0 = std::chrono::steady_clock::now();
-  const bool square = k >= n - 1;
-  const int h = n / 2;
-  const int b = std::min((n - 1) / 2, 3);  // degrees ≤ b: N by DFS; above: by peeling
-
-  // The table of N over all d-regular classes: from the disk cache when it
-  // holds a valid one, else by DFS up to degree b and by peeling into the
-  // (d-1)-regular table above (itself cached the same way), as engine jobs.
-  // `known` = the d-regular classes if loaded.
-  bool table_from_cache = false;
+  TableBuilder tables{n, std::min((n - 1) / 2, 3), cache, threads};
   bool complements_from_cache = false;
-  std::function<FactorTable(int, const std::vector<GraphClass>*)> lower_table =
-      [&](int d, const std::vector<GraphClass>* known) {
-        const std::vector<GraphClass> loaded = known ? std::vector<GraphClass>{} : regular_classes(n, d, cache, threads);
-        const std::vector<GraphClass>& cls = known ? *known : loaded;
-        const std::string header = table_header(n, d, cls);
-        if (cache.dir)
-          if (auto values = read_table(table_file(*cache.dir, n, d), header, cls.size())) {
-            table_from_cache = true;
-            return FactorTable(cls, std::move(*values));
-          }
-        std::vector<u128> values;
-        if (d <= b) {
-          values = table_values(cls, nullptr, threads);
-        } else {
-          const FactorTable lower = lower_table(d - 1, nullptr);
-          values = table_values(cls, &lower, threads);
-        }
-        table_from_cache = false;
-        if (cache.dir) write_table(table_file(*cache.dir, n, d), header, values, cache.option);
-        return FactorTable(cls, std::move(values));
-      };
   auto plan = std::make_shared<ClassPlan>();
   plan->n = n;
-  int degree = k;
-  {
-    if (!square && k <= b) {
-      plan->mode = Mode::RectDfs;
-      plan->classes = regular_classes(n, k, cache, threads);
-    } else if (!square) {
-      plan->mode = Mode::RectPeel;
-      plan->lower = lower_table(k - 1, nullptr);
-      plan->classes = regular_classes(n, k, cache, threads);
-    } else if (n % 2 == 1) {
-      plan->mode = Mode::SquareOdd;
-      degree = h;
-      plan->classes = regular_classes(n, h, cache, threads);
-      plan->lower = lower_table(h, &plan->classes);
-    } else {
-      plan->mode = Mode::SquareEven;
-      degree = h;
-      plan->lower = lower_table(h - 1, nullptr);
-      const std::vector<GraphClass> all = regular_classes(n, h, cache, threads);  // sorted by key
-      const std::vector<std::size_t> comp = complement_indices(n, h, all, cache, threads, complements_from_cache);
-      for (std::size_t i = 0; i < all.size(); ++i) {
-        if (i > comp[i]) continue;  // counted with its complement's class
-        plan->classes.push_back(all[i]);
-        plan->times.push_back(i == comp[i] ? 1 : 2);
-      }
-    }
-  }
+  fill_plan(*plan, k, degree, tables, cache, threads, complements_from_cache);
 
   const std::size_t count = plan->classes.size();
   const std::size_t slice = std::max<std::size_t>(1, (count + 4095) / 4096);
   ClassJob out;
   out.classes = count;
   out.class_degree = degree;
+  out.extension_rows = plan->extension;
   out.job.fingerprint = class_job_fingerprint(*plan, k, degree, slice);
   out.job.counter_names = {"all"};
   out.job.task_count = (count + slice - 1) / slice;
@@ -655,7 +712,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads) {
   out.table_degree = plan->mode == Mode::SquareOdd ? degree : degree - 1;
   out.table_ambiguous = plan->lower.ambiguous();
   out.table_seconds = seconds_since(t0);
-  out.table_from_cache = table_from_cache;
+  out.table_from_cache = tables.from_cache;
   out.complements_from_cache = complements_from_cache;
   return out;
 }

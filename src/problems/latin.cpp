@@ -1,12 +1,14 @@
 // The `--latin N [--rows K] [--method search|classes] [--cache-dir DIR]` problem.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "pcount/problems/latin.hpp"
 #include "pcount/bigint.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"
+#include "pcount/latin/extend.hpp"
 #include "pcount/latin/search.hpp"
 
 namespace pcount::latin {
@@ -20,9 +22,12 @@ void add_latin_options(po::options_description& d) {
                   "count reduced K×N Latin rectangles R(K,N), 1 ≤ K ≤ N; default: K = N (squares)")(
       "cache-dir", po::value<std::string>()->value_name("DIR"),
       "where --method classes caches graph class lists; default: $XDG_CACHE_HOME/pcount "
-      "or ~/.cache/pcount");
+      "or ~/.cache/pcount")("class-degree", po::value<std::string>()->value_name("D"),
+                            "--method classes, rectangles: run over the D-regular graph classes, the other "
+                            "K−D ≤ 2 rows by row extension; default: chosen by measurement");
   // --method for --latin: search (tree search, 1 ≤ N ≤ 16; default below 8) or
-  // classes (bipartite-graph classes with nauty, 2 ≤ N ≤ 10; default from 8).
+  // classes (bipartite-graph classes with nauty, 2 ≤ N ≤ 11; default from 8,
+  // and for N = 11 up to K = 6 rows).
 }
 
 Report make_report(int n, int k, const std::string& method, u128 reduced) {
@@ -38,12 +43,27 @@ Report make_report(int n, int k, const std::string& method, u128 reduced) {
   return report;
 }
 
+/// Largest K the classes method counts for N = 11: R(K,11) for K ≥ 7 and
+/// R(11) need the 5-regular 11+11 classes, which it does not list.
+constexpr int kMaxRowsAt11 = 6;
+
 Plan plan_classes(const Invocation& inv, int n, int k) {
   if (n < 2 || n > kMaxClassOrder)
     throw InvalidArgument("--method", "classes handles 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
                                           ", got N = " + std::to_string(n) + "; use --method search");
+  if (n == kMaxClassOrder && k > kMaxRowsAt11)
+    throw InvalidArgument(inv.value("rows") ? "--rows" : "--latin",
+                          "the classes method counts R(K,11) for K ≤ " + std::to_string(kMaxRowsAt11) +
+                              "; R(11) and K ≥ 7 need the 5-regular 11+11 graph classes (about 1.3·10⁸), "
+                              "which it does not list yet");
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "applies to --method search only; classes splits by graph class");
+  std::optional<int> class_degree;
+  if (auto d = inv.value("class-degree")) {
+    const int lo = k >= n - 1 ? n / 2 : std::max(1, k - kMaxExtensionRows);
+    const int hi = k >= n - 1 ? n / 2 : k;
+    class_degree = static_cast<int>(parse_int("--class-degree", *d, lo, hi));
+  }
   CacheOptions cache;
   if (auto dir = inv.value("cache-dir")) {
     if (dir->empty()) throw InvalidArgument("--cache-dir", "expected a directory, got an empty string");
@@ -55,7 +75,7 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
               << ": --latin: note: no cache of graph class lists (neither XDG_CACHE_HOME nor "
                  "HOME is set; give --cache-dir DIR to keep them)\n";
   }
-  auto cj = std::make_shared<ClassJob>(make_class_job(n, k, cache, inv.common.threads));
+  auto cj = std::make_shared<ClassJob>(make_class_job(n, k, cache, inv.common.threads, class_degree));
   Plan plan;
   plan.job = cj->job;
   plan.report = [n, k, cj](const engine::RunResult& result) {
@@ -64,6 +84,7 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
     Report report = make_report(n, k, "classes", reduced);
     report.extra["classes"] = cj->classes;
     report.extra["class_degree"] = cj->class_degree;
+    if (k < n - 1) report.extra["extension_rows"] = cj->extension_rows;
     report.extra["table_seconds"] = cj->table_seconds;
     if (cj->table_classes) report.extra["table_from_cache"] = cj->table_from_cache;
     if (k >= n - 1 && n % 2 == 0) report.extra["complements_from_cache"] = cj->complements_from_cache;
@@ -115,9 +136,10 @@ Plan plan_latin(const Invocation& inv) {
     };
     return plan;
   }
-  const bool classes_apply = n >= 8 && n <= kMaxClassOrder;
+  const bool classes_apply = n >= 8 && (n < kMaxClassOrder || (n == kMaxClassOrder && k <= kMaxRowsAt11));
   const std::string method = choose_method(inv, {"search", "classes"}, classes_apply ? "classes" : "search");
   if (method == "classes") return plan_classes(inv, n, k);
+  if (inv.value("class-degree")) throw InvalidArgument("--class-degree", "applies to --method classes only");
   // --cache-dir is accepted and unused with search (scripts may always pass it).
   return plan_search(inv, n, k);
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -18,6 +19,7 @@
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/bipartite.hpp"
 #include "pcount/latin/classes.hpp"
+#include "pcount/latin/extend.hpp"
 #include "pcount/latin/genbg.hpp"
 #include "pcount/latin/search.hpp"
 
@@ -47,8 +49,8 @@ const fs::path& test_cache() {
 
 CacheOptions cache() { return CacheOptions{test_cache(), "--cache-dir"}; }
 
-u128 by_classes(int n, int k, int threads = 2) {
-  const ClassJob cj = make_class_job(n, k, cache(), threads);
+u128 by_classes(int n, int k, int threads = 2, std::optional<int> degree = std::nullopt) {
+  const ClassJob cj = make_class_job(n, k, cache(), threads, degree);
   engine::RunOptions options;
   options.threads = threads;
   return reduced_from_all(n, k, engine::run(cj.job, options).totals.counts[0]);
@@ -84,6 +86,102 @@ TEST(LatinClasses, RectangleTableUpTo8) {
     EXPECT_EQ(to_string(by_classes(n, 1)), "1") << n;
     for (int k = 2; k <= n; ++k) EXPECT_EQ(to_string(by_classes(n, k)), table[n][k]) << k << "x" << n;
   }
+}
+
+BipGraph relabel(const BipGraph& g, std::mt19937& rng);
+
+/// R(k,n) for 2 ≤ k ≤ n − 2 and 6 ≤ n ≤ 11, the columns of docs/latin.md's
+/// table (McKay & Wanless 2005; OEIS A000255, A001623, A000573, A275921,
+/// A275922 for k = 2 … 6); empty where not checked here.
+const char* published(int n, int k) {
+  static const char* table[12][7] = {
+      {},
+      {},
+      {},
+      {},
+      {},
+      {},
+      {nullptr, nullptr, "53", "1064", "6552"},
+      {nullptr, nullptr, "309", "35792", "1293216", "11270400"},
+      {nullptr, nullptr, "2119", "1673792", "420909504", "27206658048", "335390189568"},
+      {nullptr, nullptr, "16687", "103443808", "207624560256", "112681643083776", "12952605404381184"},
+      {nullptr, nullptr, "148329", "8154999232", "147174521059584", "746988383076286464", "870735405591003709440"},
+      {nullptr, nullptr, "1468457", "798030483328", "143968880078466048", "7533492323047902093312",
+       "96299552373292505158778880"},
+  };
+  return k <= 6 ? table[n][k] : nullptr;
+}
+
+TEST(LatinClasses, EverySplitGivesThePublishedCount) {
+  // Each allowed class degree D (k−2 … k) is an independent route: D-regular
+  // classes by DFS or peeling, then k−D rows by row extension.
+  for (int n = 6; n <= 9; ++n)
+    for (int k = 2; k <= std::min(n - 2, 6); ++k) {
+      const char* want = published(n, k);
+      const u128 by_default = by_classes(n, k);
+      ASSERT_NE(want, nullptr) << k << "x" << n;
+      EXPECT_EQ(to_string(by_default), want) << k << "x" << n;
+      for (int d = std::max(1, k - kMaxExtensionRows); d <= k; ++d) {
+        if (n == 9 && d >= 5) continue;  // 5-regular 9+9 tables: LatinLong.EverySplitOfOrder9
+        EXPECT_EQ(to_string(by_classes(n, k, 2, d)), to_string(by_default)) << k << "x" << n << " D=" << d;
+      }
+    }
+}
+
+TEST(LatinClasses, ElevenColumnsUpToFourRows) {
+  // R(2,11) = D(11)/10 (A000255), R(3,11) (A001623), R(4,11) (A000573):
+  // the 7,454 3-regular 11+11 classes, the fourth row by the permanent.
+  for (int k = 2; k <= 4; ++k) EXPECT_EQ(to_string(by_classes(11, k)), published(11, k)) << k;
+  EXPECT_EQ(to_string(by_classes(10, 4)), published(10, 4));
+  EXPECT_THROW((void)make_class_job(11, 7, cache(), 2), InvalidArgument);
+  EXPECT_THROW((void)make_class_job(11, 11, cache(), 2), InvalidArgument);
+  EXPECT_THROW((void)make_class_job(9, 6, cache(), 2, 3), InvalidArgument);  // 3 rows by extension
+  EXPECT_THROW((void)make_class_job(9, 9, cache(), 2, 3), InvalidArgument);  // squares: degree 4 only
+}
+
+/// X_e(h) by brute force: every perfect matching of h, then X_{e−1} of the rest.
+u128 extensions_by_peeling(const BipGraph& h, int e) {
+  if (e == 0) return 1;
+  u128 sum = 0;
+  const auto rec = [&](auto& self, int c, std::uint32_t used, BipGraph rest) -> void {
+    if (c == h.n) {
+      sum += extensions_by_peeling(rest, e - 1);
+      return;
+    }
+    for (std::uint32_t a = h.adj[static_cast<std::size_t>(c)] & ~used; a; a &= a - 1) {
+      const std::uint32_t b = a & (0u - a);
+      rest.adj[static_cast<std::size_t>(c)] ^= b;
+      self(self, c + 1, used | b, rest);
+      rest.adj[static_cast<std::size_t>(c)] ^= b;
+    }
+  };
+  rec(rec, 0, 0u, h);
+  return sum;
+}
+
+TEST(RowExtensions, CompleteGraphsAndBruteForce) {
+  // X_1(K_{n,n}) = n!; X_2(K_{n,n}) = n!·D(n), D = derangements (A000166).
+  const char* d_n[] = {"1", "0", "1", "2", "9", "44", "265", "1854", "14833", "133496", "1334961", "14684570"};
+  u128 f = 1;
+  for (int n = 1; n <= kMaxClassOrder; ++n) {
+    f *= static_cast<u128>(n);
+    BipGraph full;
+    full.n = n;
+    full = full.complement();
+    EXPECT_TRUE(row_extensions(full, 0) == 1) << n;
+    EXPECT_TRUE(row_extensions(full, 1) == f) << n;
+    EXPECT_EQ(to_string(row_extensions(full, 2)), to_string(f * parse_u128(d_n[n]))) << n;
+  }
+  // Relabelled complements of classes: the programme against peeling.
+  std::mt19937 rng(7);
+  for (const GraphClass& c : regular_classes(7, 2, cache())) {
+    const BipGraph h = relabel(c.graph.complement(), rng);
+    for (int e = 1; e <= 2; ++e)
+      EXPECT_EQ(to_string(row_extensions(h, e)), to_string(extensions_by_peeling(h, e))) << e;
+  }
+  BipGraph g;
+  g.n = 4;
+  EXPECT_THROW((void)row_extensions(g, 3), InvalidArgument);
 }
 
 TEST(LatinClasses, ModNAndThreads) {

@@ -88,6 +88,17 @@ TEST(LatinCli, Rows) {
   EXPECT_EQ(s["counts"]["reduced"], "35792");
   const auto t = run_json({"--latin", "7", "--rows", "6", "--method", "classes"});
   EXPECT_EQ(t["counts"]["reduced"], "16942080");
+  // R(4,11) = 143968880078466048 (OEIS A000573): 3-regular classes and the
+  // fourth row by extension, as the report says; the same by 4-regular
+  // classes for R(4,8) = 420909504.
+  const auto u = run_json({"--latin", "11", "--rows", "4", "--threads", "2"});
+  EXPECT_EQ(u["counts"]["reduced"], "143968880078466048");
+  EXPECT_EQ(u["method"], "classes");
+  EXPECT_EQ(u["class_degree"], 3);
+  EXPECT_EQ(u["extension_rows"], 1);
+  const auto v = run_json({"--latin", "8", "--rows", "4", "--class-degree", "4"});
+  EXPECT_EQ(v["counts"]["reduced"], "420909504");
+  EXPECT_EQ(v["extension_rows"], 0);
 }
 
 /// Writes each damaged content over the cache `file` and runs again: the
@@ -110,12 +121,13 @@ void expect_each_damage_rebuilt(const std::string& file, const std::string& buil
 }
 
 TEST(LatinCli, TheLookupTableIsCachedAndADamagedCacheIsRebuilt) {
-  // 5×8 rectangles peel into the 4-regular table, itself built from the
-  // 3-regular one: both are cached beside the class lists.
+  // 5×8 rectangles over the 5-regular classes (--class-degree 5) peel into
+  // the 4-regular table, itself built from the 3-regular one: both are
+  // cached beside the class lists.
   const std::string dir = cache_dir() + "/table-cache";
   const auto run = [&dir] {
-    const CommandResult r =
-        run_count({"--latin", "8", "--rows", "5", "--method", "classes", "--threads", "2", "--json", "--cache-dir", dir});
+    const CommandResult r = run_count({"--latin", "8", "--rows", "5", "--method", "classes", "--class-degree", "5",
+                                       "--threads", "2", "--json", "--cache-dir", dir});
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     return nlohmann::json::parse(r.out);
@@ -228,7 +240,14 @@ TEST(LatinCli, BadInput) {
       {{"--latin", "0"}, "--latin"},
       {{"--latin", "17"}, "--latin"},
       {{"--latin", "x"}, "--latin"},
-      {{"--latin", "11", "--method", "classes"}, "--method"},
+      {{"--latin", "12", "--method", "classes"}, "--method"},
+      {{"--latin", "11", "--method", "classes"}, "--latin"},
+      {{"--latin", "11", "--rows", "7", "--method", "classes"}, "--rows"},
+      {{"--latin", "9", "--rows", "6", "--class-degree", "3"}, "--class-degree"},
+      {{"--latin", "9", "--rows", "6", "--class-degree", "7"}, "--class-degree"},
+      {{"--latin", "9", "--class-degree", "3"}, "--class-degree"},
+      {{"--latin", "9", "--rows", "4", "--class-degree", "x"}, "--class-degree"},
+      {{"--latin", "6", "--rows", "4", "--method", "search", "--class-degree", "3"}, "--class-degree"},
       {{"--latin", "1", "--method", "classes"}, "--method"},
       {{"--latin", "5", "--method", "magic"}, "--method"},
       {{"--latin", "5", "--rows", "6"}, "--rows"},

@@ -18,9 +18,9 @@
 
 namespace pcount::latin {
 
-/// Largest order the class method handles (n² adjacency bits fit a u128
-/// canonical key for n ≤ 11; the class lists are practical up to 10).
-inline constexpr int kMaxClassOrder = 10;
+/// Largest order the class method handles: n² adjacency bits fit a u128
+/// canonical key for n ≤ 11.
+inline constexpr int kMaxClassOrder = 11;
 
 /// A bipartite graph on n columns and n symbols, 1 ≤ n ≤ kMaxClassOrder:
 /// adj[c] = bitmask of the symbols adjacent to column c.

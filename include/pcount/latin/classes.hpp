@@ -65,7 +65,7 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 /// the source; one line "<canonical key, 32 hex digits> <|Aut|>" per class,
 /// keys strictly increasing, each graph d-regular; "end <count> <FNV-1a 64
 /// of the class lines>"), otherwise generated —
-/// d ≤ n/2 with genbg (for n ≥ 10 as 16 res/mod slices run concurrently on
+/// d ≤ n/2 with genbg (for n ≥ 10 and d ≥ 4 as one res/mod slice per worker, run concurrently on
 /// `threads` engine workers, 0 = all hardware threads; engine/parallel.hpp), higher degrees as complements of the
 /// (n-d)-regular list — canonised with nauty and written atomically (temp
 /// file + rename). Throws what genbg_regular throws, and
@@ -108,6 +108,7 @@ struct ClassJob {
   engine::Job job;               ///< counter 0 = "all" (L(n) or K(k,n), labelled)
   std::size_t classes = 0;       ///< classes the tasks run over
   int class_degree = 0;          ///< their degree
+  int extension_rows = 0;        ///< rectangles: rows added per class by row_extensions (extend.hpp)
   double table_seconds = 0.0;    ///< time spent listing classes and building (or loading) tables
   /// Whether the lookup table was read from the cache directory
   /// ("latin-table-n<n>-d<d>.txt": version, n, d and the class list's hash
@@ -125,12 +126,25 @@ struct ClassJob {
   std::size_t table_ambiguous = 0;  ///< of those, looked up by canonical form (shared invariant)
 };
 
+/// The degree of the classes a job for reduced k×n rectangles runs over
+/// when none is asked for, chosen by measurement (results/latin.md):
+/// squares ⌊n/2⌋; rectangles k when k ≤ min(⌊(n−1)/2⌋, 3) (DFS), else
+/// max(k − kMaxExtensionRows, min(k, 3)) while that is ≤ 4 (rows above it by row
+/// extension), else k (peeling).
+[[nodiscard]] int default_class_degree(int n, int k);
+
 /// Builds the job: lists the classes (cache or genbg) and builds the lookup
 /// tables using `threads` worker threads. 2 ≤ n ≤ kMaxClassOrder, 1 ≤ k ≤ n
-/// (InvalidArgument("order") / ("--rows") otherwise). Tasks are slices of
-/// consecutive classes (at most 4096 tasks; ids stable for given n, k).
-/// The fingerprint names n, k and the method.
-[[nodiscard]] ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads);
+/// (InvalidArgument("order") / ("rows") otherwise). Rectangles run over
+/// the D-regular classes, D = `class_degree` (k − kMaxExtensionRows ≤ D ≤
+/// k; squares only ⌊n/2⌋; InvalidArgument("class-degree") otherwise) or
+/// default_class_degree, with the k − D further rows counted per class by
+/// row_extensions. For n = 11, D ≤ 4 (R(K,11) for K ≤ 6; the 5-regular
+/// classes are not listed; InvalidArgument("rows") otherwise). Tasks are
+/// slices of consecutive classes (at most 4096 tasks; ids stable for given
+/// n, k, D). The fingerprint names n, k, D, the extension and the class list.
+[[nodiscard]] ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads,
+                                      std::optional<int> class_degree = std::nullopt);
 
 /// R(k,n) from the labelled total of a class job (L(n) for k ≥ n-1,
 /// K(k,n) otherwise); throws InternalError if the division is not exact.
