@@ -88,28 +88,34 @@ constexpr std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   return x ^ (x >> 31);
 }
 
-/// One side's colours: round 0 = multiset of common-neighbour counts with
-/// the other vertices of the side; round 1 = round 0 refined by the round-0
-/// colours of those vertices, weighted by the common-neighbour count.
-void refine(int n, const std::uint32_t* adj, std::uint64_t* round0, std::uint64_t* round1,
-            std::uint8_t co[kMaxClassOrder][kMaxClassOrder]) {
-  for (int a = 0; a < n; ++a) {
-    co[a][a] = 0;
-    for (int b = a + 1; b < n; ++b)
-      co[a][b] = co[b][a] = static_cast<std::uint8_t>(std::popcount(adj[a] & adj[b]));
-  }
-  for (int a = 0; a < n; ++a) {
-    std::uint64_t h = 0;
-    for (int b = 0; b < n; ++b)
-      if (b != a) h += mix(co[a][b]);
-    round0[a] = h;
-  }
-  for (int a = 0; a < n; ++a) {
-    std::uint64_t h = 0;
-    for (int b = 0; b < n; ++b)
-      if (b != a) h += mix(round0[b] ^ (static_cast<std::uint64_t>(co[a][b]) << 56));
-    round1[a] = mix(round0[a] + 0x51ed2701ull * h);
-  }
+/// One side's colours, two rounds of refinement without a hash per pair:
+/// round 0 = the histogram of the common-neighbour counts with the other
+/// vertices of the side (4 bits per count value: counts ≤ 10, values ≤ 11),
+/// mixed once; round 1 = round 0 plus the sum of the others' round-0
+/// colours, each rotated by an amount that names the common-neighbour
+/// count (5·count + 1: distinct for counts 0..11), mixed once. Each pair
+/// is visited once and feeds both ends.
+void refine(int n, const std::uint32_t* adj, std::uint64_t* round1) {
+  std::uint8_t co[kMaxClassOrder * (kMaxClassOrder - 1) / 2];
+  std::uint64_t round0[kMaxClassOrder] = {};
+  std::size_t k = 0;
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b, ++k) {
+      const int v = std::popcount(adj[a] & adj[b]);
+      co[k] = static_cast<std::uint8_t>(v);
+      round0[a] += std::uint64_t{1} << (4 * v);
+      round0[b] += std::uint64_t{1} << (4 * v);
+    }
+  for (int a = 0; a < n; ++a) round0[a] = mix(round0[a]);
+  std::uint64_t h[kMaxClassOrder] = {};
+  k = 0;
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b, ++k) {
+      const int r = 5 * co[k] + 1;
+      h[a] += std::rotl(round0[b], r);
+      h[b] += std::rotl(round0[a], r);
+    }
+  for (int a = 0; a < n; ++a) round1[a] = mix(round0[a] + 0x51ed2701ull * h[a]);
 }
 
 }  // namespace
@@ -125,31 +131,21 @@ std::uint64_t invariant_key(const BipGraph& g) {
       sym[s] |= 1u << c;
     }
   }
-  std::uint8_t co[kMaxClassOrder][kMaxClassOrder];
-  std::uint64_t c0[kMaxClassOrder], c1[kMaxClassOrder], s0[kMaxClassOrder], s1[kMaxClassOrder];
-  refine(n, g.adj.data(), c0, c1, co);
-  refine(n, sym, s0, s1, co);
-  // Cross round: each column with the colours of its symbols, and back.
+  std::uint64_t c1[kMaxClassOrder], s1[kMaxClassOrder];
+  refine(n, g.adj.data(), c1);
+  refine(n, sym, s1);
+  // Cross round: each column with the colours of its symbols, and back
+  // (round-1 colours are mixed already, so they are summed as they are).
   std::uint64_t key = 0;
   for (int c = 0; c < n; ++c) {
     std::uint64_t h = 0;
-    std::uint32_t a = g.adj[static_cast<std::size_t>(c)];
-    while (a) {
-      const int s = std::countr_zero(a);
-      a &= a - 1;
-      h += mix(s1[s]);
-    }
+    for (std::uint32_t a = g.adj[static_cast<std::size_t>(c)]; a; a &= a - 1) h += s1[std::countr_zero(a)];
     key += mix(c1[c] + 0x2545f4914f6cdd1dull * h);
   }
   for (int s = 0; s < n; ++s) {
     std::uint64_t h = 0;
-    std::uint32_t a = sym[s];
-    while (a) {
-      const int c = std::countr_zero(a);
-      a &= a - 1;
-      h += mix(c1[c]);
-    }
-    key += mix(mix(s1[s]) + 0x9e3779b97f4a7c15ull * h);
+    for (std::uint32_t a = sym[s]; a; a &= a - 1) h += c1[std::countr_zero(a)];
+    key += mix(std::rotl(s1[s], 17) + 0x9e3779b97f4a7c15ull * h);
   }
   return key;
 }

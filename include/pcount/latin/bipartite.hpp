@@ -56,7 +56,7 @@ struct Canonical {
 /// group too large to hold exactly.
 [[nodiscard]] Canonical canonical(const BipGraph& g);
 
-/// A cheap isomorphism invariant (about 20× faster than canonical()): two
+/// A cheap isomorphism invariant (about 100× faster than canonical()): two
 /// rounds of colour refinement seeded with common-neighbour counts on both
 /// sides, folded with order-independent 64-bit mixing. Isomorphic graphs
 /// (by column and symbol permutations) always get the same value; different
