@@ -59,16 +59,27 @@ std::string shape_name(const BoxShape& s) { return std::to_string(s.rows) + "x" 
 /// and simd9 need 3x3 boxes, and a bad PCOUNT_SIMD is refused here, before
 /// any work, when simd9 may run. Throws InvalidArgument.
 Kernel read_kernel(const Invocation& inv, const BoxShape& shape) {
-  const std::string m = choose_method(inv, {"auto", "simd9", "fast9", "general"}, "auto");
-  const Kernel kernel = m == "simd9"     ? Kernel::simd9
-                        : m == "fast9"   ? Kernel::fast9
-                        : m == "general" ? Kernel::general
-                                         : Kernel::automatic;
-  if ((kernel == Kernel::fast9 || kernel == Kernel::simd9) && !(shape == BoxShape{3, 3}))
+  std::vector<std::string> names;
+  for (const KernelInfo& k : kernels())
+    if (k.cli) names.emplace_back(k.name);
+  const Kernel kernel = *kernel_by_name(choose_method(inv, names, kernel_name(Kernel::automatic)));
+  if (kernel_info(kernel).nine && !(shape == BoxShape{3, 3}))
     throw InvalidArgument("--method",
                           std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
   if (shape == BoxShape{3, 3} && (kernel == Kernel::automatic || kernel == Kernel::simd9)) (void)simd_path();
   return kernel;
+}
+
+/// The --method list of the puzzle problems' help: the CLI kernels of the
+/// table, "|"-separated.
+const char* kernel_methods() {
+  static const std::string text = [] {
+    std::string t;
+    for (const KernelInfo& k : kernels())
+      if (k.cli) t += (t.empty() ? "" : "|") + std::string(k.name);
+    return t;
+  }();
+  return text.c_str();
 }
 
 /// One puzzle line of a file and what became of it.
@@ -655,7 +666,7 @@ std::span<const Problem> puzzle_problems() {
        .help = "solutions of one sudoku puzzle (81 cells, '.' or 0 for a blank)",
        .group = "puzzle",
        .add_options = add_puzzle_options,
-       .methods = "auto|simd9|fast9|general",
+       .methods = kernel_methods(),
        .plan = plan_puzzle,
        .parameters = kPuzzleParameters,
        .lists = true},
@@ -663,7 +674,7 @@ std::span<const Problem> puzzle_problems() {
        .value_name = "F",
        .help = "solve every puzzle of file F (one per line, '-' = stdin)",
        .group = "puzzle",
-       .methods = "auto|simd9|fast9|general",
+       .methods = kernel_methods(),
        .plan = plan_puzzle_file,
        .parameters = kFileParameters},
   };

@@ -364,31 +364,6 @@ Solve9Result solve9_with(const std::uint8_t* cells, std::uint64_t limit, std::ui
   return r;
 }
 
-Kernel resolve(const Puzzle& puzzle, Kernel k) {
-  if (k == Kernel::automatic) {
-    if (!(puzzle.shape == BoxShape{3, 3})) return Kernel::general;
-    // simd9's SSE4.1 build is about as fast as the scalar fast9, slower on
-    // some sets (results/sudoku-puzzles.md): on a CPU with SSE4.1 only (and
-    // no PCOUNT_SIMD asking for a path) the automatic choice is fast9.
-    k = simd_path() != SimdPath::sse41 || simd_path_forced() ? Kernel::simd9 : Kernel::fast9;
-  }
-  if (k == Kernel::simd9) {
-    switch (simd_path()) {
-      case SimdPath::avx512: return Kernel::simd9_avx512;
-      case SimdPath::avx2: return Kernel::simd9_avx2;
-      default: return Kernel::simd9_sse41;
-    }
-  }
-  const auto need = [](SimdPath p) {
-    if (!simd_path_supported(p))
-      throw InvalidArgument("kernel", std::string("this CPU cannot run the ") + simd_path_name(p) + " path");
-  };
-  if (k == Kernel::simd9_avx512) need(SimdPath::avx512);
-  if (k == Kernel::simd9_avx2) need(SimdPath::avx2);
-  if (k == Kernel::simd9_sse41) need(SimdPath::sse41);
-  return k;
-}
-
 /// The search tree of one puzzle (engine::TreeProblem): nodes are propagated
 /// states; a node's children assign each candidate of its MRV cell, dead
 /// assignments left out.
@@ -465,66 +440,115 @@ engine::Job count_job_with(const Puzzle& puzzle, const CountJobOptions& options,
   return job;
 }
 
+/// Entry points of one concrete kernel K, for the kernel table; `job` is
+/// the name its count jobs carry in their fingerprint (every simd9 path
+/// counts the same tree, so they share "simd9").
+template <class K>
+SolveResult solve_entry(const Puzzle& p, std::uint64_t limit) {
+  return solve_with<K>(p, limit);
+}
+template <class K>
+Solve9Result solve9_entry(const std::uint8_t* cells, std::uint64_t limit, std::uint8_t* first) {
+  return solve9_with<K>(cells, limit, first);
+}
+template <class K, const char* Name>
+engine::Job job_entry(const Puzzle& p, const CountJobOptions& o) {
+  return count_job_with<K>(p, o, Name);
+}
+
+/// fast9's 81-value entry: a plain solve, its first solution copied out.
+Solve9Result fast9_solve9(const std::uint8_t* cells, std::uint64_t limit, std::uint8_t* first) {
+  const SolveResult full =
+      solve_with<detail::Fast9Kernel>(Puzzle{BoxShape{3, 3}, std::vector<std::uint8_t>(cells, cells + 81)}, limit);
+  if (!full.first.empty()) std::copy(full.first.begin(), full.first.end(), first);
+  return Solve9Result{full.solutions, full.limit_reached, full.nodes};
+}
+
+constexpr char kFast9[] = "fast9", kGeneral[] = "general", kSweep[] = "sweep", kSimd9[] = "simd9";
+constexpr SimdPath kSse41 = SimdPath::sse41, kAvx2 = SimdPath::avx2, kAvx512 = SimdPath::avx512;
+using Avx512 = detail::Simd9Kernel<SimdPath::avx512>;
+using Avx2 = detail::Simd9Kernel<SimdPath::avx2>;
+using Sse41 = detail::Simd9Kernel<SimdPath::sse41>;
+
+/// The kernel table, in enum order.
+constexpr KernelInfo kKernels[] = {
+    {Kernel::automatic, "auto", true, false, nullptr},
+    {Kernel::fast9, "fast9", true, true, nullptr, solve_entry<detail::Fast9Kernel>, fast9_solve9,
+     job_entry<detail::Fast9Kernel, kFast9>},
+    {Kernel::general, "general", true, false, nullptr, solve_entry<detail::GeneralKernel>, nullptr,
+     job_entry<detail::GeneralKernel, kGeneral>},
+    {Kernel::sweep, "sweep", false, false, nullptr, solve_entry<detail::SweepKernel>, nullptr,
+     job_entry<detail::SweepKernel, kSweep>},
+    {Kernel::simd9, "simd9", true, true, nullptr},
+    {Kernel::simd9_sse41, "simd9-sse4.1", false, true, &kSse41, solve_entry<Sse41>, solve9_entry<Sse41>,
+     job_entry<Sse41, kSimd9>},
+    {Kernel::simd9_avx2, "simd9-avx2", false, true, &kAvx2, solve_entry<Avx2>, solve9_entry<Avx2>,
+     job_entry<Avx2, kSimd9>},
+    {Kernel::simd9_avx512, "simd9-avx512", false, true, &kAvx512, solve_entry<Avx512>, solve9_entry<Avx512>,
+     job_entry<Avx512, kSimd9>},
+};
+
+/// The concrete kernel that runs for `k` on `puzzle`'s shape.
+Kernel resolve(const Puzzle& puzzle, Kernel k) {
+  if (k == Kernel::automatic) {
+    if (!(puzzle.shape == BoxShape{3, 3})) return Kernel::general;
+    // simd9's SSE4.1 build is about as fast as the scalar fast9, slower on
+    // some sets (results/sudoku-puzzles.md): on a CPU with SSE4.1 only (and
+    // no PCOUNT_SIMD asking for a path) the automatic choice is fast9.
+    k = simd_path() != SimdPath::sse41 || simd_path_forced() ? Kernel::simd9 : Kernel::fast9;
+  }
+  if (k == Kernel::simd9) {
+    switch (simd_path()) {
+      case SimdPath::avx512:
+        return Kernel::simd9_avx512;
+      case SimdPath::avx2:
+        return Kernel::simd9_avx2;
+      default:
+        return Kernel::simd9_sse41;
+    }
+  }
+  if (const SimdPath* p = kernel_info(k).path; p && !simd_path_supported(*p))
+    throw InvalidArgument("kernel", std::string("this CPU cannot run the ") + simd_path_name(*p) + " path");
+  return k;
+}
+
 }  // namespace
 
-const char* kernel_name(Kernel k) {
-  switch (k) {
-    case Kernel::fast9: return "fast9";
-    case Kernel::general: return "general";
-    case Kernel::sweep: return "sweep";
-    case Kernel::simd9: return "simd9";
-    case Kernel::simd9_sse41: return "simd9-sse4.1";
-    case Kernel::simd9_avx2: return "simd9-avx2";
-    case Kernel::simd9_avx512: return "simd9-avx512";
-    default: return "auto";
-  }
+std::span<const KernelInfo> kernels() { return kKernels; }
+
+const KernelInfo& kernel_info(Kernel k) {
+  const auto i = static_cast<std::size_t>(k);
+  if (i >= std::size(kKernels) || kKernels[i].kernel != k) throw InternalError("kernel missing from the table");
+  return kKernels[i];
+}
+
+const char* kernel_name(Kernel k) { return kernel_info(k).name; }
+
+std::optional<Kernel> kernel_by_name(std::string_view name) {
+  for (const KernelInfo& k : kKernels)
+    if (name == k.name) return k.kernel;
+  return std::nullopt;
 }
 
 Kernel automatic_kernel(const BoxShape& shape) {
-  return resolve(Puzzle{shape, {}}, Kernel::automatic) == Kernel::general ? Kernel::general
-         : resolve(Puzzle{shape, {}}, Kernel::automatic) == Kernel::fast9 ? Kernel::fast9
-                                                                          : Kernel::simd9;
+  const Kernel k = resolve(Puzzle{shape, {}}, Kernel::automatic);
+  return kernel_info(k).path ? Kernel::simd9 : k;
 }
 
 SolveResult solve(const Puzzle& puzzle, std::uint64_t limit, Kernel kernel) {
-  switch (resolve(puzzle, kernel)) {
-    case Kernel::fast9: return solve_with<detail::Fast9Kernel>(puzzle, limit);
-    case Kernel::simd9_avx512: return solve_with<detail::Simd9Kernel<SimdPath::avx512>>(puzzle, limit);
-    case Kernel::simd9_avx2: return solve_with<detail::Simd9Kernel<SimdPath::avx2>>(puzzle, limit);
-    case Kernel::simd9_sse41: return solve_with<detail::Simd9Kernel<SimdPath::sse41>>(puzzle, limit);
-    case Kernel::sweep: return solve_with<detail::SweepKernel>(puzzle, limit);
-    default: return solve_with<detail::GeneralKernel>(puzzle, limit);
-  }
+  return kernel_info(resolve(puzzle, kernel)).solve(puzzle, limit);
 }
 
 Solve9Result solve9(const std::uint8_t* cells, std::uint64_t limit, Kernel kernel, std::uint8_t* first) {
   static const Puzzle nine{BoxShape{3, 3}, {}};
-  switch (resolve(nine, kernel)) {
-    case Kernel::simd9_avx512: return solve9_with<detail::Simd9Kernel<SimdPath::avx512>>(cells, limit, first);
-    case Kernel::simd9_avx2: return solve9_with<detail::Simd9Kernel<SimdPath::avx2>>(cells, limit, first);
-    case Kernel::simd9_sse41: return solve9_with<detail::Simd9Kernel<SimdPath::sse41>>(cells, limit, first);
-    case Kernel::fast9: {
-      const SolveResult full = solve(Puzzle{BoxShape{3, 3}, std::vector<std::uint8_t>(cells, cells + 81)}, limit, kernel);
-      if (!full.first.empty()) std::copy(full.first.begin(), full.first.end(), first);
-      return Solve9Result{full.solutions, full.limit_reached, full.nodes};
-    }
-    default: throw InvalidArgument("kernel", std::string("solve9 runs 9×9 kernels only, not ") + kernel_name(kernel));
-  }
+  const KernelInfo& k = kernel_info(resolve(nine, kernel));
+  if (!k.solve9)
+    throw InvalidArgument("kernel", std::string("solve9 runs 9×9 kernels only, not ") + kernel_name(kernel));
+  return k.solve9(cells, limit, first);
 }
 
 engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options) {
-  const Kernel k = resolve(puzzle, options.kernel);
-  switch (k) {
-    case Kernel::fast9: return count_job_with<detail::Fast9Kernel>(puzzle, options, "fast9");
-    case Kernel::simd9_avx512:
-      return count_job_with<detail::Simd9Kernel<SimdPath::avx512>>(puzzle, options, "simd9");
-    case Kernel::simd9_avx2:
-      return count_job_with<detail::Simd9Kernel<SimdPath::avx2>>(puzzle, options, "simd9");
-    case Kernel::simd9_sse41:
-      return count_job_with<detail::Simd9Kernel<SimdPath::sse41>>(puzzle, options, "simd9");
-    case Kernel::sweep: return count_job_with<detail::SweepKernel>(puzzle, options, "sweep");
-    default: return count_job_with<detail::GeneralKernel>(puzzle, options, "general");
-  }
+  return kernel_info(resolve(puzzle, options.kernel)).count_job(puzzle, options);
 }
 
 }  // namespace pcount::sudoku

@@ -75,6 +75,32 @@ TEST(PuzzleSolver, AiEscargotIsUniqueAndSolvedByTheRules) {
   }
 }
 
+TEST(KernelTable, EveryKernelIsNamedOnceAndEveryRunnableOneSolves) {
+  // The table is in enum order, names round-trip, and every concrete kernel
+  // this CPU runs finds AI Escargot's one solution through the table's own
+  // entry points (solve, solve9, count job), as solve() dispatches them.
+  const auto table = kernels();
+  ASSERT_EQ(table.size(), static_cast<std::size_t>(Kernel::simd9_avx512) + 1);
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const KernelInfo& k = table[i];
+    EXPECT_EQ(static_cast<std::size_t>(k.kernel), i);
+    ASSERT_TRUE(kernel_by_name(k.name).has_value()) << k.name;
+    EXPECT_EQ(*kernel_by_name(k.name), k.kernel) << k.name;
+    EXPECT_EQ((k.solve == nullptr), (k.count_job == nullptr)) << k.name;
+    if (!k.solve || (k.path && !simd_path_supported(*k.path))) continue;
+    const Puzzle p = parse_puzzle(kEscargot);
+    EXPECT_EQ(k.solve(p, 0).solutions, 1u) << k.name;
+    if (k.solve9) {
+      std::uint8_t first[81] = {};
+      EXPECT_EQ(k.solve9(p.cells.data(), 0, first).solutions, 1u) << k.name;
+    }
+    engine::RunOptions options;
+    options.threads = 2;
+    EXPECT_EQ(engine::run(k.count_job(p, {}), options).totals.counts[0], 1u) << k.name;
+  }
+  EXPECT_FALSE(kernel_by_name("simd10").has_value());
+}
+
 TEST(PuzzleSolver, EmptyFourByFourHas288) {
   const SolveResult r = solve(parse_puzzle(std::string(16, '.'), BoxShape{2, 2}));
   EXPECT_EQ(std::to_string(r.solutions), test::known_grid_count(2, 2));  // 288, OEIS A107739

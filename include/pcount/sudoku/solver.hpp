@@ -19,7 +19,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pcount/engine/simd.hpp"
@@ -39,10 +42,6 @@ enum class Kernel {
   simd9_avx2,    ///< simd9 forced onto its AVX2 path
   simd9_avx512,  ///< simd9 forced onto its AVX-512 path
 };
-
-/// Name of a kernel ("auto", "fast9", "general", "sweep", "simd9",
-/// "simd9-sse4.1", "simd9-avx2", "simd9-avx512").
-[[nodiscard]] const char* kernel_name(Kernel k);
 
 /// Instruction-set paths of the simd9 kernel, one build of the same code
 /// each, and their run-time choice (PCOUNT_SIMD): pcount/engine/simd.hpp.
@@ -112,5 +111,36 @@ struct CountJobOptions {
 /// in DFS order (deterministic). Throws InvalidArgument("split_depth") for a
 /// split with too many tasks and InvalidArgument("box_shape") for a bad kernel.
 [[nodiscard]] engine::Job make_count_job(const Puzzle& puzzle, const CountJobOptions& options = {});
+
+/// One row of the kernel table (solver.cpp), the one place a kernel is
+/// named and dispatched: the CLI's --method list, kernel_name, the run-time
+/// dispatch of solve, solve9 and make_count_job, and the tests all read it.
+struct KernelInfo {
+  Kernel kernel;
+  const char* name;   ///< "auto", "fast9", "general", "sweep", "simd9", "simd9-sse4.1", …
+  bool cli = false;   ///< offered by --method of --puzzle and --puzzle-file
+  bool nine = false;  ///< 3x3 boxes only (else InvalidArgument("box_shape") / ("--method"))
+  /// The simd9 path this kernel forces, for the forced simd9 kernels: the
+  /// CPU must support it (InvalidArgument("kernel") otherwise).
+  const SimdPath* path = nullptr;
+  /// The concrete kernel's entry points; null for automatic and simd9,
+  /// which resolve to a concrete kernel first, and solve9 null for kernels
+  /// that do not take the 81-value fast path.
+  SolveResult (*solve)(const Puzzle&, std::uint64_t limit) = nullptr;
+  Solve9Result (*solve9)(const std::uint8_t* cells, std::uint64_t limit, std::uint8_t* first) = nullptr;
+  engine::Job (*count_job)(const Puzzle&, const CountJobOptions&) = nullptr;
+};
+
+/// Every kernel, in the order of the Kernel enum.
+[[nodiscard]] std::span<const KernelInfo> kernels();
+
+/// The table row of `k`.
+[[nodiscard]] const KernelInfo& kernel_info(Kernel k);
+
+/// Name of a kernel: kernel_info(k).name.
+[[nodiscard]] const char* kernel_name(Kernel k);
+
+/// The kernel with this name, if any.
+[[nodiscard]] std::optional<Kernel> kernel_by_name(std::string_view name);
 
 }  // namespace pcount::sudoku
