@@ -63,7 +63,8 @@ struct Speed {
 /// nodes from the same call — tree nodes as the probes count them per
 /// CPU-second of this kernel on this machine (a kernel that cuts the tree
 /// by symmetry is fast by that measure, as it is). When no task finishes in
-/// that time, the optimistic 10⁹ nodes per second: a lower bound of the CPU.
+/// that time, or when the sample is faster than that, the optimistic 10⁹
+/// nodes per second: a lower bound of the CPU.
 Speed measured_speed(const Invocation& inv, const engine::Job& job) {
   engine::RunEstimateOptions o;
   o.threads = inv.common.threads;
@@ -76,6 +77,10 @@ Speed measured_speed(const Invocation& inv, const engine::Job& job) {
     const engine::RunEstimate r = engine::estimate_run(job, o);
     const double whole = r.knuth.nodes * static_cast<double>(r.tasks) / static_cast<double>(job.task_count);
     if (!(r.cpu_seconds > 0 && whole > 0)) return speed;
+    // Never above the optimistic speed: a kernel whose leaves count many
+    // nodes at once (a closed formula) would otherwise make an endless
+    // job look short, and the check is there to catch those.
+    if (whole / r.cpu_seconds >= kOptimisticNodesPerSecond) return speed;
     speed.nodes_per_second = whole / r.cpu_seconds;
     char text[160];
     std::snprintf(text, sizeof text, "%.2g nodes per second and thread, the speed of %zu of its tasks run here",
@@ -111,7 +116,10 @@ void check_feasible(const Invocation& inv, const engine::Job& job) {
   const engine::SizeEstimate first = engine::estimate_job_nodes(job, 128);
   if (first.nodes / kOptimisticNodesPerSecond < kNoteSeconds / 1000) return;
   const engine::SizeEstimate e = engine::estimate_job_nodes(job);
-  const Speed speed = measured_speed(inv, job);
+  // The measured speed is never above the optimistic one, so a job endless
+  // at that speed is refused without measuring (its tasks may not finish
+  // or stop within the sample's time).
+  const Speed speed = e.nodes / kOptimisticNodesPerSecond > kEndlessSeconds ? Speed{} : measured_speed(inv, job);
   const double cpu = e.nodes / speed.nodes_per_second;
   if (!(cpu > kNoteSeconds)) return;  // also skips NaN
   char head[160];
