@@ -25,6 +25,8 @@ PCOUNT_TEST_PACKAGES=(clang libclang-rt-14-dev python3 python3-jsonschema univer
                       python3-tqdm doxygen)
 
 # pcount_install_deps [PACKAGE...]: the build's packages and those named.
+# Returns 2 when some are missing and this is not root (one line on stderr
+# names them), 1 when apt-get fails; callers exit with that status.
 pcount_install_deps() {
   local missing=()
   local pkg
@@ -34,7 +36,7 @@ pcount_install_deps() {
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
     echo "pcount: missing Debian packages: ${missing[*]} (run as root, or: sudo apt-get install ${missing[*]})" >&2
-    return 1
+    return 2
   fi
   echo "pcount: installing ${missing[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

@@ -2,6 +2,8 @@
 // Internals shared by run_job (src/driver/run_job.cpp), merge
 // (src/driver/merge.cpp) and driver::main. Not a public header.
 #include <csignal>
+#include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,14 +92,33 @@ private:
   struct sigaction old_term_ {};
 };
 
+/// The report of a plan (Plan::report).
+using ReportMaker = std::function<Report(const engine::RunResult&)>;
+
+/// --estimate, before the plan: the problem's price of its set-up
+/// (Problem::price_setup). When that exceeds S it prints an estimate of the
+/// set-up alone (text, or one JSON object) and throws EarlyExit{0} without
+/// running it; otherwise it returns the price (nullopt without --estimate or
+/// without a price).
+[[nodiscard]] std::optional<SetupPrice> price_setup(const Invocation& inv);
+
 /// --estimate: predicts the cost of running `job` as the invocation asks
 /// (threads, shard, MPI ranks) from a sample of its tasks run in full
 /// (engine::estimate_run), prints it (text, or one JSON object with --json)
-/// and throws EarlyExit{0}; nothing of the sample is kept. When no task
-/// finishes within the budget it prints the tree size (Knuth's estimate)
-/// and the CPU time that gives at kOptimisticNodesPerSecond instead. The
-/// sample gets what is left of S after the set-up (at least a tenth of S). run_job calls it
-/// instead of running when Common::estimate is set.
-[[noreturn]] void print_estimate(const Invocation& inv, const engine::Job& job);
+/// and throws EarlyExit{0}. When the sample ran every task of the job (not
+/// a shard of it), it prints the answer as well: `report` of the sample's
+/// counts, exact (when `report` is set). When no task finishes within the
+/// budget it prints the tree size (Knuth's estimate) and the CPU time that
+/// gives at kOptimisticNodesPerSecond instead. The sample gets what is left
+/// of S after the set-up (at least a tenth of S); `price` is what the set-up
+/// was priced at before it ran (price_setup). run_job calls it instead of
+/// running when Common::estimate is set; run_invocation calls it through
+/// estimate_plan, with the plan's report.
+[[noreturn]] void print_estimate(const Invocation& inv, const engine::Job& job, const ReportMaker& report = {},
+                                 const std::optional<SetupPrice>& price = {});
+
+/// --estimate of a plan: the checks run_job makes first, then print_estimate
+/// with the plan's report and the set-up's price.
+[[noreturn]] void estimate_plan(const Invocation& inv, const Plan& plan, const std::optional<SetupPrice>& price);
 
 }  // namespace pcount::driver

@@ -824,7 +824,10 @@ int run_invocation(int argc, const char* const* argv, const Program& program, Se
         return finish(session, status.value_or(0), err);
       }
     }
+    // --estimate S: a set-up priced above S is not run (Problem::price_setup).
+    const std::optional<SetupPrice> price = price_setup(inv);
     const Plan plan = plan_job(inv);
+    if (inv.common.estimate && !session.replay) estimate_plan(inv, plan, price);
     const engine::RunResult result = run_or_replay(inv, plan);
     return finish(session, print_outcome(inv, plan, result), err);
   } catch (const EarlyExit& e) {

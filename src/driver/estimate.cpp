@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <sstream>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "driver/batch.hpp"
@@ -82,6 +83,7 @@ std::string command_text(const Invocation& inv) {
     j["sampled_by"] = "none";
     j["sample_seconds"] = e.sample_seconds;
     j["setup_seconds"] = setup;
+    j["answer"] = nullptr;
     j["cpu_seconds"] = nullptr;
     j["cpu_seconds_low"] = cpu_low >= 0 ? nlohmann::ordered_json(cpu_low) : nullptr;
     j["confidence"] = "rough";
@@ -165,12 +167,69 @@ struct EstimateSetting {
   double load = -1.0;  ///< 1-minute load average; < 0 unknown
   int cores = 1;
   bool busy = false;  ///< load above 0.9 per core
+  const ReportMaker* report = nullptr;  ///< the plan's report; null when not known
+  std::optional<SetupPrice> price;      ///< the set-up's price before it ran (Problem::price_setup)
 };
+
+/// The run's report from the sample's counts, when the sample ran every
+/// task of the job (not of a shard) and the plan's report is known.
+std::optional<Report> answer(const EstimateSetting& st, const engine::RunEstimate& e) {
+  if (!e.complete || st.shard.count > 1 || !st.report || !*st.report) return std::nullopt;
+  engine::RunResult result;
+  result.totals = e.totals;
+  result.tasks_total = st.job.task_count;
+  result.tasks_run = e.tasks;
+  result.threads = st.inv.common.threads;
+  result.wall_seconds = e.sample_seconds;
+  return (*st.report)(result);
+}
+
+/// The answer as JSON: title, method, params and counts as a run reports
+/// them (docs/json.md); null when there is none.
+nlohmann::ordered_json answer_json(const std::optional<Report>& a) {
+  if (!a) return nullptr;
+  nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : a->counts) counts[name] = value;
+  return {{"title", a->title}, {"params", a->params}, {"method", a->method}, {"counts", counts}};
+}
+
+/// The task sizes' line: the largest task's share of the work and the
+/// workers up to which whole tasks balance (largest ≤ 1/(4W), docs/hpc.md);
+/// for a job whose tasks split while they run, that the largest task does
+/// not bound the balance. Empty when there is no largest task.
+std::string task_sizes_text(const engine::RunEstimate& e) {
+  if (!(e.task_seconds > 0 && e.largest_task_seconds > 0)) return "";
+  const double share = e.largest_task_seconds / e.task_seconds;
+  const double whole = std::floor(1.0 / (4.0 * share));
+  char text[200];
+  std::snprintf(text, sizeof text, "largest task %.2g of the work: balanced up to about %.0f workers", share, whole);
+  std::string out = text;
+  if (e.splits) {
+    out +=
+        " as whole tasks (largest ≤ 1/(4W)); its tasks split while they run (idle workers take parts of a "
+        "running task), so beyond that as far as the parts go";
+  } else {
+    out += " (largest ≤ 1/(4W))";
+    if (share * 4.0 * e.workers > 1.0) out += "; this run is beyond that";
+  }
+  if (!e.task_estimates && e.sampled != e.tasks) out += "; at most, as the largest task may not have been sampled";
+  return out;
+}
+
+/// The set-up's line: its time, its price before it ran, and whether the
+/// run repeats it.
+std::string setup_text(const EstimateSetting& st) {
+  std::string text = seconds_text(st.setup) + " before the tasks";
+  if (!st.price) return text + " (a run repeats what is not cached)";
+  if (st.price->seconds > 0) text += " (priced at " + seconds_text(st.price->seconds) + " before it ran)";
+  return text + (st.price->cache.empty() ? "; a run repeats it"
+                                         : "; kept in " + st.price->cache + ", which the run reads instead");
+}
 
 EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) {
   const Common& c = inv.common;
   Distributed* const dist = inv.session.distributed;
-  EstimateSetting st{inv, job, engine::Shard{c.shard_index, c.shard_count}, {}};
+  EstimateSetting st{inv, job, engine::Shard{c.shard_index, c.shard_count}, {}, 0.0, -1.0, 1, false, nullptr, {}};
   engine::RunEstimateOptions& o = st.o;
   const engine::Shard shard = st.shard;
   st.setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - inv.session.started).count();
@@ -230,6 +289,9 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
   j["sample_seconds"] = e.sample_seconds;
   j["sampled_task_seconds"] = e.sampled_task_seconds;
   j["setup_seconds"] = setup;
+  j["setup_price_seconds"] = st.price ? nlohmann::ordered_json(st.price->seconds) : nullptr;
+  j["setup_cache"] = st.price && !st.price->cache.empty() ? nlohmann::ordered_json(st.price->cache) : nullptr;
+  j["answer"] = answer_json(answer(st, e));
   j["cpu_seconds"] = e.cpu_seconds;
   j["cpu_seconds_low"] = e.cpu_seconds_low;
   j["cpu_seconds_high"] = e.cpu_seconds_high;
@@ -240,6 +302,7 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
   j["wall_relative_error"] = e.wall_relative_error;
   j["largest_task_seconds"] = e.largest_task_seconds;
   j["largest_task_share"] = e.task_seconds > 0 ? e.largest_task_seconds / e.task_seconds : 0.0;
+  j["tasks_split"] = e.splits;
   j["wall_seconds_low"] = e.wall_seconds_low;
   j["wall_seconds_high"] = e.wall_seconds_high;
   j["confidence"] = sure;
@@ -267,7 +330,7 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
   const Common& c = inv.common;
   const engine::RunEstimateOptions& o = st.o;
   const engine::Shard shard = st.shard;
-  const double setup = st.setup, load = st.load;
+  const double load = st.load;
   const int cores = st.cores;
   const bool busy = st.busy;
   const std::string sure = confidence(e);
@@ -276,6 +339,10 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
   TextBlock t;
   const auto line = [&t](const std::string& key, const std::string& value) { t.line(key, value); };
   line("estimate of", command_text(inv));
+  if (const std::optional<Report> a = answer(st, e)) {
+    line("answer", a->title + ", measured: the sample ran every task, so these counts are exact");
+    for (const auto& [name, value] : a->counts) line(name, value);
+  }
   line("tasks", std::to_string(e.tasks) + (shard.count > 1 ? " (shard " + std::to_string(shard.index) + "/" +
                                                                   std::to_string(shard.count) + ")"
                                                             : "") +
@@ -308,17 +375,8 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
                    (o.processes > 1 ? " × " + std::to_string(o.processes) + " ranks" : "") +
                    " for the tasks; largest task about " + seconds_text(e.largest_task_seconds) +
                    (e.task_estimates || e.sampled == e.tasks ? "" : " (of those sampled: without task estimates larger ones go unseen)"));
-  if (e.task_seconds > 0 && e.largest_task_seconds > 0) {
-    // Balance needs the largest task at most 1/(4W) of the work (docs/hpc.md).
-    const double share = e.largest_task_seconds / e.task_seconds;
-    char split[260];
-    std::snprintf(split, sizeof split,
-                  "largest task %.2g of the work: balanced up to about %.0f workers (largest ≤ 1/(4W))%s%s", share,
-                  std::floor(1.0 / (4.0 * share)), share * 4.0 * e.workers > 1.0 ? "; this run is beyond that" : "",
-                  e.task_estimates || e.sampled == e.tasks ? "" : "; at most, as the largest task may not have been sampled");
-    line("task sizes", split);
-  }
-  line("setup", seconds_text(setup) + " before the tasks (a run repeats what is not cached)");
+  if (const std::string sizes = task_sizes_text(e); !sizes.empty()) line("task sizes", sizes);
+  line("setup", setup_text(st));
   char sure_text[96];
   std::snprintf(sure_text, sizeof sure_text, "%s (standard deviation ±%.0f%% CPU, ±%.0f%% wall)", sure.c_str(),
                 100.0 * e.relative_error, 100.0 * e.wall_relative_error);
@@ -340,10 +398,13 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
 
 }  // namespace
 
-void print_estimate(const Invocation& inv, const engine::Job& job) {
+void print_estimate(const Invocation& inv, const engine::Job& job, const ReportMaker& report,
+                    const std::optional<SetupPrice>& price) {
   Distributed* const dist = inv.session.distributed;
   if (dist && dist->rank() != 0) throw EarlyExit{0};  // rank 0 samples and prints
-  const EstimateSetting st = estimate_setting(inv, job);
+  EstimateSetting st = estimate_setting(inv, job);
+  st.report = &report;
+  st.price = price;
   engine::RunEstimate e;
   try {
     e = engine::estimate_run(job, st.o);
@@ -352,6 +413,57 @@ void print_estimate(const Invocation& inv, const engine::Job& job) {
   }
   if (inv.common.json) print_estimate_json(st, e);
   print_estimate_text(st, e);
+}
+
+namespace {
+
+/// --estimate S when the set-up is priced above S: the price alone; the
+/// set-up is not run.
+[[noreturn]] void print_setup_only(const Invocation& inv, const SetupPrice& price) {
+  const double s = inv.common.estimate_budget;
+  if (inv.common.json) {
+    nlohmann::ordered_json j = json_head(ReportKind::estimate);
+    j["problem"] = inv.problem ? std::string(inv.problem->option) : std::string();
+    j["estimate"] = true;
+    j["fingerprint"] = nullptr;  // the job is known once the set-up ran
+    j["threads"] = inv.common.threads;
+    j["tasks"] = nullptr;
+    j["tasks_sampled"] = 0;
+    j["sampled_by"] = "none";
+    j["sample_seconds"] = 0.0;
+    j["setup_seconds"] = nullptr;
+    j["setup_price_seconds"] = price.seconds;
+    j["setup_cache"] = price.cache.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(price.cache);
+    j["setup_run"] = false;
+    j["answer"] = nullptr;
+    j["cpu_seconds"] = nullptr;
+    j["confidence"] = "rough";
+    emit(inv, j.dump() + '\n');
+  }
+  TextBlock t;
+  t.line("estimate of", command_text(inv));
+  t.line("setup", "about " + seconds_text(price.seconds) + " before the tasks (" + price.what + "; " + price.basis +
+                      "); more than S = " + number_text(s) + " s, so not run");
+  if (!price.cache.empty())
+    t.line("cache", "it is kept in " + price.cache +
+                        ", which the run reads instead: an --estimate whose S is "
+                        "above the set-up's time runs it once, and the run and later estimates reuse it");
+  t.line("tasks", "not sampled: they need the set-up");
+  t.line("confidence", "rough (the set-up's price only)");
+  emit(inv, t.str());
+}
+
+}  // namespace
+
+std::optional<SetupPrice> price_setup(const Invocation& inv) {
+  if (!inv.common.estimate || !inv.problem || !inv.problem->price_setup || inv.session.replay) return std::nullopt;
+  const Distributed* const dist = inv.session.distributed;
+  std::optional<SetupPrice> price = inv.problem->price_setup(inv);
+  if (price && price->seconds > inv.common.estimate_budget) {
+    if (dist && dist->rank() != 0) throw EarlyExit{0};  // rank 0 prints
+    print_setup_only(inv, *price);
+  }
+  return price;
 }
 
 }  // namespace pcount::driver

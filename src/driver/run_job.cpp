@@ -596,6 +596,11 @@ void leave_shard_file(const Invocation& inv, const engine::Batch& batch, const e
 
 }  // namespace
 
+void estimate_plan(const Invocation& inv, const Plan& plan, const std::optional<SetupPrice>& price) {
+  check_run_options(inv, static_cast<bool>(plan.job.run_task_output));
+  print_estimate(inv, plan.job, plan.report, price);
+}
+
 engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const Output& output) {
   const bool prints = static_cast<bool>(job.run_task_output);  // tasks print, in id order
   check_run_options(inv, prints);

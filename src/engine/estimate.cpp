@@ -386,11 +386,12 @@ struct Stratum {
 
 double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
 
-/// A sampled task: its index into the included ids, its stratum, and its
-/// wall seconds, CPU seconds and nodes.
+/// A sampled task: its index into the included ids, its stratum, its
+/// wall seconds, CPU seconds and nodes, and its counts (none when probed).
 struct Measured {
   std::size_t i, h;
   double t, c, nodes;
+  Tally counts = {};
 };
 
 /// The separate ratio estimator of one measured quantity (a Stratum
@@ -411,6 +412,7 @@ public:
     for (std::size_t id = 0; id < job.task_count; ++id)
       if (!o.include || o.include(id)) ids_.push_back(id);
     r_.tasks = ids_.size();
+    r_.totals = Tally(job.counter_names.size());
   }
 
   [[nodiscard]] double elapsed() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
@@ -545,6 +547,9 @@ void Sampler::record(const Measured& m) {
   st.nodes.push_back(m.nodes);
   sampled_t_ += m.t;
   sampled_a_ += aux_[m.i];
+  r_.sampled_cpu_seconds += m.c;
+  r_.sampled_nodes += m.nodes;
+  r_.totals.merge(m.counts);
   ++r_.sampled;
 }
 
@@ -606,7 +611,7 @@ std::vector<Measured> Sampler::run_round(const std::vector<std::size_t>& list,
   std::vector<Measured> measured;
   for (const TaskRecord& rec : result.tasks)
     measured.push_back(Measured{list[rec.id], list_stratum[rec.id], rec.seconds, cpu_of[rec.id],
-                                static_cast<double>(rec.counts.nodes)});
+                                static_cast<double>(rec.counts.nodes), rec.counts});
   return measured;
 }
 
@@ -706,6 +711,7 @@ RunEstimate Sampler::summarize() {
   if (r_.sampled == 0)
     for (const Measured& m : warmup_) record(m);
   r_.sampled_task_seconds = sampled_t_;
+  r_.complete = r_.sampled == r_.tasks && !r_.leaf_probes;
   if (r_.sampled == 0)
     throw NoTaskFinished("the size estimate ran no task to its end within " + std::to_string(elapsed()) +
                              " seconds; every task is at least that long",
@@ -723,7 +729,12 @@ RunEstimate Sampler::summarize() {
   r_.cpu_seconds_high = cpu.e.high;
   r_.wall_relative_error = wall.e.value > 0 ? wall.e.standard_error / wall.e.value : 0.0;
   r_.largest_task_seconds = wall.largest;
-  r_.wall_seconds_low = std::max(r_.task_seconds_low / r_.workers, wall.largest_low);
+  // A job whose tasks split while they run (Subtasks) shares its largest
+  // task among idle workers, so that task bounds the wall time from above
+  // (it may still run alone) but not from below.
+  r_.splits = job_.splits;
+  r_.wall_seconds_low = r_.splits && r_.workers > 1 ? r_.task_seconds_low / r_.workers
+                                                    : std::max(r_.task_seconds_low / r_.workers, wall.largest_low);
   r_.wall_seconds_high = r_.task_seconds_high / r_.workers + wall.largest_high;
   bool counted_nodes = false;
   for (const Stratum& st : strata_) counted_nodes = counted_nodes || sum(st.nodes) > 0;
@@ -740,6 +751,7 @@ RunEstimate estimate_run(const Job& job, const RunEstimateOptions& o) {
   s.probe_tree();
   if (s.no_tasks()) {
     s.result().sample_seconds = s.elapsed();
+    s.result().complete = true;  // nothing to run: the counts are all zero
     return s.result();
   }
   s.size_tasks();

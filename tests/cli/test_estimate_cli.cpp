@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/run_command.hpp"
@@ -72,11 +73,57 @@ TEST(EstimateCli, AShardEstimatesItsOwnTasksAndTextSaysHowSure) {
   const auto tasks = whole["tasks"].get<std::size_t>();
   EXPECT_EQ(shard["tasks"].get<std::size_t>(), tasks / 3 + (1 < tasks % 3 ? 1 : 0));
   EXPECT_EQ(shard["shard"], nlohmann::json({{"index", 1}, {"count", 3}}));
-  const CommandResult text = run_count({"--queens", "12", "--estimate", "--threads", "2"});
+  EXPECT_TRUE(shard["answer"].is_null()) << "a shard's counts are not the answer: " << shard.dump();
+  const CommandResult text = run_count({"--queens", "12", "--shard", "1/3", "--estimate", "--threads", "2"});
   EXPECT_EQ(text.status, 0) << text.err;
   for (const char* key : {"\ntasks ", "\ncpu ", "\ntask time ", "\nwall ", "\nconfidence "})
     EXPECT_NE(text.out.find(key), std::string::npos) << key << "\n" << text.out;
-  EXPECT_EQ(text.out.find("\nall "), std::string::npos) << "no count is printed: nothing ran\n" << text.out;
+  EXPECT_EQ(text.out.find("\nall "), std::string::npos) << "no count is printed for a shard\n" << text.out;
+}
+
+// A sample that ran every task has measured the answer: it is printed, and
+// it is the published count.
+TEST(EstimateCli, ASampleOfEveryTaskPrintsTheAnswer) {
+  const std::vector<std::pair<std::vector<std::string>, std::pair<std::string, std::string>>> jobs = {
+      {{"--queens", "10"}, {"all", "724"}},         // A000170
+      {{"--latin", "7"}, {"reduced", "16942080"}},  // A000315
+  };
+  for (const auto& [args, count] : jobs) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--estimate", "20", "--json", "--threads", "2"});
+    const CommandResult r = run_count(a);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["tasks_sampled"], j["tasks"]) << "a job of well under a second, sampled for 20 s: " << r.out;
+    EXPECT_EQ(j["confidence"], "measured") << r.out;
+    EXPECT_EQ(j["answer"]["counts"][count.first], count.second) << r.out;
+  }
+  const CommandResult text = run_count({"--queens", "10", "--estimate", "20", "--threads", "2"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("\nanswer        10-Queens solutions, measured"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\nall           724\n"), std::string::npos) << text.out;
+}
+
+// R(10)'s class lists take minutes to make: with none cached and S = 1 the
+// set-up is priced, said, and not run (nothing is written to the cache).
+TEST(EstimateCli, ASetUpPricedAboveTheBudgetIsNotRun) {
+  const std::filesystem::path dir = ::testing::TempDir() + "pcount-estimate-empty-cache";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const CommandResult r =
+      run_count({"--latin", "10", "--cache-dir", dir.string(), "--estimate", "1", "--json", "--threads", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["setup_run"], false) << r.out;
+  EXPECT_TRUE(j["tasks"].is_null()) << r.out;
+  EXPECT_GT(j["setup_price_seconds"].get<double>(), 1.0) << r.out;
+  EXPECT_EQ(j["setup_cache"], dir.string()) << r.out;
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "the set-up ran";
+  const CommandResult text = run_count({"--latin", "10", "--cache-dir", dir.string(), "--estimate", "1"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("so not run"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\ncache         it is kept in " + dir.string()), std::string::npos) << text.out;
+  std::filesystem::remove_all(dir);
 }
 
 // Whether the predicted times contain the measured ones depends on the

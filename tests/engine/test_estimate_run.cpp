@@ -43,6 +43,28 @@ TEST(EstimateRun, AJobSampledWholeIsMeasuredExactly) {
   // the 4 ulps EXPECT_DOUBLE_EQ allows (seen once: 0.00048065 against
   // 0.00048064999999999973).
   EXPECT_NEAR(e.task_seconds, e.sampled_task_seconds, 1e-12 * e.sampled_task_seconds);
+  // Every task ran once: the sample's counts are the run's answer (each
+  // task counts 1, and its work as nodes), the same as engine::run's.
+  EXPECT_TRUE(e.complete);
+  EXPECT_EQ(e.totals.get(0), 40u);
+  EXPECT_EQ(static_cast<double>(e.totals.nodes), total_work(job));
+  EXPECT_EQ(e.sampled_nodes, total_work(job));
+  EXPECT_GT(e.sampled_cpu_seconds, 0.0);
+  engine::RunOptions ro;
+  ro.threads = 2;
+  EXPECT_EQ(e.totals, engine::run(job, ro).totals);
+}
+
+TEST(EstimateRun, APartialSampleIsNotAnAnswer) {
+  const engine::Job job = busy_job(3000, 20000, true);
+  engine::RunEstimateOptions o;
+  o.threads = 2;
+  o.budget_seconds = 0.2;
+  const engine::RunEstimate e = engine::estimate_run(job, o);
+  if (e.sampled == e.tasks) GTEST_SKIP() << "this machine ran all 3000 tasks in 0.2 s";
+  EXPECT_FALSE(e.complete);
+  // What was counted is the sampled tasks' (each counts 1), never more.
+  EXPECT_EQ(e.totals.get(0), e.sampled);
 }
 
 TEST(EstimateRun, NodesProportionalToTheEstimatesAreEstimatedExactlyFromAnySample) {
@@ -68,6 +90,8 @@ TEST(EstimateRun, AShardEstimatesItsOwnTasks) {
   expect_consistent(e, o);
   EXPECT_EQ(e.tasks, 100u);
   EXPECT_EQ(e.nodes, total_work(job, o.include));
+  EXPECT_TRUE(e.complete);  // the shard's 100 tasks, each counted once
+  EXPECT_EQ(e.totals.get(0), 100u);
 }
 
 TEST(EstimateRun, AJobWithoutEstimatesIsStratifiedByTaskId) {
@@ -97,6 +121,8 @@ TEST(EstimateRun, LeafProbesEstimateTasksWithoutRunningThem) {
   EXPECT_GE(e.sampled, 1u);
   EXPECT_LE(e.sampled, e.tasks / 2);  // at most half of every stratum
   EXPECT_EQ(e.nodes, 0.0);
+  EXPECT_FALSE(e.complete);  // probed, not run: no answer
+  EXPECT_EQ(e.totals.used(), 0u);
   EXPECT_GT(e.cpu_seconds_low, 0.0);
   EXPECT_LE(e.cpu_seconds_low, e.cpu_seconds);
   EXPECT_LE(e.cpu_seconds, e.cpu_seconds_high);

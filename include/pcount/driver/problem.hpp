@@ -157,6 +157,21 @@ struct Plan {
   Output output;
 };
 
+/// What a problem's set-up will cost — the work its plan() does before any
+/// task (class lists, lookup tables) — told before that work is done, so
+/// that --estimate S can say so instead of running a set-up longer than S
+/// (docs/hpc.md, "How long will it take?").
+struct SetupPrice {
+  /// Predicted wall seconds of the set-up for this invocation (its threads,
+  /// what is cached now); 0 when negligible.
+  double seconds = 0.0;
+  std::string what = {};   ///< what it builds, e.g. "graph class lists (nauty-genbg) and a lookup table"
+  std::string basis = {};  ///< where the figure comes from, e.g. a recorded run
+  /// Where the set-up's results are kept, so that the run (and later runs)
+  /// read them instead of building them again; empty when nothing is kept.
+  std::string cache = {};
+};
+
 /// Library code names the parameter at fault in InvalidArgument ("order",
 /// "box_shape", "split_depth"); the driver turns it into the option that
 /// sets it ("--latin", "--sudoku", "--split-depth") before printing.
@@ -193,6 +208,12 @@ struct Problem {
   /// prints one object per line; see list_json and docs/engine.md). The
   /// driver refuses --list for the others (exit 2) before any work.
   bool lists = false;
+  /// Optional, for a problem whose plan() has a long set-up: its price for
+  /// this invocation, from cheap checks only (which cache files exist), or
+  /// nullopt when there is nothing to say. --estimate calls it before
+  /// plan(). Null: the set-up is taken as negligible (it still counts
+  /// against --estimate S, and is reported after it ran).
+  std::optional<SetupPrice> (*price_setup)(const Invocation&) = nullptr;
 };
 
 /// For a listing plan (--list): whether each object is printed as one JSON

@@ -205,6 +205,15 @@ struct RunEstimate {
   bool task_estimates = false;   ///< stratified by Job::estimate (else by probes, else one stratum)
   double sample_seconds = 0.0;   ///< wall seconds the estimate took
   double sampled_task_seconds = 0.0;  ///< task seconds of the sampled tasks
+  double sampled_cpu_seconds = 0.0;   ///< thread CPU seconds of the sampled tasks
+  double sampled_nodes = 0.0;         ///< search nodes the sampled tasks counted (0: the kernel counts none)
+  /// The sampled tasks' counts summed (Job::counter_names.size() counters;
+  /// empty with leaf_probes, whose tasks are not run).
+  Tally totals;
+  /// Every task of the predicted run was sampled in full (not by leaf
+  /// probes): `totals` are that run's exact counts, and the times are
+  /// measurements.
+  bool complete = false;
   /// Predicted CPU seconds of the run's tasks (each sampled task's thread
   /// CPU time, CLOCK_THREAD_CPUTIME_ID: barely changed by other load).
   double cpu_seconds = 0.0;
@@ -219,7 +228,13 @@ struct RunEstimate {
   double wall_relative_error = 0.0;  ///< standard deviation of the replicates / task_seconds (noise included)
   double largest_task_seconds = 0.0;  ///< the largest task's predicted wall seconds (measured when sampled)
   int workers = 1;               ///< effective workers of the predicted run
-  double wall_seconds_low = 0.0;   ///< task phase: max(task_low / workers, largest task)
+  /// The job's tasks split while they run (Job::splits): idle workers take
+  /// parts of a running task (engine/split.hpp), so the largest task need
+  /// not run on one worker alone.
+  bool splits = false;
+  /// Task phase: max(task_low / workers, largest task); task_low / workers
+  /// when `splits` (and more than one worker).
+  double wall_seconds_low = 0.0;
   double wall_seconds_high = 0.0;  ///< task phase: task_high / workers + largest task (list-scheduling bound)
   /// Search nodes of the run's tasks, from the sample (ratio estimate; 0
   /// when the kernel does not count nodes).
@@ -257,9 +272,12 @@ struct NoTaskFinished : std::runtime_error {
 /// stratified_total's (separate ratio estimator, bootstrap with pooled
 /// spread for strata of few samples, small-sample allowance, run-to-run
 /// speed noise; the seed is `seed`). The wall interval is the list-scheduling bound
-/// (R. L. Graham 1969): max(C/W, t_max) ≤ wall ≤ C/W + t_max for W workers.
-/// When every task was sampled the numbers are measurements (noise only).
-/// Counts of the sampled tasks are discarded.
+/// (R. L. Graham 1969): max(C/W, t_max) ≤ wall ≤ C/W + t_max for W workers;
+/// for a job whose tasks split while they run (Job::splits) the low end is
+/// C/W, as idle workers take parts of the largest task.
+/// When every task was sampled the numbers are measurements (noise only),
+/// and RunEstimate::totals, the sampled tasks' counts summed, are the
+/// run's answer (RunEstimate::complete).
 ///
 /// A job with Job::leaf_probe (tasks too long to run in full) is sampled
 /// the same way, stratum by stratum, but each sampled task is not run: its
