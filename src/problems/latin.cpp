@@ -1,7 +1,6 @@
 // The `--latin N [--rows K] [--method search|classes] [--cache-dir DIR]` problem.
 #include <algorithm>
 #include <filesystem>
-#include <optional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -152,27 +151,32 @@ Plan plan_latin(const Invocation& inv) {
 /// — R(10)'s cold set-up (lists of degrees 4 and 5, 722,845 classes, by
 /// nauty-genbg, and the lookup table) took 191 s on 2 threads at 1.96 CPU-s
 /// per second, results/latin.md and results/estimate.md — shared by the
-/// run's threads. Only order 10 has lists that take long (order 9 lists in
-/// under a second); degree d ≤ 3 lists are not counted, nor the table
-/// alone (a fifth of that set-up).
+/// run's threads. Only orders 10 and 11 have lists that take long (order 9
+/// lists in under a second); degree d ≤ 3 lists are not counted, nor the
+/// table alone (a fifth of that set-up). The 4-regular 11+11 count is
+/// genbg's slice 0/256 (21,810 classes) times 256.
 std::optional<SetupPrice> price_latin_setup(const Invocation& inv) {
   const auto n_text = inv.value("latin");
   if (!n_text || inv.common.list) return std::nullopt;
   const long long n = parse_int("--latin", *n_text, 1, kMaxSearchOrder);
   const long long k = inv.value("rows") ? parse_int("--rows", *inv.value("rows"), 1, n) : n;
-  if (n != 10 || choose_method(inv, {"search", "classes"}, "classes") != "classes") return std::nullopt;
+  if (n < 10 || n > kMaxClassOrder || choose_method(inv, {"search", "classes"}, "classes") != "classes")
+    return std::nullopt;
   if (inv.value("cache-dir") && inv.value("cache-dir")->empty()) return std::nullopt;  // refused by the plan
   const auto dir =
       inv.value("cache-dir") ? std::optional(std::filesystem::path(*inv.value("cache-dir"))) : default_cache_dir();
   // The degrees listed: the class degree and those of the tables below it.
-  const long long top = k >= n - 1 ? n / 2 : k;
-  constexpr std::size_t kClasses[] = {0, 0, 0, 0, 121790, 601055};  // d-regular 10+10 classes, d = 4, 5
+  const auto degree = inv.value("class-degree");
+  const long long top = degree ? parse_int("--class-degree", *degree, 1, n)
+                               : default_class_degree(static_cast<int>(n), static_cast<int>(k));
+  constexpr double kClasses[2][6] = {{0, 0, 0, 0, 121790, 601055},     // d-regular 10+10 classes, d = 4, 5
+                                     {0, 0, 0, 0, 21810.0 * 256, 0}};  // 11+11, d = 4 (estimated)
   double cpu = 0.0;
   for (long long d = 4; d <= top; ++d) {
     const long long listed = std::min(d, n - d);
-    const bool cached =
-        dir && std::filesystem::exists(*dir / ("latin-classes-n10-d" + std::to_string(listed) + ".txt"));
-    if (!cached) cpu += 0.52e-3 * static_cast<double>(kClasses[listed]);
+    const bool cached = dir && std::filesystem::exists(*dir / ("latin-classes-n" + std::to_string(n) + "-d" +
+                                                               std::to_string(listed) + ".txt"));
+    if (!cached && listed <= 5) cpu += 0.52e-3 * kClasses[n - 10][listed];
   }
   SetupPrice price;
   price.seconds = cpu / std::clamp(inv.common.threads, 1, engine::hardware_threads());
