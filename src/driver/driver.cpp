@@ -399,7 +399,7 @@ std::vector<std::string> job_arguments(const Program& program, const std::vector
   return kept;
 }
 
-std::string_view version() { return PCOUNT_VERSION; }
+std::string_view version() { return engine::program_version(); }
 
 #ifndef PCOUNT_BUILD_INFO
 #define PCOUNT_BUILD_INFO "unknown"
@@ -415,8 +415,6 @@ bool list_json(const Invocation& inv) {
 }
 
 std::string list_fingerprint(const Invocation& inv) { return list_json(inv) ? " list=json" : " list=text"; }
-
-std::string fingerprint_prefix() { return "pcount/" + std::string(version()) + " "; }
 
 std::optional<std::string> Invocation::value(const std::string& name) const {
   if (!vm.count(name)) return std::nullopt;

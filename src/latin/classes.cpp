@@ -16,6 +16,7 @@
 #include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/files.hpp"
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/latin/extend.hpp"
@@ -567,10 +568,16 @@ std::string class_job_fingerprint(const ClassPlan& plan, int k, int degree, std:
   engine::Fnv1a64 list_fnv;  // over the keys and multiplicities
   for (std::size_t i = 0; i < plan.classes.size(); ++i)
     list_fnv.add_le128(plan.classes[i].key).add_le64(plan.times.empty() ? 1u : plan.times[i]);
-  return "pcount/" + std::string(PCOUNT_VERSION) + " latin n=" + std::to_string(plan.n) + " rows=" + std::to_string(k) +
-         " method=classes degree=" + std::to_string(degree) + " extension=" + std::to_string(plan.extension) +
-         " classes=" + std::to_string(plan.classes.size()) + " slice=" + std::to_string(slice) +
-         " list=" + hex128(list_fnv.value()).substr(16);
+  return engine::Fingerprint("latin")
+      .add("n", plan.n)
+      .add("rows", k)
+      .add("method", "classes")
+      .add("degree", degree)
+      .add("extension", plan.extension)
+      .add("classes", plan.classes.size())
+      .add("slice", slice)
+      .add("list", hex128(list_fnv.value()).substr(16))
+      .str();
 }
 
 }  // namespace

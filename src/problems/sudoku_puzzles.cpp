@@ -325,7 +325,8 @@ Plan plan_puzzle(const Invocation& inv) {
   options.kernel = kernel;
   options.split_depth = inv.common.split_depth.value_or(-1);
   options.min_tasks = 64 * static_cast<std::size_t>(inv.common.threads);  // subtrees vary a lot in size
-  options.fingerprint_prefix = "pcount/" + std::string(version());
+  options.fingerprint_prefix = fingerprint_prefix();
+  options.fingerprint_prefix.pop_back();  // the job adds " puzzle ..."
   Plan plan;
   plan.job = make_count_job(puzzle, options);
   plan.report = [&inv, shape, limit, kernel, puzzle, first](const engine::RunResult& result) {
@@ -578,13 +579,12 @@ Plan plan_puzzle_file(const Invocation& inv) {
   Plan plan;
   engine::Job& job = plan.job;
   job.counter_names = {"solved", "unique", "no_solution", "several", "bad_lines"};
-  const std::string stem = Fingerprint("puzzle-file")
+  const Fingerprint base = Fingerprint("puzzle-file")
                                .add("box", shape_name(shape))
                                .add("limit", limit)
                                .add("method", kernel_name(kernel))
-                               .add("block", kBlock)
-                               .str() +
-                           " ";
+                               .add("block", kBlock);
+  const std::string stem = base.str() + " ";  // then lines= and input=, which a merge does not know
   std::size_t lines = 0;
   if (const engine::RunResult* replay = inv.replayed()) {
     // merge: the counts come from the shard files; the input is not read
@@ -592,8 +592,8 @@ Plan plan_puzzle_file(const Invocation& inv) {
     const std::string found = inv.replayed_fingerprint();
     job.fingerprint = found.rfind(stem, 0) == 0 ? found : stem + "(shard files of another job)";
     job.task_count = replay->tasks_total;
-    const auto at = found.find(" lines=");
-    if (at != std::string::npos) lines = std::strtoull(found.c_str() + at + 7, nullptr, 10);
+    if (const auto field = engine::fingerprint_field(found, "lines"))
+      lines = std::strtoull(field->c_str(), nullptr, 10);
     job.run_task_output = [](std::size_t, engine::Tally&, std::string&) {
       throw InternalError("puzzle-file: a replayed job ran a task");
     };
@@ -603,7 +603,7 @@ Plan plan_puzzle_file(const Invocation& inv) {
     lines = file->lines;
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(file->hash.value()));
-    job.fingerprint = stem + "lines=" + std::to_string(file->lines) + " input=fnv1a64w:" + hash;
+    job.fingerprint = Fingerprint(base).add("lines", file->lines).add("input", std::string("fnv1a64w:") + hash).str();
     job.task_count = (file->lines + kBlock - 1) / kBlock;
     if (limit == 0) job.probe = all_solutions_probe(*file, shape, kernel, job.task_count);
     job.run_task_output = puzzle_file_task(file, shape, limit, kernel, inv.common.json, inv.program(), path);

@@ -90,6 +90,12 @@ TEST(Driver, FingerprintNamesEachParameterOnce) {
   EXPECT_EQ(built, fingerprint_prefix() + "latin n=7 rows=5 method=search list-rectangles");
   EXPECT_EQ(fingerprint_prefix().rfind("pcount/", 0), 0u);
   EXPECT_NE(Fingerprint("latin").add("n", 7).str(), Fingerprint("latin").add("n", 8).str());
+  // A parameter reads back by name (merge replays shards without their input).
+  EXPECT_EQ(engine::fingerprint_field(built, "rows"), "5");
+  EXPECT_EQ(engine::fingerprint_field(built, "method"), "search");
+  EXPECT_EQ(engine::fingerprint_field(built, "list-rectangles"), std::nullopt);
+  EXPECT_EQ(engine::fingerprint_field(built, "row"), std::nullopt);
+  EXPECT_EQ(engine::fingerprint_field(Fingerprint("x").add("lines", 12).add("input", "h").str(), "lines"), "12");
 }
 
 TEST(Driver, OwnProgramCountsWithAnyThreads) {

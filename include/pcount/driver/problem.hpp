@@ -30,6 +30,7 @@
 
 #include "pcount/errors.hpp"
 #include "pcount/engine/runner.hpp"
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::driver {
@@ -226,42 +227,15 @@ struct Problem {
 /// not mix.
 [[nodiscard]] std::string list_fingerprint(const Invocation& inv);
 
-/// "pcount/<version> ": the start of every job fingerprint, so that files of
-/// another program version are refused.
-[[nodiscard]] std::string fingerprint_prefix();
+/// The job fingerprint builder and its prefix live in the engine, so that
+/// kernels build their own jobs' fingerprints the same way
+/// (engine/fingerprint.hpp); every problem of pcount builds its fingerprint
+/// with it: `Fingerprint("latin").add("n", 7)`.
+using engine::Fingerprint;
+using engine::fingerprint_prefix;
 
-/// A job fingerprint built one parameter at a time, each named once:
-/// `Fingerprint("latin").add("n", 7).add("rows", 7).add("method", "search")`
-/// gives "pcount/<version> latin n=7 rows=7 method=search". Everything that
-/// changes the task list or a task's counts must be added (docs/engine.md,
-/// "The contract"): checkpoints, shard files and MPI ranks refuse to mix
-/// jobs whose fingerprints differ. Every problem of pcount builds its
-/// fingerprint with it.
 /// The program's version string ("0.1.0"), as fingerprints and --version give it.
 [[nodiscard]] std::string_view version();
-
-class Fingerprint {
-public:
-  /// Starts with fingerprint_prefix() and `problem`: the problem's name, or
-  /// the description a kernel gave its own job (a kernel cannot include the
-  /// driver: e.g. "kirkman count method=orbits split=3").
-  explicit Fingerprint(std::string_view problem);
-  /// Appends " name=value".
-  Fingerprint& add(std::string_view name, std::string_view value);
-  /// Appends " name=<decimal value>".
-  template <std::integral T>
-  Fingerprint& add(std::string_view name, T value) {
-    return add(name, std::string_view(std::to_string(value)));
-  }
-  /// Appends " word": a mode without a value, e.g. "list-grids".
-  Fingerprint& flag(std::string_view word);
-  /// The fingerprint so far.
-  [[nodiscard]] const std::string& str() const { return text_; }
-  operator const std::string&() const { return text_; }  // NOLINT: a fingerprint is a string
-
-private:
-  std::string text_;
-};
 
 /// Whole number from `text` in [lo, hi]; throws InvalidArgument(arg) naming
 /// the range otherwise.
