@@ -637,7 +637,7 @@ engine::RunResult run_job(const Invocation& inv, const engine::Job& job, const O
   }
   engine::RunResult result = run_watched(inv, batch, std::move(options), output_file.get());
   if (dist) {
-    dist->reduce(result.totals, job.counter_names.size(), result.tasks_run, result.interrupted);
+    dist->reduce(result, job.counter_names.size());
     if (!c.out_file.empty() || !c.profile.empty()) dist->gather(result.tasks, job.counter_names.size());
   }
   add_usage(inv, result);

@@ -69,6 +69,7 @@ engine::Job make_list_job(int n, int depth, const std::string& fingerprint, bool
     if (id >= tree_tasks) return inner(id, out);
     engine::list_subtree(*tree, (*frontier)[id], out, kAll, text, json, limit);
   };
+  job.splits = limit == 0;  // list_subtree gives parts away unless a limit counts leaves in walk order
   job.listed_counter = 0;  // "all": one line per solution; the two symmetric-count tasks print nothing
   job.run_task = nullptr;
   return job;

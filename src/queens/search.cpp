@@ -1,9 +1,12 @@
 #include "pcount/queens/search.hpp"
 
+#include <array>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "pcount/errors.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 
@@ -48,6 +51,72 @@ struct Counter {
       free ^= bit;
       dfs(cols | bit, ((d1 | bit) << 1) & full, (d2 | bit) >> 1);
     }
+  }
+};
+
+/// Counter::dfs_checked that gives parts of its subtree away while the run
+/// wants them (engine::Subtasks). Its frames are the nodes with more than
+/// kUncheckedRows rows left (Counter::dfs_checked's checked levels, at most
+/// 22); when a part is wanted it gives away the untried columns of the
+/// shallowest frame that has any, so a part is at least a subtree with
+/// kUncheckedRows rows left. Below the frames Counter runs unchanged.
+struct SplitCounter {
+  std::uint32_t full;
+  engine::Subtasks& parts;
+  std::uint64_t solutions = 0;
+  std::uint64_t nodes = 0;
+  struct Frame {
+    std::uint32_t cols = 0, d1 = 0, d2 = 0;
+    int rows_left = 0;
+    std::uint32_t* rest = nullptr;  ///< the columns not tried yet
+  };
+  std::array<Frame, kMaxN> frames{};
+
+  void dfs(std::uint32_t cols, std::uint32_t d1, std::uint32_t d2, int rows_left, int depth) {
+    if (rows_left <= kUncheckedRows) {
+      Counter c{full};
+      c.dfs(cols, d1, d2);
+      solutions += c.solutions;
+      nodes += c.nodes;
+      return;
+    }
+    engine::throw_if_stopped();
+    ++nodes;
+    branch(full & ~(cols | d1 | d2), cols, d1, d2, rows_left, depth);
+  }
+
+  /// Walks the columns `free` of the node (cols, d1, d2) (not counted).
+  void branch(std::uint32_t free, std::uint32_t cols, std::uint32_t d1, std::uint32_t d2, int rows_left, int depth) {
+    frames[static_cast<std::size_t>(depth)] = Frame{cols, d1, d2, rows_left, &free};
+    while (free) {
+      const std::uint32_t bit = free & (0u - free);
+      free ^= bit;
+      if (parts.wanted()) offer(depth);
+      dfs(cols | bit, ((d1 | bit) << 1) & full, (d2 | bit) >> 1, rows_left - 1, depth + 1);
+    }
+    frames[static_cast<std::size_t>(depth)].rest = nullptr;  // `free` ends here
+  }
+
+  /// Gives away the untried columns of the shallowest frame up to `depth`.
+  void offer(int depth) {
+    for (int d = 0; d <= depth; ++d) {
+      const Frame f = frames[static_cast<std::size_t>(d)];
+      if (*f.rest == 0) continue;  // frames up to `depth` are open
+      const std::uint32_t rest = std::exchange(*f.rest, 0u);
+      parts.give([full = full, f, rest](engine::Tally& out, std::string*) { count(full, f, rest, out); });
+      return;
+    }
+  }
+
+  /// Adds the completions below the columns `free` of frame `f` to counter
+  /// kAll of `out` and the nodes visited to out.nodes, giving parts away.
+  static void count(std::uint32_t full, const Frame& f, std::uint32_t free, engine::Tally& out) {
+    engine::Subtasks parts;
+    SplitCounter k{full, parts};
+    k.branch(free, f.cols, f.d1, f.d2, f.rows_left, 0);
+    out.add(kAll, k.solutions);
+    out.nodes = checked_add(out.nodes, k.nodes);
+    parts.join(out);
   }
 };
 
@@ -117,6 +186,15 @@ std::vector<QueensTree::Node> QueensTree::children(const Node& node) const {
 }
 
 void QueensTree::count_subtree(const Node& node, engine::Tally& tally) const {
+  engine::Subtasks parts;
+  if (parts.enabled() && n_ - node.row > kUncheckedRows) {  // parts may be given away
+    SplitCounter k{full_, parts};
+    k.dfs(node.cols, node.diag1, node.diag2, n_ - node.row, 0);
+    tally.add(kAll, k.solutions);
+    tally.nodes = checked_add(tally.nodes, k.nodes);
+    parts.join(tally);
+    return;
+  }
   Counter c{full_};
   c.dfs_checked(node.cols, node.diag1, node.diag2, n_ - node.row);
   tally.add(kAll, c.solutions);

@@ -145,6 +145,30 @@ TEST_F(HpcMpi, ThreeRanksGiveTheSingleProcessCounts) {
   }
 }
 
+// The schedule's figures are the job's, not rank 0's: the largest task's
+// share of all ranks' nodes (the same as in one process: the tree task of
+// split depth 0 against the two symmetric searches, whichever rank ran
+// it), and the parts stolen summed over the ranks (each rank's threads
+// steal inside its own tasks; how many is up to the threads' timing).
+TEST_F(HpcMpi, ScheduleFiguresAreSummedOverTheRanks) {
+  for (const char* threads : {"1", "2"}) {
+    const std::vector<std::string> args = {"--queens", "11",        "--method", "search", "--split-depth",
+                                           "0",        "--threads", threads,    "--json"};
+    const auto single = parse(run_count(args), shown(args));
+    const auto mpi = parse(run_mpi(2, args), "mpi 2: " + shown(args));
+    EXPECT_EQ(mpi["counts"]["all"], "2680");
+    EXPECT_EQ(mpi["nodes"], single["nodes"]);
+    EXPECT_EQ(mpi["schedule"], single["schedule"]);
+    const double share = single["largest_task_share"].get<double>();
+    EXPECT_GT(share, 0.9);  // the tree task: all but the two symmetric searches
+    EXPECT_NEAR(mpi["largest_task_share"].get<double>(), share, 1e-9 * share) << mpi;
+    ASSERT_TRUE(mpi["steals"].is_number_unsigned()) << mpi;
+    if (std::string(threads) == "1") {
+      EXPECT_EQ(mpi["steals"], 0u);
+    }
+  }
+}
+
 TEST_F(HpcMpi, APuzzleFileIsRefusedWithAPointerToShards) {
   // Its lines are printed in order by one process; count-mpi says to use shards.
   const std::string f = file("puzzles");

@@ -48,6 +48,26 @@ TEST(QueensCli, TextReportHasTheFourCounts) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
 }
 
+// --list with stealing on (the default schedule): one task (split depth 0)
+// whose parts other threads take; the solutions come out the same bytes at
+// 1, 2 and 4 threads, Q(12) = 14200 lines (OEIS A000170), the first in
+// column order first.
+TEST(QueensCli, ListIsTheSameBytesForEveryThreadCountWithStealing) {
+  std::string reference;
+  for (const char* threads : {"1", "2", "4"}) {
+    const CommandResult r = run_count({"--queens", "12", "--list", "--split-depth", "0", "--threads", threads});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("schedule      id-order, steal;"), std::string::npos) << r.err;
+    if (reference.empty()) {
+      reference = r.out;
+      EXPECT_EQ(count_lines(reference), queens_known(12).all);
+      EXPECT_EQ(reference.substr(0, reference.find('\n')), "1 3 5 8 10 12 6 11 2 7 9 4");
+    } else {
+      EXPECT_TRUE(r.out == reference) << threads << " threads";
+    }
+  }
+}
+
 TEST(QueensCli, JsonBothMethodsAndDefault) {
   for (int n : {1, 2, 3, 4, 8, 12}) {
     expect_known(run_json({"--queens", std::to_string(n), "--method", "search", "--threads", "2"}), n);

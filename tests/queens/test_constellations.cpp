@@ -67,6 +67,29 @@ TEST(QueensConstellations, EveryGroupSizeGivesTheSameCounts) {
       EXPECT_EQ(run_constellations(n, group, threads), known(n)) << "group=" << group << " threads=" << threads;
 }
 
+/// The constellation job's totals at `threads` threads under `split`.
+engine::Tally constellation_totals(int n, std::size_t group, int threads, engine::SplitPolicy split) {
+  engine::RunOptions options = threads_only(threads);
+  options.split = split;
+  return engine::run(make_constellation_job(n, group, "test"), options).totals;
+}
+
+// A task gives its later constellations and parts of a constellation's
+// search away (engine/split.hpp): the counts are the published ones and
+// the counts and nodes those of the static run, at 1, 2 and 4 threads.
+TEST(QueensConstellations, PartsGivenAwayCountTheSame) {
+  EXPECT_TRUE(make_constellation_job(12, 1, "x").splits);
+  for (int n : {12, 13, 14})
+    for (std::size_t group : {std::size_t{1}, std::size_t{7}, std::size_t{1000}}) {
+      const engine::Tally reference = constellation_totals(n, group, 1, engine::SplitPolicy::none);
+      EXPECT_EQ(constellation_counts(n, reference), known(n)) << n;
+      for (int threads : {1, 2, 4})
+        for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always})
+          EXPECT_EQ(constellation_totals(n, group, threads, split), reference)
+              << "n=" << n << " group=" << group << " threads=" << threads << " policy=" << static_cast<int>(split);
+    }
+}
+
 TEST(QueensConstellations, TasksAreGroupsPlusTwoSearchesWithEstimates) {
   const std::size_t count = canonical_constellations(12).size();
   EXPECT_EQ(make_constellation_job(12, 1, "x").task_count, count + 2);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "known_values.hpp"
@@ -69,6 +71,68 @@ TEST(QueensSearch, TaskIdsAreStableAndDepthSetsTheTaskCount) {
     b.run_task(id, tb);
     EXPECT_EQ(ta, tb) << id;
   }
+}
+
+/// The search job's totals at `threads` threads under `split`.
+engine::Tally search_totals(int n, int depth, int threads, engine::SplitPolicy split) {
+  engine::RunOptions options;
+  options.threads = threads;
+  options.split = split;
+  return engine::run(make_search_job(n, depth, "test"), options).totals;
+}
+
+// The kernel gives parts of its task away (engine/split.hpp): the four
+// counts are Q(N), U(N), P(N), R(N) (OEIS A000170, A002562, A032522,
+// A033148) and the counts and nodes are those of the static run, at 1, 2
+// and 4 threads, with a part always on offer or only while a worker idles.
+TEST(QueensSearch, PartsGivenAwayCountTheSame) {
+  for (int n : {11, 12, 13})
+    for (int depth : {0, 1, 2}) {
+      const engine::Tally reference = search_totals(n, depth, 1, engine::SplitPolicy::none);
+      const auto& k = queens_known(n);
+      EXPECT_EQ(search_counts(n, reference), (QueensCounts{k.all, k.distinct, k.rot180, k.rot90})) << n;
+      for (int threads : {1, 2, 4})
+        for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always})
+          EXPECT_EQ(search_totals(n, depth, threads, split), reference)
+              << "n=" << n << " depth=" << depth << " threads=" << threads << " policy=" << static_cast<int>(split);
+    }
+}
+
+TEST(QueensSearch, SplitsUnlessTheListingHasALimit) {
+  EXPECT_TRUE(make_search_job(12, 2, "x").splits);
+  EXPECT_TRUE(make_list_job(12, 2, "x", false, 0).splits);
+  EXPECT_FALSE(make_list_job(12, 2, "x", false, 5).splits);
+}
+
+/// `--list` of the N-queens board: the text of every task, in id order.
+std::string listing(int n, int depth, int threads, engine::SplitPolicy split, engine::Tally* totals) {
+  std::string out;
+  engine::RunOptions options;
+  options.threads = threads;
+  options.split = split;
+  options.on_output = [&out](std::size_t, std::string_view text) { out += text; };
+  *totals = engine::run(make_list_job(n, depth, "test", false, 0), options).totals;
+  return out;
+}
+
+// The listing is the same bytes for every thread count and policy, with
+// parts given away inside a task (split depth 0: one task of Q(N) lines).
+TEST(QueensSearch, ListingIsTheSameBytesWithPartsGivenAway) {
+  const int n = 10;
+  engine::Tally reference_totals;
+  const std::string reference = listing(n, 0, 1, engine::SplitPolicy::none, &reference_totals);
+  std::size_t lines = 0;
+  for (char c : reference) lines += c == '\n' ? 1 : 0;
+  EXPECT_EQ(lines, queens_known(n).all);
+  EXPECT_EQ(reference.substr(0, 20), "1 3 6 8 10 5 9 2 4 7");  // the first solution in column order
+  for (int depth : {0, 2})
+    for (int threads : {1, 2, 4})
+      for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+        engine::Tally totals;
+        EXPECT_TRUE(listing(n, depth, threads, split, &totals) == reference)
+            << "depth=" << depth << " threads=" << threads << " policy=" << static_cast<int>(split);
+        EXPECT_EQ(totals.counts, reference_totals.counts);
+      }
 }
 
 TEST(QueensSearch, BadSizesAreRejected) {

@@ -66,6 +66,31 @@ TEST(SudokuGrids, SearchIsTheSameForEveryThreadCountAndSplitDepth) {
   }
 }
 
+// The search kernel gives parts of its task away (engine/split.hpp): the
+// reduced counts times the multiplier are the published totals, and the
+// counts and nodes are those of the static run, at 1, 2 and 4 threads
+// under both policies.
+TEST(SudokuGrids, SearchPartsGivenAwayCountTheSame) {
+  for (BoxShape s : {BoxShape{2, 2}, BoxShape{2, 3}, BoxShape{3, 2}})
+    for (int depth : {0, 1, 3}) {
+      auto tree = std::make_shared<const GridSearchTree>(s);
+      const engine::Job job = engine::make_tree_job(tree, depth, "test", {"reduced"});
+      EXPECT_TRUE(job.splits);
+      engine::RunOptions options;
+      options.threads = 1;
+      options.split = engine::SplitPolicy::none;
+      const engine::Tally reference = engine::run(job, options).totals;
+      EXPECT_EQ(to_string(to_big(reference.counts[0]) * reduced_multiplier(s)), test::known_grid_count(s.rows, s.cols));
+      for (int threads : {1, 2, 4})
+        for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+          options.threads = threads;
+          options.split = split;
+          EXPECT_EQ(engine::run(job, options).totals, reference)
+              << s.name() << " depth " << depth << " threads " << threads << " policy " << static_cast<int>(split);
+        }
+    }
+}
+
 TEST(SudokuGrids, SearchTreeRootAndOrderConditions) {
   const GridSearchTree tree({2, 3});
   const auto root = tree.root();

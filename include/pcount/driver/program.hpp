@@ -129,11 +129,14 @@ struct Distributed {
   [[nodiscard]] virtual std::size_t claim() = 0;
   /// Positions claimed so far by all ranks (for the progress display).
   [[nodiscard]] virtual std::size_t claimed() = 0;
-  /// Sums `local` (the tasks this rank ran) over all ranks; every rank gets
-  /// the sum, with exactly `counters` counters (the job's; every rank passes
-  /// the same number). `interrupted` becomes true if any rank was
-  /// interrupted. Throws CountOverflow when a sum exceeds 128 bits.
-  virtual void reduce(engine::Tally& local, std::size_t counters, std::size_t& tasks_run, bool& interrupted) = 0;
+  /// Adds up `result` (the tasks this rank ran) over all ranks; every rank
+  /// gets the sum: the totals, with exactly `counters` counters (the job's;
+  /// every rank passes the same number), tasks_run and steals (each rank's
+  /// threads steal inside its own tasks). `interrupted` becomes true if any
+  /// rank was interrupted; largest_task_share is the largest task of any
+  /// rank over the nodes of all. Throws CountOverflow when a sum exceeds
+  /// 128 bits.
+  virtual void reduce(engine::RunResult& result, std::size_t counters) = 0;
   /// Gathers all ranks' finished task records on rank 0 (others keep theirs);
   /// each record carries `counters` counters.
   virtual void gather(std::vector<engine::TaskRecord>& tasks, std::size_t counters) = 0;

@@ -23,9 +23,13 @@ inline constexpr int kMaxN = 32;
 /// (satisfies engine::TreeProblem). A node is a partial placement of the
 /// first `row` rows; its children place a queen in row `row`, in column
 /// order 0..N-1. count_subtree adds the number of completions to counter 0
-/// and the nodes visited to Tally::nodes.
+/// and the nodes visited to Tally::nodes; while the run wants parts
+/// (engine/split.hpp) it gives subtrees of its task away.
 class QueensTree {
 public:
+  /// count_subtree splits while it runs (engine::SplitsWhileRunning).
+  static constexpr bool kSplitsWhileRunning = true;
+
   /// A partial placement: rows 0..row-1 filled; masks over the N columns.
   struct Node {
     int row = 0;

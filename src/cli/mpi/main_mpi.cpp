@@ -99,8 +99,11 @@ public:
   std::size_t claim() override { return static_cast<std::size_t>(fetch_add(1)); }
   std::size_t claimed() override { return static_cast<std::size_t>(fetch_add(0)); }
 
-  void reduce(engine::Tally& local, std::size_t counters, std::size_t& tasks_run, bool& interrupted) override {
+  void reduce(engine::RunResult& result, std::size_t counters) override {
     end_window();
+    engine::Tally& local = result.totals;
+    // The largest task's nodes on this rank, before the nodes are summed.
+    const double largest = result.largest_task_share * static_cast<double>(local.nodes);
     if (local.counts.size() > counters) throw std::logic_error("MPI reduce: a tally has more counters than the job");
     // Every rank must pass the same number of counters (the same job).
     const std::uint64_t n = counters;
@@ -122,14 +125,7 @@ public:
     local = engine::Tally(counters);
     for (std::size_t i = 0; i < counters; ++i) local.counts[i] = join64(sum[kValueWords * i], sum[kValueWords * i + 1]);
     local.nodes = join64(sum[kValueWords * counters], sum[kValueWords * counters + 1]);
-    std::uint64_t run = tasks_run;
-    std::uint64_t run_sum = 0;
-    MPI_Allreduce(&run, &run_sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    tasks_run = static_cast<std::size_t>(run_sum);
-    int stop = interrupted ? 1 : 0;
-    int any = 0;
-    MPI_Allreduce(&stop, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-    interrupted = any != 0;
+    reduce_figures(result, largest);
   }
 
   void gather(std::vector<engine::TaskRecord>& tasks, std::size_t counters) override {
@@ -181,6 +177,25 @@ public:
   }
 
 private:
+  /// reduce's figures besides the tally: tasks run and parts stolen (sums),
+  /// interrupted (any rank), the largest task's share (`largest`: its nodes
+  /// on this rank; result.totals.nodes is already the sum).
+  void reduce_figures(engine::RunResult& result, double largest) {
+    const std::uint64_t mine[2] = {result.tasks_run, result.steals};
+    std::uint64_t sums[2] = {0, 0};
+    MPI_Allreduce(mine, sums, 2, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    result.tasks_run = static_cast<std::size_t>(sums[0]);
+    result.steals = sums[1];
+    int stop = result.interrupted ? 1 : 0;
+    int any = 0;
+    MPI_Allreduce(&stop, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    result.interrupted = any != 0;
+    double most = 0.0;
+    MPI_Allreduce(&largest, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const auto nodes = static_cast<double>(result.totals.nodes);
+    result.largest_task_share = nodes > 0 ? most / nodes : 0.0;
+  }
+
   std::uint64_t fetch_add(std::uint64_t add) {
     std::lock_guard lock(mutex_);  // MPI calls from worker threads, one at a time
     if (!open_) throw std::logic_error("claim outside a run");

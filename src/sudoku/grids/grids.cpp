@@ -1,7 +1,10 @@
 #include "pcount/sudoku/grids/grids.hpp"
 
 #include <stdexcept>
+#include <string>
+#include <utility>
 
+#include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::sudoku {
@@ -126,9 +129,109 @@ struct Walker {
     }
   }
 };
+/// Walker that gives parts of its search away while the run wants them
+/// (engine::Subtasks). Its frames are the checked cells (before
+/// check_before: the top half of the grid); when a part is wanted it gives
+/// away the untried digits of the shallowest frame that has any, as a node
+/// with the cells from that frame on undone, so a part is at least a
+/// search of the bottom half. Below the frames Walker runs unchanged.
+struct SplitWalker {
+  const GridSearchTree& tree;
+  GridSearchTree::Node state;
+  int cells;
+  int n;
+  const std::array<std::uint8_t, GridSearchTree::kMaxSide * GridSearchTree::kMaxSide>& box_of;
+  int check_before;
+  engine::Subtasks& parts;
+  int start;  ///< the first cell this walker fills
+  std::uint64_t grids = 0;
+  std::uint64_t nodes = 0;
+  std::array<std::uint32_t*, GridSearchTree::kMaxSide * GridSearchTree::kMaxSide> rest{};  ///< untried digits, by cell
+
+  void dfs() {
+    if (state.pos >= check_before) {
+      Walker w{tree, state, cells, n, box_of, 0, 0, check_before};
+      w.dfs<false>();
+      grids += w.grids;
+      nodes += w.nodes;
+      return;
+    }
+    engine::throw_if_stopped();
+    ++nodes;
+    branch(tree.candidates(state));
+  }
+
+  /// Walks the digits `mask` of the next cell (the node not counted).
+  void branch(std::uint32_t mask) {
+    const auto p = static_cast<std::size_t>(state.pos);
+    rest[p] = &mask;
+    while (mask) {
+      const int d = __builtin_ctz(mask);
+      mask &= mask - 1;
+      if (parts.wanted()) offer();
+      flip(p, d);
+      ++state.pos;
+      dfs();
+      --state.pos;
+      flip(p, d);
+    }
+    rest[p] = nullptr;  // `mask` ends here
+  }
+
+  /// Puts digit d into cell p's row, column and box masks, or takes it out.
+  void flip(std::size_t p, int d) {
+    const auto bit = static_cast<std::uint16_t>(1u << d);
+    state.cell[p] = static_cast<std::uint8_t>(d);
+    state.row[p / static_cast<std::size_t>(n)] ^= bit;
+    state.col[p % static_cast<std::size_t>(n)] ^= bit;
+    state.box[box_of[p]] ^= bit;
+  }
+
+  /// Gives away the untried digits of the shallowest open cell.
+  void offer() {
+    for (int at = start; at <= state.pos; ++at) {
+      const auto a = static_cast<std::size_t>(at);
+      if (rest[a] == nullptr || *rest[a] == 0) continue;
+      GridSearchTree::Node seed = state;
+      for (std::size_t q = a; q < static_cast<std::size_t>(state.pos); ++q) {  // undo the cells from `at` on
+        const auto bit = static_cast<std::uint16_t>(1u << seed.cell[q]);
+        seed.row[q / static_cast<std::size_t>(n)] ^= bit;
+        seed.col[q % static_cast<std::size_t>(n)] ^= bit;
+        seed.box[box_of[q]] ^= bit;
+      }
+      seed.pos = at;
+      const std::uint32_t digits = std::exchange(*rest[a], 0u);
+      parts.give([tree = &tree, seed, digits, cells = cells, n = n, box = &box_of, check = check_before](
+                     engine::Tally& out, std::string*) {
+        engine::Subtasks more;
+        SplitWalker w{*tree, seed, cells, n, *box, check, more, seed.pos};
+        w.branch(digits);
+        w.add_to(out);
+        more.join(out);
+      });
+      return;
+    }
+  }
+
+  /// Adds the grids found to counter 0 of `out` and the nodes to out.nodes.
+  void add_to(engine::Tally& out) const {
+    out.add(0, grids);
+    out.nodes = checked_add(out.nodes, nodes);
+  }
+};
+
 }  // namespace
 
 void GridSearchTree::count_subtree(const Node& node, engine::Tally& tally) const {
+  engine::Subtasks parts;
+  const int check_before = n_ * (n_ - n_ / 2);
+  if (parts.enabled() && node.pos < check_before) {  // parts may be given away
+    SplitWalker w{*this, node, n_ * n_, n_, box_of_, check_before, parts, node.pos};
+    w.dfs();
+    w.add_to(tally);
+    parts.join(tally);
+    return;
+  }
   Node state = node;
   Walker w{*this, state, n_ * n_, n_, box_of_, 0, 0, n_ * (n_ - n_ / 2)};
   w.dfs<true>();

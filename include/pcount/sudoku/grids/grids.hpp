@@ -38,9 +38,13 @@ namespace pcount::sudoku {
 /// box-0 cells obey the reduced-grid order conditions. A node's children
 /// fill its next cell with each allowed digit in increasing order.
 /// count_subtree adds the reduced grids below the node to counter 0 and the
-/// nodes visited to Tally::nodes.
+/// nodes visited to Tally::nodes; while the run wants parts
+/// (engine/split.hpp) it gives subtrees of its task away.
 class GridSearchTree {
 public:
+  /// count_subtree splits while it runs (engine::SplitsWhileRunning).
+  static constexpr bool kSplitsWhileRunning = true;
+
   /// Most grid side this search handles.
   static constexpr int kMaxSide = 9;
 
