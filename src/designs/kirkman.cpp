@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pcount/errors.hpp"
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
@@ -200,7 +201,7 @@ engine::Job make_count_job(int split_depth, int threads) {
     for (const State& s : engine::expand(tree, split_depth)) tasks->push_back({s, o.size});
   }
   engine::Job job;
-  job.fingerprint = "kirkman count method=orbits split=" + std::to_string(split_depth);
+  job.fingerprint = engine::Fingerprint("kirkman count").add("method", "orbits").add("split", split_depth);
   job.counter_names = {"weighted_completions", "completions"};
   job.task_count = tasks->size();
   job.split_depth = split_depth;
@@ -316,7 +317,7 @@ engine::Job make_list_job(int split_depth, bool json, std::uint64_t limit) {
   auto tree = std::make_shared<const ListTree>();
   auto frontier = std::make_shared<const std::vector<State>>(engine::expand(*tree, split_depth));
   engine::Job job;
-  job.fingerprint = "kirkman list split=" + std::to_string(split_depth);
+  job.fingerprint = engine::Fingerprint("kirkman list").add("split", split_depth);
   job.counter_names = {"solutions"};
   job.task_count = frontier->size();
   job.split_depth = split_depth;

@@ -1,7 +1,9 @@
 // The job fingerprint builder (engine/fingerprint.hpp).
 #include "pcount/engine/fingerprint.hpp"
 
+#include <cstdio>
 #include <string>
+#include <utility>
 
 namespace pcount::engine {
 
@@ -22,6 +24,18 @@ Fingerprint& Fingerprint::add(std::string_view name, std::string_view value) {
   text_ += '=';
   text_ += value;
   return *this;
+}
+
+Fingerprint Fingerprint::extending(std::string started) {
+  Fingerprint f;
+  f.text_ = std::move(started);
+  return f;
+}
+
+Fingerprint& Fingerprint::add_hex(std::string_view name, std::uint64_t digest) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(digest));
+  return add(name, std::string_view(hex, 16));
 }
 
 Fingerprint& Fingerprint::flag(std::string_view word) {

@@ -101,7 +101,7 @@ Plan plan_kirkman(const Invocation& inv) {
     const int depth = inv.common.split_depth.value_or(4);
     Plan plan;
     plan.job = kirkman::make_list_job(depth, list_json(inv), inv.common.list_limit);
-    plan.job.fingerprint = Fingerprint(plan.job.fingerprint).str() + list_fingerprint(inv);
+    plan.job.fingerprint += list_fingerprint(inv);
     plan.report = [](const engine::RunResult& result) {
       Report report;
       report.problem = "kirkman";
@@ -124,7 +124,6 @@ Plan plan_kirkman(const Invocation& inv) {
       if (depth == 10 || plan.job.task_count >= want) break;
     }
   }
-  plan.job.fingerprint = Fingerprint(plan.job.fingerprint);
   plan.report = [method](const engine::RunResult& result) {
     Report report;
     report.problem = "kirkman";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pcount/errors.hpp"
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
@@ -518,7 +519,7 @@ engine::Job make_constellation_job(int n, std::size_t group, const std::string& 
   auto list = std::make_shared<const std::vector<Constellation>>(canonical_constellations(n));
   const std::size_t groups = (list->size() + group - 1) / group;
   engine::Job job;
-  job.fingerprint = fingerprint + " group=" + std::to_string(group);
+  job.fingerprint = engine::Fingerprint::extending(fingerprint).add("group", group);
   job.counter_names = {"all", "rot180", "rot90", "distinct", "rot180_search", "rot90_search"};
   job.task_count = groups + 2;
   job.split_depth = -1;

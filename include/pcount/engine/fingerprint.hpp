@@ -12,6 +12,7 @@
 /// parameter back (merge replays shard files without their input).
 
 #include <concepts>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,9 @@ public:
   /// Starts with fingerprint_prefix() and `problem`, the problem's name or
   /// a kernel's description of its job (e.g. "kirkman count").
   explicit Fingerprint(std::string_view problem);
+  /// Continues a fingerprint that a caller started: a problem adapter hands
+  /// a kernel its fingerprint, and the kernel adds the parameters it chose.
+  [[nodiscard]] static Fingerprint extending(std::string started);
   /// Appends " name=value".
   Fingerprint& add(std::string_view name, std::string_view value);
   /// Appends " name=<decimal value>".
@@ -40,6 +44,8 @@ public:
   Fingerprint& add(std::string_view name, T value) {
     return add(name, std::string_view(std::to_string(value)));
   }
+  /// Appends " name=<16 lower-case hex digits>": a 64-bit digest.
+  Fingerprint& add_hex(std::string_view name, std::uint64_t digest);
   /// Appends " word": a mode without a value, e.g. "list-grids".
   Fingerprint& flag(std::string_view word);
   /// The fingerprint so far.
@@ -47,6 +53,7 @@ public:
   operator const std::string&() const { return text_; }  // NOLINT: a fingerprint is a string
 
 private:
+  Fingerprint() = default;
   std::string text_;
 };
 

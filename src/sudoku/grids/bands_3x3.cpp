@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/sudoku/grids/bands.hpp"
 
@@ -237,7 +238,7 @@ public:
 
   [[nodiscard]] engine::Job job(std::string fingerprint) const override {
     engine::Job job;
-    job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count());
+    job.fingerprint = engine::Fingerprint::extending(std::move(fingerprint)).add("classes", class_count());
     job.counter_names = {"weighted completions"};
     job.task_count = class_count();
     auto tables = tables_;

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "bipartite.hpp"
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
@@ -410,9 +411,9 @@ public:
 
   [[nodiscard]] engine::Job job(std::string fingerprint) const override {
     engine::Job job;
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(list_hash_));
-    job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count()) + " list=" + hex;
+    job.fingerprint = engine::Fingerprint::extending(std::move(fingerprint))
+                          .add("classes", class_count())
+                          .add_hex("list", list_hash_);
     auto classes = std::make_shared<const std::vector<BandSignatureClass>>(classes_);
     // F of the top parts, shared by every task of this job (about 10⁷
     // entries at most, ~1 GB at 2x6).

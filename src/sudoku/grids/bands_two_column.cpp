@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bipartite.hpp"
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
@@ -167,16 +168,16 @@ public:
 
   [[nodiscard]] engine::Job job(std::string fingerprint) const override {
     engine::Job job;
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(list_hash_));
-    job.fingerprint = std::move(fingerprint) + " classes=" + std::to_string(class_count()) + " list=" + hex;
+    job.fingerprint = engine::Fingerprint::extending(std::move(fingerprint))
+                          .add("classes", class_count())
+                          .add_hex("list", list_hash_);
     auto classes = std::make_shared<const std::vector<ClassEntry>>(classes_);
     const int c = c_;
     if (split_) {
       // Task (class i, part p) adds part p of B(class i) to counter i; the
       // squares are taken in total(), once every part has run.
       const auto parts = static_cast<std::size_t>(one_factorisation_parts(2 * c, c));
-      job.fingerprint += " split=" + std::to_string(parts);
+      job.fingerprint = engine::Fingerprint::extending(std::move(job.fingerprint)).add("split", parts);
       for (std::size_t i = 0; i < class_count(); ++i) job.counter_names.push_back("B of class " + std::to_string(i));
       job.task_count = class_count() * parts;
       job.split_depth = 1;
