@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "pcount/errors.hpp"
 #include "pcount/engine/task.hpp"
@@ -203,6 +204,47 @@ u128 count_factorisations(const BipGraph& g) {
   u128 df = 1;
   for (int i = 2; i <= d; ++i) df *= static_cast<u128>(i);
   return checked_mul(f.leaves, df);
+}
+
+RootEdge fewest_matchings_edge(const BipGraph& g) {
+  const int n = g.n;
+  const std::uint32_t full = (1u << n) - 1u;
+  // fwd[S]: matchings of columns 0..|S|−1 onto S; bwd[U]: of columns
+  // n−|U|..n−1 onto U. Counts of perfect matchings fit 64 bits (≤ 11!).
+  thread_local std::vector<std::uint64_t> fwd, bwd;
+  fwd.assign(std::size_t{1} << n, 0);
+  bwd.assign(std::size_t{1} << n, 0);
+  fwd[0] = 1;
+  bwd[0] = 1;
+  for (std::uint32_t s = 0; s < full; ++s) {
+    const int c = std::popcount(s);
+    if (fwd[s])
+      for (std::uint32_t a = g.adj[static_cast<std::size_t>(c)] & ~s; a; a &= a - 1) fwd[s | (a & (0u - a))] += fwd[s];
+    if (bwd[s])
+      for (std::uint32_t a = g.adj[static_cast<std::size_t>(n - 1 - c)] & ~s; a; a &= a - 1)
+        bwd[s | (a & (0u - a))] += bwd[s];
+  }
+  std::array<std::array<std::uint64_t, kMaxClassOrder>, kMaxClassOrder> through{};
+  for (std::uint32_t s = 0; s < full; ++s) {
+    if (!fwd[s]) continue;
+    const int c = std::popcount(s);
+    for (std::uint32_t a = g.adj[static_cast<std::size_t>(c)] & ~s; a; a &= a - 1) {
+      const std::uint32_t b = a & (0u - a);
+      through[static_cast<std::size_t>(c)][static_cast<std::size_t>(std::countr_zero(b))] +=
+          fwd[s] * bwd[full & ~(s | b)];
+    }
+  }
+  RootEdge best;
+  std::uint64_t fewest = ~std::uint64_t{0};
+  for (int c = 0; c < n; ++c)
+    for (std::uint32_t a = g.adj[static_cast<std::size_t>(c)]; a; a &= a - 1) {
+      const int s = std::countr_zero(a);
+      if (through[static_cast<std::size_t>(c)][static_cast<std::size_t>(s)] < fewest) {
+        fewest = through[static_cast<std::size_t>(c)][static_cast<std::size_t>(s)];
+        best = RootEdge{c, s};
+      }
+    }
+  return best;
 }
 
 u128 labelled_factor(int n) {

@@ -499,7 +499,7 @@ u128 FactorTable::lookup(const BipGraph& g) const {
 u128 peel_count(const BipGraph& g, const FactorTable& lower) {
   u128 sum = 0;
   engine::StopPoll<1024> poll{};  // a lookup is a binary search at least: the tick is negligible
-  for_each_peel(g, [&](const BipGraph& h) {
+  for_each_peel_at(g, fewest_matchings_edge(g), [&](const BipGraph& h) {
     poll.tick();
     sum = checked_add(sum, lower.lookup(h));
   });

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pcount/u128.hpp"
@@ -76,6 +77,24 @@ struct Canonical {
 template <class F>
 std::uint64_t for_each_peel(const BipGraph& g, F&& f);
 
+/// The rooted edge pivot: N(G) = d·Σ_{M ∋ e} N(G − M) holds for every edge
+/// e, so peeling at the edge that the fewest perfect matchings contain does
+/// the fewest lookups. Returns that edge's column and symbol (ties: the
+/// first in column, then symbol order), from the permanent's forward and
+/// backward programmes over symbol sets (2ⁿ·d steps each). g must have an
+/// edge in every column.
+struct RootEdge {
+  int column = 0;
+  int symbol = 0;
+};
+[[nodiscard]] RootEdge fewest_matchings_edge(const BipGraph& g);
+
+/// for_each_peel over the perfect matchings that contain the edge
+/// (`root.column`, `root.symbol`) instead; H is handed over with that
+/// column moved to position 0 (a relabelling, which lookups ignore).
+template <class F>
+std::uint64_t for_each_peel_at(const BipGraph& g, RootEdge root, F&& f);
+
 /// All n+n k-regular bipartite graphs have as many labelled copies as
 /// (n!)² / |Aut|; this helper returns (n!)² (n ≤ kMaxClassOrder).
 [[nodiscard]] u128 labelled_factor(int n);
@@ -112,6 +131,18 @@ std::uint64_t for_each_peel(const BipGraph& g, F&& f) {
   if (g.n == 0 || g.adj[0] == 0) return 0;
   detail::Peeler<F> p{g, f, g};
   const std::uint32_t first = g.adj[0] & (0u - g.adj[0]);
+  p.h.adj[0] ^= first;
+  p.step(1, first);
+  return p.count;
+}
+
+template <class F>
+std::uint64_t for_each_peel_at(const BipGraph& g, RootEdge root, F&& f) {
+  BipGraph moved = g;
+  std::swap(moved.adj[0], moved.adj[static_cast<std::size_t>(root.column)]);
+  const std::uint32_t first = 1u << root.symbol;
+  if (!(moved.adj[0] & first)) return 0;
+  detail::Peeler<F> p{moved, f, moved};
   p.h.adj[0] ^= first;
   p.step(1, first);
   return p.count;
