@@ -4,7 +4,9 @@
 // join_halves (the two halves of a task), join_weights (the diagonal
 // reflection and the plan of a task's groups), join_parts (a group's half
 // placements from the parts of each half), join_buckets (the key order and
-// the bucketing) and join_vector (the vectorised join of one group).
+// the bucketing), join_vector (one group's join: bucketing, then the
+// kernel of the instruction-set path) and join_kernel.ipp (the vectorised
+// join, built once per path by join_sse41.cpp, join_avx2.cpp, join_avx512.cpp).
 #include "pcount/queens/join.hpp"
 
 #include <algorithm>
