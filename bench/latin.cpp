@@ -7,6 +7,10 @@
 //                              cache, DFS/peel tables) plus the run.
 //   BM_LatinClasses9/threads   R(9) = 377597570964258816, same method (seconds
 //                              per iteration: run with --benchmark_filter).
+//   BM_PeelLookups/n           lookups of 3-regular n+n graphs in the table of
+//                              all 3-regular n+n classes (FactorTable::lookup:
+//                              invariant key, then binary search), as peeling
+//                              64 pseudo-random 4-regular graphs makes them.
 //   BM_RowExtensions/n/e       X_e of the complement of the first 64 3-regular
 //                              n+n classes (extend.hpp): the per-class cost of
 //                              R(3+e, n) by row extension, one thread.
@@ -19,6 +23,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numeric>
+#include <random>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -75,6 +82,79 @@ BENCHMARK(BM_LatinClasses8)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMil
 
 void BM_LatinClasses9(benchmark::State& state) { classes(state, 9, "377597570964258816"); }
 BENCHMARK(BM_LatinClasses9)->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
+
+/// A pseudo-random d-regular n+n graph: a union of d random permutations
+/// without a repeated edge.
+latin::BipGraph random_regular(int n, int d, std::mt19937_64& rng) {
+  latin::BipGraph g;
+  g.n = n;
+  std::vector<int> p(static_cast<std::size_t>(n));
+  for (int k = 0; k < d;) {
+    std::iota(p.begin(), p.end(), 0);
+    std::shuffle(p.begin(), p.end(), rng);
+    bool clash = false;
+    for (int c = 0; c < n; ++c)
+      clash |= (g.adj[static_cast<std::size_t>(c)] >> p[static_cast<std::size_t>(c)] & 1u) != 0;
+    if (clash) continue;
+    for (int c = 0; c < n; ++c) g.adj[static_cast<std::size_t>(c)] |= 1u << p[static_cast<std::size_t>(c)];
+    ++k;
+  }
+  return g;
+}
+
+void BM_PeelLookups(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const latin::CacheOptions cache{std::filesystem::temp_directory_path() / "pcount-bench-latin", "--cache-dir"};
+  const auto classes = latin::regular_classes(n, 3, cache, 1);
+  std::vector<u128> values;
+  for (const latin::GraphClass& c : classes) values.push_back(latin::count_factorisations(c.graph));
+  const latin::FactorTable table(classes, values);
+  std::mt19937_64 rng(2026);
+  std::vector<latin::BipGraph> graphs;
+  for (int i = 0; i < 64; ++i) graphs.push_back(random_regular(n, 4, rng));
+  std::uint64_t lookups = 0;
+  u128 sum = 0;
+  for (auto _ : state) {
+    lookups = 0;
+    for (const latin::BipGraph& g : graphs)
+      lookups += latin::for_each_peel_at(g, latin::fewest_matchings_edge(g),
+                                         [&](const latin::BipGraph& h) { sum += table.lookup(h); });
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["lookups/s"] =
+      benchmark::Counter(static_cast<double>(lookups), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["table"] = static_cast<double>(classes.size());
+  state.counters["ambiguous"] = static_cast<double>(table.ambiguous());
+  state.counters["canonical"] = static_cast<double>(table.canonical_only());
+}
+BENCHMARK(BM_PeelLookups)->Arg(9)->Arg(10)->Arg(11)->Unit(benchmark::kMillisecond);
+
+/// The two halves of a lookup's cost on pseudo-random d-regular 11+11
+/// graphs: the invariant key and nauty's canonical form (the fallback for
+/// a shared invariant).
+void BM_InvariantKey(benchmark::State& state) {
+  std::mt19937_64 rng(7);
+  std::vector<latin::BipGraph> graphs;
+  for (int i = 0; i < 256; ++i) graphs.push_back(random_regular(11, static_cast<int>(state.range(0)), rng));
+  std::uint64_t x = 0;
+  for (auto _ : state)
+    for (const latin::BipGraph& g : graphs) x += latin::invariant_key(g);
+  benchmark::DoNotOptimize(x);
+  state.counters["graphs/s"] = benchmark::Counter(256.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_InvariantKey)->Arg(3)->Arg(5)->Arg(6)->Unit(benchmark::kMicrosecond);
+
+void BM_CanonicalForm(benchmark::State& state) {
+  std::mt19937_64 rng(7);
+  std::vector<latin::BipGraph> graphs;
+  for (int i = 0; i < 256; ++i) graphs.push_back(random_regular(11, static_cast<int>(state.range(0)), rng));
+  u128 x = 0;
+  for (auto _ : state)
+    for (const latin::BipGraph& g : graphs) x += latin::canonical(g).key;
+  benchmark::DoNotOptimize(x);
+  state.counters["graphs/s"] = benchmark::Counter(256.0, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_CanonicalForm)->Arg(3)->Arg(5)->Arg(6)->Unit(benchmark::kMicrosecond);
 
 void BM_RowExtensions(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));

@@ -95,8 +95,8 @@ constexpr std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
 /// mixed once; round 1 = round 0 plus the sum of the others' round-0
 /// colours, each rotated by an amount that names the common-neighbour
 /// count (5·count + 1: distinct for counts 0..11), mixed once. Each pair
-/// is visited once and feeds both ends.
-void refine(int n, const std::uint32_t* adj, std::uint64_t* round1) {
+/// is visited once and feeds both ends. `deep` adds a third round.
+void refine(int n, const std::uint32_t* adj, std::uint64_t* round1, bool deep) {
   std::uint8_t co[kMaxClassOrder * (kMaxClassOrder - 1) / 2];
   std::uint64_t round0[kMaxClassOrder] = {};
   std::size_t k = 0;
@@ -117,11 +117,24 @@ void refine(int n, const std::uint32_t* adj, std::uint64_t* round1) {
       h[b] += std::rotl(round0[a], r);
     }
   for (int a = 0; a < n; ++a) round1[a] = mix(round0[a] + 0x51ed2701ull * h[a]);
+  if (!deep) return;
+  // Round 2 (deep_invariant_key): round 1 refined the same way again.
+  std::uint64_t h2[kMaxClassOrder] = {};
+  k = 0;
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b, ++k) {
+      const int r = 5 * co[k] + 3;
+      h2[a] += std::rotl(round1[b], r);
+      h2[b] += std::rotl(round1[a], r);
+    }
+  for (int a = 0; a < n; ++a) round1[a] = mix(round1[a] + 0x9e3779b97f4a7c15ull * h2[a]);
 }
 
 }  // namespace
 
-std::uint64_t invariant_key(const BipGraph& g) {
+namespace {
+
+std::uint64_t invariant_key_of(const BipGraph& g, bool deep) {
   const int n = g.n;
   std::uint32_t sym[kMaxClassOrder] = {};
   for (int c = 0; c < n; ++c) {
@@ -133,8 +146,8 @@ std::uint64_t invariant_key(const BipGraph& g) {
     }
   }
   std::uint64_t c1[kMaxClassOrder], s1[kMaxClassOrder];
-  refine(n, g.adj.data(), c1);
-  refine(n, sym, s1);
+  refine(n, g.adj.data(), c1, deep);
+  refine(n, sym, s1, deep);
   // Cross round: each column with the colours of its symbols, and back
   // (round-1 colours are mixed already, so they are summed as they are).
   std::uint64_t key = 0;
@@ -150,6 +163,12 @@ std::uint64_t invariant_key(const BipGraph& g) {
   }
   return key;
 }
+
+}  // namespace
+
+std::uint64_t invariant_key(const BipGraph& g) { return invariant_key_of(g, false); }
+
+std::uint64_t deep_invariant_key(const BipGraph& g) { return invariant_key_of(g, true); }
 
 namespace {
 struct Factoriser {

@@ -468,6 +468,7 @@ FactorTable::FactorTable(const std::vector<GraphClass>& classes, std::vector<u12
   for (std::size_t i = 1; i < by_key_.size(); ++i)
     if (by_key_[i].first == by_key_[i - 1].first) throw InternalError("two classes with the same canonical key");
   std::sort(inv.begin(), inv.end());
+  std::vector<std::pair<std::uint64_t, u128>> deep;  // the shared invariants' classes, by deep key
   for (std::size_t i = 0; i < inv.size();) {
     std::size_t j = i;
     while (j < inv.size() && inv[j].first == inv[i].first) ++j;
@@ -475,7 +476,21 @@ FactorTable::FactorTable(const std::vector<GraphClass>& classes, std::vector<u12
       by_invariant_.push_back(inv[i]);
     } else {
       ambiguous_ += j - i;
+      shared_.push_back(inv[i].first);
     }
+    i = j;
+  }
+  for (std::size_t i = 0; i < classes.size(); ++i)
+    if (std::binary_search(shared_.begin(), shared_.end(), invariant_key(classes[i].graph)))
+      deep.emplace_back(deep_invariant_key(classes[i].graph), values[i]);
+  std::sort(deep.begin(), deep.end());
+  for (std::size_t i = 0; i < deep.size();) {
+    std::size_t j = i;
+    while (j < deep.size() && deep[j].first == deep[i].first) ++j;
+    if (j - i == 1)
+      by_deep_.push_back(deep[i]);
+    else
+      canonical_only_ += j - i;
     i = j;
   }
 }
@@ -492,7 +507,14 @@ u128 FactorTable::lookup(const BipGraph& g) const {
   auto it = std::lower_bound(by_invariant_.begin(), by_invariant_.end(), inv,
                              [](const std::pair<std::uint64_t, u128>& e, std::uint64_t k) { return e.first < k; });
   if (it != by_invariant_.end() && it->first == inv) return it->second;
-  // Shared invariant (or none: then `at` reports the missing class).
+  // A shared invariant: the deep key, which tells most of those classes
+  // apart, then the canonical form (or no class: `at` reports it missing).
+  if (std::binary_search(shared_.begin(), shared_.end(), inv)) {
+    const std::uint64_t deep = deep_invariant_key(g);
+    auto d = std::lower_bound(by_deep_.begin(), by_deep_.end(), deep,
+                              [](const std::pair<std::uint64_t, u128>& e, std::uint64_t k) { return e.first < k; });
+    if (d != by_deep_.end() && d->first == deep) return d->second;
+  }
   return at(canonical(g).key);
 }
 
@@ -717,7 +739,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads, st
   };
   out.table_classes = plan->lower.size();
   out.table_degree = plan->mode == Mode::SquareOdd ? degree : degree - 1;
-  out.table_ambiguous = plan->lower.ambiguous();
+  out.table_ambiguous = plan->lower.canonical_only();
   out.table_seconds = seconds_since(t0);
   out.table_from_cache = tables.from_cache;
   out.complements_from_cache = complements_from_cache;

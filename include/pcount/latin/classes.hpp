@@ -74,9 +74,10 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 
 /// N(G) for every class of one degree, keyed for lookup.
 ///
-/// Two indexes: by invariant_key (cheap) for the classes whose invariant is
-/// unique in the table — a proof, checked when the table is built, that the
-/// invariant separates them — and by canonical key for all classes.
+/// Three indexes: by invariant_key (cheap) for the classes whose invariant
+/// is unique in the table — a proof, checked when the table is built, that
+/// the invariant separates them; by deep_invariant_key for the others whose
+/// deep key is unique among them; and by canonical key for all classes.
 class FactorTable {
 public:
   FactorTable() = default;
@@ -92,11 +93,17 @@ public:
   /// Classes whose invariant is shared with another class (looked up by
   /// canonical form).
   [[nodiscard]] std::size_t ambiguous() const { return ambiguous_; }
+  /// Of those, the classes whose deep_invariant_key is shared too within
+  /// that set (looked up by canonical form; the others by the deep key).
+  [[nodiscard]] std::size_t canonical_only() const { return canonical_only_; }
 
 private:
   std::vector<std::pair<u128, u128>> by_key_;                 // sorted by canonical key
-  std::vector<std::pair<std::uint64_t, u128>> by_invariant_;  // sorted; value = N, or kAmbiguous marker
+  std::vector<std::pair<std::uint64_t, u128>> by_invariant_;  // sorted; invariant unique among all classes
+  std::vector<std::uint64_t> shared_;                         // sorted invariants of two or more classes
+  std::vector<std::pair<std::uint64_t, u128>> by_deep_;       // sorted; deep key unique among those classes
   std::size_t ambiguous_ = 0;
+  std::size_t canonical_only_ = 0;
 };
 
 /// N(G) for a d-regular G by peeling one matching and looking up the
@@ -123,7 +130,7 @@ struct ClassJob {
   bool complements_from_cache = false;
   std::size_t table_classes = 0;    ///< classes in the lookup table (0: no lookups)
   int table_degree = 0;             ///< their degree
-  std::size_t table_ambiguous = 0;  ///< of those, looked up by canonical form (shared invariant)
+  std::size_t table_ambiguous = 0;  ///< of those, looked up by canonical form (invariant and deep key shared)
 };
 
 /// The degree of the classes a job for reduced k×n rectangles runs over
