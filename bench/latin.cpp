@@ -129,6 +129,26 @@ void BM_PeelLookups(benchmark::State& state) {
 }
 BENCHMARK(BM_PeelLookups)->Arg(9)->Arg(10)->Arg(11)->Unit(benchmark::kMillisecond);
 
+/// Lookups per peel at order 11: the perfect matchings through the root
+/// edge fewest_matchings_edge picks, averaged over 2,000 pseudo-random
+/// d-regular 11+11 graphs (counter `matchings`; docs/latin.md prices R(11)
+/// with these).
+void BM_PivotMatchings(benchmark::State& state) {
+  const int d = static_cast<int>(state.range(0));
+  std::mt19937_64 rng(12345);
+  std::vector<latin::BipGraph> graphs;
+  for (int i = 0; i < 2000; ++i) graphs.push_back(random_regular(11, d, rng));
+  double total = 0;
+  for (auto _ : state) {
+    total = 0;
+    for (const latin::BipGraph& g : graphs)
+      total += static_cast<double>(
+          latin::for_each_peel_at(g, latin::fewest_matchings_edge(g), [](const latin::BipGraph&) {}));
+  }
+  state.counters["matchings"] = total / static_cast<double>(graphs.size());
+}
+BENCHMARK(BM_PivotMatchings)->Arg(4)->Arg(5)->Arg(6)->Iterations(1)->Unit(benchmark::kMillisecond);
+
 /// The two halves of a lookup's cost on pseudo-random d-regular 11+11
 /// graphs: the invariant key and nauty's canonical form (the fallback for
 /// a shared invariant).
