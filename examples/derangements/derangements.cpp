@@ -26,11 +26,12 @@ struct Derangements {  // an engine::BranchingTree
 using namespace pcount::driver;
 
 Plan plan(const Invocation& inv) {
-  const int n = static_cast<int>(parse_int("--items", *inv.value("items"), 0, 20));
+  Params params(inv);  // each parameter declared once: parsed, checked, fingerprinted
+  const int n = static_cast<int>(params.integer("--items", "n", 0, 20));
   auto tree = std::make_shared<const Derangements>(Derangements{n});
   const int depth = inv.common.split_depth.value_or(pcount::engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   Plan p;
-  p.job = pcount::engine::make_tree_job(tree, depth, Fingerprint("derangements").add("n", n), {"derangements"});
+  p.job = pcount::engine::make_tree_job(tree, depth, params.fingerprint("derangements"), {"derangements"});
   p.report = [n](const pcount::engine::RunResult& result) {
     return Report{.problem = "derangements",
                   .title = "derangements of " + std::to_string(n) + " items",

@@ -715,11 +715,17 @@ void check_combinations(const Invocation& inv, const Program& program) {
 Plan plan_job(const Invocation& inv) {
   const Problem& problem = *inv.problem;
   if (!problem.plan) throw InternalError("problem --" + std::string(problem.option) + " has neither plan nor run");
+  inv.declared.clear();
   Plan plan = [&] {
     const SetupNotice notice(inv);    // --estimate S: the set-up counts against S
     const SetupSignals signals(inv);  // ^C before the run: the run's "stopped" line and status
     return problem.plan(inv);
   }();
+  // Every parameter declared through Params is in the fingerprint, so jobs
+  // that differ in one never share a checkpoint or merge their shards.
+  if (const auto missing = missing_parameters(inv, plan.job.fingerprint); !missing.empty())
+    throw InternalError("--" + std::string(problem.option) + ": the job's fingerprint '" + plan.job.fingerprint +
+                        "' lacks the declared parameter " + missing.front());
   if (inv.common.list) {
     if (!plan.job.run_task_output)
       throw InternalError("--list: --" + std::string(problem.option) + " planned a job that does not print");

@@ -87,6 +87,10 @@ Plan plan_classes() {
 }
 
 Plan plan_kirkman(const Invocation& inv) {
+  Params params(inv);
+  // One-task jobs of the mode's own fingerprint ("kirkman find").
+  params.flag("--find", "find", "", Params::checked);
+  params.flag("--classes", "classes", "", Params::checked);
   if (inv.has("find") || inv.has("classes")) {
     const std::string mode = inv.has("find") ? "--find" : "--classes";
     if (inv.has("find") && inv.has("classes")) throw InvalidArgument("--find, --classes", "give one of them");
@@ -112,7 +116,8 @@ Plan plan_kirkman(const Invocation& inv) {
     };
     return plan;
   }
-  const std::string method = choose_method(inv, {"orbits"}, "orbits");
+  // The count job writes its fingerprint itself (designs/kirkman.cpp).
+  const std::string method = params.method({"orbits"}, "orbits", Params::checked);
   Plan plan;
   const int threads = inv.common.threads;
   if (inv.common.split_depth) {

@@ -49,7 +49,7 @@ Report make_report(int n, int k, const std::string& method, u128 reduced) {
 /// R(11) need the 5-regular 11+11 classes, which it does not list.
 constexpr int kMaxRowsAt11 = 6;
 
-Plan plan_classes(const Invocation& inv, int n, int k) {
+Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
   if (n < 2 || n > kMaxClassOrder)
     throw InvalidArgument("--method", "classes handles 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
                                           ", got N = " + std::to_string(n) + "; use --method search");
@@ -60,12 +60,13 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
                               "which it does not list yet");
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "applies to --method search only; classes splits by graph class");
+  // The class job writes its fingerprint itself (latin/classes.cpp), with
+  // " degree=D" whether given or chosen; the driver checks a given one.
   std::optional<int> class_degree;
-  if (auto d = inv.value("class-degree")) {
-    const int lo = k >= n - 1 ? n / 2 : std::max(1, k - kMaxExtensionRows);
-    const int hi = k >= n - 1 ? n / 2 : k;
-    class_degree = static_cast<int>(parse_int("--class-degree", *d, lo, hi));
-  }
+  const int lo = k >= n - 1 ? n / 2 : std::max(1, k - kMaxExtensionRows);
+  const int hi = k >= n - 1 ? n / 2 : k;
+  if (const auto d = params.optional_integer("--class-degree", "degree", lo, hi, Params::checked))
+    class_degree = static_cast<int>(*d);
   CacheOptions cache;
   if (auto dir = inv.value("cache-dir")) {
     if (dir->empty()) throw InvalidArgument("--cache-dir", "expected a directory, got an empty string");
@@ -99,14 +100,13 @@ Plan plan_classes(const Invocation& inv, int n, int k) {
   return plan;
 }
 
-Plan plan_search(const Invocation& inv, int n, int k) {
+Plan plan_search(const Invocation& inv, const Params& params, int n, int k) {
   auto tree = std::make_shared<const LatinTree>(n, k);
   // The automatic depth does not depend on --threads (auto_split_min_tasks),
   // so a checkpoint or shard set can be resumed or merged with other threads.
   const int depth = inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   Plan plan;
-  plan.job = engine::make_tree_job(tree, depth, Fingerprint("latin").add("n", n).add("rows", k).add("method", "search"),
-                                   {"reduced"});
+  plan.job = engine::make_tree_job(tree, depth, params.fingerprint("latin"), {"reduced"});
   plan.report = [n, k, tree](const engine::RunResult& result) {
     const u128 reduced = result.totals.counts[0];
     if (tree->square()) check_mod_n(n, reduced);
@@ -116,20 +116,19 @@ Plan plan_search(const Invocation& inv, int n, int k) {
 }
 
 Plan plan_latin(const Invocation& inv) {
-  const int n = static_cast<int>(parse_int("--latin", *inv.value("latin"), 1, kMaxSearchOrder));
-  int k = n;
-  if (auto rows = inv.value("rows")) k = static_cast<int>(parse_int("--rows", *rows, 1, n));
+  Params params(inv);
+  const int n = static_cast<int>(params.integer("--latin", "n", 1, kMaxSearchOrder));
+  const int k = static_cast<int>(params.integer("--rows", "rows", 1, n, n));
   if (inv.common.list) {
     // --list writes the squares of a plain search; classes count graph
     // classes and cannot list.
     if (inv.common.method == "classes")
       throw InvalidArgument("--list", "needs --method search (classes count graph classes, they do not list squares)");
-    (void)choose_method(inv, {"search", "classes"}, "search");
+    (void)params.method({"search", "classes"}, "search");
     Plan plan;
     plan.job =
         make_list_job(n, k, inv.common.split_depth.value_or(-1), auto_split_min_tasks(inv),
-                      Fingerprint("latin").add("n", n).add("rows", k).add("method", "search").flag("list-rectangles"),
-                      list_json(inv), inv.common.list_limit);
+                      params.fingerprint("latin").flag("list-rectangles"), list_json(inv), inv.common.list_limit);
     plan.job.fingerprint += list_fingerprint(inv);
     plan.report = [n, k](const engine::RunResult& result) {
       const u128 reduced = result.totals.counts[0];
@@ -139,11 +138,11 @@ Plan plan_latin(const Invocation& inv) {
     return plan;
   }
   const bool classes_apply = n >= 8 && (n < kMaxClassOrder || (n == kMaxClassOrder && k <= kMaxRowsAt11));
-  const std::string method = choose_method(inv, {"search", "classes"}, classes_apply ? "classes" : "search");
-  if (method == "classes") return plan_classes(inv, n, k);
+  const std::string method = params.method({"search", "classes"}, classes_apply ? "classes" : "search");
+  if (method == "classes") return plan_classes(inv, params, n, k);
   if (inv.value("class-degree")) throw InvalidArgument("--class-degree", "applies to --method classes only");
   // --cache-dir is accepted and unused with search (scripts may always pass it).
-  return plan_search(inv, n, k);
+  return plan_search(inv, params, n, k);
 }
 
 /// --estimate's price of the classes set-up (Problem::price_setup): the

@@ -150,7 +150,8 @@ std::string gibibytes(double bytes) {
 std::string default_method(int n) { return n >= 12 && n <= 23 ? "join" : n >= 10 ? "constellations" : "search"; }
 
 Plan plan_queens(const Invocation& inv) {
-  const int n = static_cast<int>(parse_int("--queens", *inv.value("queens"), 1, kMaxN));
+  Params params(inv);
+  const int n = static_cast<int>(params.integer("--queens", "n", 1, kMaxN));
   const ShowOptions show = read_show_options(inv);
   // --list writes the solutions of the search, in its order; constellations
   // count classes of solutions and cannot (the default becomes search).
@@ -159,9 +160,8 @@ Plan plan_queens(const Invocation& inv) {
     throw InvalidArgument("--list",
                           "needs --method search (constellations count classes of solutions, "
                           "they do not list them)");
-  const std::string method =
-      choose_method(inv, {"search", "constellations", "join"}, list ? "search" : default_method(n));
-  const std::string fingerprint = Fingerprint("queens").add("n", n).add("method", method);
+  const std::string method = params.method({"search", "constellations", "join"}, list ? "search" : default_method(n));
+  const std::string fingerprint = params.fingerprint("queens");
   Plan plan;
   if (method != "join") {
     if (inv.has("outer-columns")) throw InvalidArgument("--outer-columns", "applies only to --method join");
@@ -171,14 +171,13 @@ Plan plan_queens(const Invocation& inv) {
     if (inv.common.split_depth)
       throw InvalidArgument("--split-depth", "does not apply to --method join (use --outer-columns)");
     if (inv.has("group")) throw InvalidArgument("--group", "applies only to --method constellations");
-    int outer = default_join_outer(n);
-    if (const auto k = inv.value("outer-columns")) {
-      const auto [least, most] = join_outer_range(n);
-      outer = static_cast<int>(parse_int("--outer-columns", *k, least, most));
-      if (outer % 2 != 0)
-        throw InvalidArgument("--outer-columns",
-                              "must be even, from " + std::to_string(least) + " to " + std::to_string(most));
-    }
+    // The join's job writes " outer=K" itself.
+    const auto [least, most] = join_outer_range(n);
+    const int outer = static_cast<int>(
+        params.integer("--outer-columns", "outer", least, most, default_join_outer(n), Params::checked));
+    if (inv.has("outer-columns") && outer % 2 != 0)
+      throw InvalidArgument("--outer-columns",
+                            "must be even, from " + std::to_string(least) + " to " + std::to_string(most));
     const double limit =
         inv.has("memory-limit") ? parse_memory_limit(*inv.value("memory-limit")) : 0.8 * machine_memory();
     const double need = join_memory_estimate(n, outer, inv.common.threads);
@@ -210,8 +209,8 @@ Plan plan_queens(const Invocation& inv) {
   if (method == "constellations") {
     if (inv.common.split_depth)
       throw InvalidArgument("--split-depth", "does not apply to --method constellations (use --group)");
-    std::size_t group = 1;
-    if (const auto g = inv.value("group")) group = static_cast<std::size_t>(parse_int("--group", *g, 1, 1'000'000));
+    // The constellations job writes " group=G" itself.
+    const auto group = static_cast<std::size_t>(params.integer("--group", "group", 1, 1'000'000, 1, Params::checked));
     plan.job = make_constellation_job(n, group, fingerprint);
     plan.report = [&inv, n, method, group, show](const engine::RunResult& result) {
       nlohmann::ordered_json extra = nlohmann::ordered_json::object();

@@ -84,12 +84,11 @@ void add_counts(Report& report, BoxShape shape, const BigInt& total) {
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-Plan plan_search(const Invocation& inv, BoxShape shape) {
+Plan plan_search(const Invocation& inv, BoxShape shape, Fingerprint fingerprint) {
   auto tree = std::make_shared<const GridSearchTree>(shape);
   const int depth = inv.common.split_depth.value_or(engine::auto_split_depth(*tree, auto_split_min_tasks(inv)));
   Plan plan;
-  plan.job = engine::make_tree_job(tree, depth, Fingerprint("sudoku").add("box", shape.name()).add("method", "search"),
-                                   {"reduced"});
+  plan.job = engine::make_tree_job(tree, depth, fingerprint, {"reduced"});
   plan.report = [shape](const engine::RunResult& result) {
     Report report = base_report(shape, "search");
     add_counts(report, shape, to_big(result.totals.counts[0]) * reduced_multiplier(shape));
@@ -101,13 +100,13 @@ Plan plan_search(const Invocation& inv, BoxShape shape) {
 /// --list: every grid (not only reduced ones) by a plain fill of the empty
 /// grid (sudoku/list.hpp); the report is that of a count (grids, reduced,
 /// multiplier) from the number of grids written.
-Plan plan_list(const Invocation& inv, BoxShape shape) {
+Plan plan_list(const Invocation& inv, BoxShape shape, Fingerprint fingerprint) {
   ListJobOptions options;
   options.split_depth = inv.common.split_depth.value_or(-1);
   options.min_tasks = auto_split_min_tasks(inv);
   options.json = list_json(inv);
   options.limit = inv.common.list_limit;
-  options.fingerprint = Fingerprint("sudoku").add("box", shape.name()).add("method", "search").flag("list-grids");
+  options.fingerprint = fingerprint.flag("list-grids");
   Plan plan;
   plan.job = make_grid_list_job(shape, std::vector<std::uint8_t>(static_cast<std::size_t>(shape.cells()), 0), options);
   plan.job.fingerprint += list_fingerprint(inv);
@@ -122,9 +121,10 @@ Plan plan_list(const Invocation& inv, BoxShape shape) {
 /// The job and report of a band-class method (`bands`, `subbands`): one
 /// task per class, the grid total from the summed tallies (complete totals
 /// only), the class count and the setup and counting times.
-Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<const BandCount> bands, double setup) {
+Plan band_class_plan(BoxShape shape, const std::string& method, const Fingerprint& fingerprint,
+                     std::shared_ptr<const BandCount> bands, double setup) {
   Plan plan;
-  plan.job = bands->job(Fingerprint("sudoku").add("box", shape.name()).add("method", method));
+  plan.job = bands->job(fingerprint);
   plan.report = [shape, method, bands, setup](const engine::RunResult& result) {
     Report report = base_report(shape, method);
     add_counts(report, shape, bands->total(result.totals));
@@ -151,7 +151,7 @@ Plan band_class_plan(BoxShape shape, const std::string& method, std::shared_ptr<
 /// their checkpoints resume on any such worker count).
 int default_band_split(const Invocation& inv) { return driver::run_workers(inv) > 16 ? 1 : 0; }
 
-Plan plan_bands(const Invocation& inv, BoxShape shape) {
+Plan plan_bands(const Invocation& inv, BoxShape shape, const Fingerprint& fingerprint) {
   const bool square_boxes = shape.rows == 3 && shape.cols == 3;
   if (inv.common.split_depth && (square_boxes || *inv.common.split_depth > 1))
     throw InvalidArgument("--split-depth", square_boxes ? "does not apply to --method bands of 3x3 (its tasks are "
@@ -165,24 +165,24 @@ Plan plan_bands(const Invocation& inv, BoxShape shape) {
   else
     bands = make_bands_two_column(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads,
                                   inv.common.split_depth.value_or(default_band_split(inv)) == 1);
-  return band_class_plan(shape, "bands", std::move(bands), seconds_since(t0));
+  return band_class_plan(shape, "bands", fingerprint, std::move(bands), seconds_since(t0));
 }
 
-Plan plan_subbands(const Invocation& inv, BoxShape shape) {
+Plan plan_subbands(const Invocation& inv, BoxShape shape, const Fingerprint& fingerprint) {
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --method subbands (its tasks are the band classes)");
   const auto t0 = Clock::now();
   const auto bands = make_bands_sub_band(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
-  return band_class_plan(shape, "subbands", bands, seconds_since(t0));
+  return band_class_plan(shape, "subbands", fingerprint, bands, seconds_since(t0));
 }
 
-Plan plan_factorisations(const Invocation& inv, BoxShape shape) {
+Plan plan_factorisations(const Invocation& inv, BoxShape shape, const Fingerprint& fingerprint) {
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth",
                           "does not apply to --method factorisations (its tasks are the band classes)");
   const auto t0 = Clock::now();
   const auto bands = make_bands_factorisations(shape.rows == 2 ? shape.cols : shape.rows, inv.common.threads);
-  return band_class_plan(shape, "factorisations", bands, seconds_since(t0));
+  return band_class_plan(shape, "factorisations", fingerprint, bands, seconds_since(t0));
 }
 
 /// The default method: `factorisations` for 2xC and Cx2 (C ≤ 5; fewer
@@ -202,14 +202,16 @@ Plan plan_sudoku(const Invocation& inv) {
     const auto [r, c] = parse_box("--sudoku", *inv.value("sudoku"));
     return BoxShape{r, c};
   }();
+  Params params(inv);
+  params.record("box", shape.name());
   if (inv.common.list) {
     if (inv.common.method == "bands" || inv.common.method == "subbands" || inv.common.method == "factorisations")
       throw InvalidArgument("--list",
                             "needs --method search (bands, factorisations and subbands count classes of "
                             "grids, they do not list them)");
     // a bad --method still exits 2
-    (void)choose_method(inv, {"bands", "factorisations", "search", "subbands"}, "search");
-    return plan_list(inv, shape);
+    (void)params.method({"bands", "factorisations", "search", "subbands"}, "search");
+    return plan_list(inv, shape, params.fingerprint("sudoku"));
   }
   const bool search_ok = search_applies(shape);
   const bool bands_ok = bands_applies(shape);
@@ -218,25 +220,26 @@ Plan plan_sudoku(const Invocation& inv) {
     throw InvalidArgument(
         "--sudoku", "no method counts " + shape.name() + " boxes yet" + grid_side_hint(shape) + "; " + kSupported);
   const bool factorisations_ok = factorisations_applies(shape);
-  const std::string method = choose_method(inv, {"bands", "factorisations", "search", "subbands"},
+  const std::string method = params.method({"bands", "factorisations", "search", "subbands"},
                                            default_grid_method(inv, bands_ok, factorisations_ok));
+  const Fingerprint fingerprint = params.fingerprint("sudoku");
   if (method == "factorisations") {
     if (!factorisations_ok)
       throw InvalidArgument("--method", "factorisations does not apply to " + shape.name() + "; " + kSupported);
-    return plan_factorisations(inv, shape);
+    return plan_factorisations(inv, shape, fingerprint);
   }
   if (method == "subbands") {
     if (!subbands_ok)
       throw InvalidArgument("--method", "subbands does not apply to " + shape.name() + "; " + kSupported);
-    return plan_subbands(inv, shape);
+    return plan_subbands(inv, shape, fingerprint);
   }
   if (method == "search") {
     if (!search_ok)
       throw InvalidArgument("--method", "search cannot finish " + shape.name() + " in reasonable time; " + kSupported);
-    return plan_search(inv, shape);
+    return plan_search(inv, shape, fingerprint);
   }
   if (!bands_ok) throw InvalidArgument("--method", "bands does not apply to " + shape.name() + "; " + kSupported);
-  return plan_bands(inv, shape);
+  return plan_bands(inv, shape, fingerprint);
 }
 
 }  // namespace

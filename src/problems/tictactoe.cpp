@@ -20,7 +20,9 @@ void add_tictactoe_options(po::options_description& d) {
 std::string value_name(int v) { return v > 0 ? "win" : v < 0 ? "loss" : "draw"; }
 
 Plan plan_tictactoe(const Invocation& inv) {
-  const bool misere = inv.has("misere");
+  // The play ("normal", "misere") is the fingerprint's first word, the
+  // kernel's job description after it.
+  const bool misere = Params(inv).flag("--misere", "misere", "normal", Params::checked);
   const std::string method = choose_method(inv, {"search"}, "search");
   const int depth = inv.common.split_depth.value_or(2);
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -53,6 +54,27 @@ Plan plan_words(const Invocation& inv) {
   return plan;
 }
 
+/// The words job with its parameters declared through Params; `forget`
+/// leaves the alphabet out of a fingerprint written by hand, the mistake
+/// the driver's check is there for (two alphabets would share shards).
+Plan declared_words(const Invocation& inv, const std::string& option, bool forget) {
+  Params params(inv);
+  const int length = static_cast<int>(params.integer(option, "length", 1, 20));
+  const int letters = static_cast<int>(params.integer("--letters", "k", 2, 9, 4));
+  const std::string method = params.method({"search"}, "search");
+  auto tree = make_words(letters, length);
+  const Fingerprint fingerprint =
+      forget ? Fingerprint("words").add("length", length).add("method", method) : params.fingerprint("words");
+  Plan plan;
+  plan.job = engine::make_tree_job(tree, 2, fingerprint, {"words", "ending_in_0"});
+  plan.report = [](const engine::RunResult& r) {
+    return Report{.problem = "words", .counts = {{"words", to_string(r.totals.counts[0])}}};
+  };
+  return plan;
+}
+Plan plan_declared(const Invocation& inv) { return declared_words(inv, "--declared", false); }
+Plan plan_forgetful(const Invocation& inv) { return declared_words(inv, "--forgetful", true); }
+
 constexpr ParameterOption kParameters[] = {{"letters", "--letters"}};
 const Problem kProblems[] = {
     {.option = "words",
@@ -63,6 +85,8 @@ const Problem kProblems[] = {
      .methods = "search",
      .plan = plan_words,
      .parameters = kParameters},
+    {.option = "declared", .value_name = "L", .help = "words, by Params", .group = "words", .plan = plan_declared},
+    {.option = "forgetful", .value_name = "L", .help = "words, k left out", .group = "words", .plan = plan_forgetful},
 };
 const Program kProgram{"words", "Counts words", kProblems};
 
@@ -96,6 +120,31 @@ TEST(Driver, FingerprintNamesEachParameterOnce) {
   EXPECT_EQ(engine::fingerprint_field(built, "list-rectangles"), std::nullopt);
   EXPECT_EQ(engine::fingerprint_field(built, "row"), std::nullopt);
   EXPECT_EQ(engine::fingerprint_field(Fingerprint("x").add("lines", 12).add("input", "h").str(), "lines"), "12");
+}
+
+// A parameter declared once is parsed, checked and written into the
+// fingerprint in declaration order; one parsed through Params but left out
+// of a fingerprint written by hand is refused before any work.
+TEST(Driver, DeclaredParametersEnterTheFingerprint) {
+  const auto out = std::filesystem::temp_directory_path() / ("pcount-params-" + std::to_string(::getpid()) + ".json");
+  const Result r = run({"--declared", "6", "--letters", "3", "--shard", "0/2", "--out", out.string(), "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(out);
+  const std::string fingerprint = nlohmann::json::parse(in)["fingerprint"];
+  std::filesystem::remove(out);
+  EXPECT_EQ(fingerprint, fingerprint_prefix() + "words length=6 k=3 method=search split=2");
+
+  const Result bad = run({"--declared", "0"});  // parsed by the declaration: exit 2, the option named
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "words: --declared: expected a whole number from 1 to 20, got 0\n");
+  const Result method = run({"--declared", "3", "--method", "classes"});
+  EXPECT_EQ(method.status, 2);
+  EXPECT_NE(method.err.find("--method: 'classes' does not apply here; allowed: search"), std::string::npos);
+
+  const Result forgot = run({"--forgetful", "6", "--letters", "3", "--json"});
+  EXPECT_EQ(forgot.status, 1);
+  EXPECT_TRUE(forgot.out.empty()) << forgot.out;
+  EXPECT_NE(forgot.err.find("lacks the declared parameter k=3"), std::string::npos) << forgot.err;
 }
 
 TEST(Driver, OwnProgramCountsWithAnyThreads) {

@@ -95,7 +95,78 @@ struct Invocation {
   /// Under `count merge` of shard files: the fingerprint they carry, which
   /// the plan's job must equal; empty otherwise.
   [[nodiscard]] std::string replayed_fingerprint() const;
+
+  /// The parameters the plan declared through Params, as the fingerprint
+  /// fields they must appear as ("n=7", or a bare word such as "misere").
+  /// The driver clears it before plan() and afterwards refuses (an
+  /// InternalError) a job whose fingerprint lacks one of them.
+  mutable std::vector<std::string> declared = {};
 };
+
+/// A problem's parameters, each declared once: the declaration parses the
+/// option (throwing InvalidArgument naming it, before any work), records
+/// the value, and fingerprint() writes every recorded value into the job's
+/// fingerprint, in declaration order. After plan() the driver checks that
+/// the job's fingerprint holds every declared value (Invocation::declared),
+/// so a parameter cannot be parsed and then left out of the fingerprint,
+/// which would let checkpoints and shards of different jobs mix:
+///
+///     Params params(inv);
+///     const int n = params.integer("--latin", "n", 1, 16);
+///     const int k = params.integer("--rows", "rows", 1, n, n);  // default: n
+///     const std::string method = params.method({"search", "classes"}, "search");
+///     make_job(..., params.fingerprint("latin"));  // "pcount/<v> latin n=7 rows=7 method=search"
+///
+/// A parameter that a kernel writes into the fingerprint itself (queens
+/// --outer-columns: "outer=4") is declared with Params::checked: fingerprint()
+/// leaves it out, the driver's check still requires it. Options that do not
+/// change any count (--show, --cache-dir, limits) are read with parse_int.
+class Params {
+public:
+  /// Who writes a parameter into the fingerprint.
+  enum Written {
+    by_params,  ///< fingerprint() does
+    checked,    ///< the kernel, or the problem's own words; only checked
+  };
+
+  explicit Params(const Invocation& inv) : inv_(inv) {}
+
+  /// Option `option` ("--rows"; the problem's own option, "--latin", too)
+  /// as a whole number in [lo, hi] (parse_int), recorded as "name=value";
+  /// when the option is absent, `fallback` (recorded the same way), or an
+  /// InvalidArgument if there is none.
+  long long integer(std::string_view option, std::string_view name, long long lo, long long hi,
+                    std::optional<long long> fallback = std::nullopt, Written written = by_params);
+  /// As integer(), without a fallback: nullopt, and nothing recorded, when
+  /// the option is absent (the job then chooses, e.g. latin's class degree).
+  std::optional<long long> optional_integer(std::string_view option, std::string_view name, long long lo, long long hi,
+                                            Written written = by_params);
+  /// Option `option` as one of `allowed`, or `fallback` when absent,
+  /// recorded as "name=value". Throws InvalidArgument(option) listing them.
+  std::string choice(std::string_view option, std::string_view name, const std::vector<std::string>& allowed,
+                     const std::string& fallback, Written written = by_params);
+  /// --method (choose_method), recorded as "method=value".
+  std::string method(const std::vector<std::string>& allowed, const std::string& fallback, Written written = by_params);
+  /// Flag `option` given or not, recorded as the bare word `if_set` or
+  /// `if_unset` ("misere" or "normal"); an empty word records nothing.
+  bool flag(std::string_view option, std::string_view if_set, std::string_view if_unset, Written written = by_params);
+  /// A value the problem computes from its arguments (a box shape),
+  /// recorded as "name=value".
+  void record(std::string_view name, std::string_view value, Written written = by_params);
+
+  /// Fingerprint(problem) with every by_params parameter declared so far,
+  /// in declaration order.
+  [[nodiscard]] engine::Fingerprint fingerprint(std::string_view problem) const;
+
+private:
+  void note(std::string field, Written written);
+  const Invocation& inv_;
+  std::vector<std::string> fields_;  ///< by_params fields, in order
+};
+
+/// The declared parameters (Invocation::declared) that `fingerprint` lacks,
+/// in declaration order; empty when it holds them all.
+[[nodiscard]] std::vector<std::string> missing_parameters(const Invocation& inv, std::string_view fingerprint);
 
 /// What a problem prints about its counts.
 struct Report {
