@@ -3,6 +3,8 @@
 // would mix), and the fingerprints are those that shard files and
 // checkpoints written by earlier versions carry, so those stay readable.
 #include <gtest/gtest.h>
+
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -17,8 +19,10 @@ namespace {
 /// The fingerprint of the shard file `count ARGS --shard 0/1000 --out F`
 /// writes (its tasks are few or none; the plan is what matters).
 std::string fingerprint_of(const std::string& args) {
+  // One folder per process: ctest runs each test in its own process, at
+  // the same time, and scratch_dir empties the folder it names.
   static int serial = 0;
-  const auto dir = scratch_dir("fingerprints");
+  static const auto dir = scratch_dir("fingerprints-" + std::to_string(::getpid()));
   const std::string out = (dir / ("shard" + std::to_string(serial++) + ".json")).string();
   std::vector<std::string> argv{PCOUNT_COUNT_EXE};
   for (std::size_t start = 0, end = 0; start < args.size(); start = end + 1) {
