@@ -2,6 +2,7 @@
 
 #include "pcount/graph/canonical.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
@@ -89,13 +90,29 @@ constexpr std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
   return x ^ (x >> 31);
 }
 
-/// One side's colours, two rounds of refinement without a hash per pair:
-/// round 0 = the histogram of the common-neighbour counts with the other
-/// vertices of the side (4 bits per count value: counts ≤ 10, values ≤ 11),
-/// mixed once; round 1 = round 0 plus the sum of the others' round-0
-/// colours, each rotated by an amount that names the common-neighbour
-/// count (5·count + 1: distinct for counts 0..11), mixed once. Each pair
-/// is visited once and feeds both ends. `deep` adds a third round.
+/// One refinement round over the pairs of a side (co[k] = the k-th pair's
+/// common-neighbour count, pairs (a, b), a < b, in order): each vertex's
+/// colour plus `weight` times the sum of the others' colours, each rotated
+/// by 5·count + `offset` (distinct for counts 0..11), mixed once. Each pair
+/// is visited once and feeds both ends; `out` and `in` do not overlap.
+[[gnu::always_inline]] inline void refine_round(int n, const std::uint8_t* co, const std::uint64_t* __restrict in,
+                                                std::uint64_t* __restrict out, int offset, std::uint64_t weight) {
+  std::uint64_t h[kMaxClassOrder] = {};
+  std::size_t k = 0;
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b, ++k) {
+      const int r = 5 * co[k] + offset;
+      h[a] += std::rotl(in[b], r);
+      h[b] += std::rotl(in[a], r);
+    }
+  for (int a = 0; a < n; ++a) out[a] = mix(in[a] + weight * h[a]);
+}
+
+/// One side's colours without a hash per pair: round 0 = the histogram of
+/// the common-neighbour counts with the other vertices of the side (4 bits
+/// per count value: counts ≤ 10, values ≤ 11), mixed once; round 1 =
+/// refine_round of round 0; `deep` (deep_invariant_key) refines round 1
+/// once more.
 void refine(int n, const std::uint32_t* adj, std::uint64_t* round1, bool deep) {
   std::uint8_t co[kMaxClassOrder * (kMaxClassOrder - 1) / 2];
   std::uint64_t round0[kMaxClassOrder] = {};
@@ -108,26 +125,11 @@ void refine(int n, const std::uint32_t* adj, std::uint64_t* round1, bool deep) {
       round0[b] += std::uint64_t{1} << (4 * v);
     }
   for (int a = 0; a < n; ++a) round0[a] = mix(round0[a]);
-  std::uint64_t h[kMaxClassOrder] = {};
-  k = 0;
-  for (int a = 0; a < n; ++a)
-    for (int b = a + 1; b < n; ++b, ++k) {
-      const int r = 5 * co[k] + 1;
-      h[a] += std::rotl(round0[b], r);
-      h[b] += std::rotl(round0[a], r);
-    }
-  for (int a = 0; a < n; ++a) round1[a] = mix(round0[a] + 0x51ed2701ull * h[a]);
+  refine_round(n, co, round0, round1, 1, 0x51ed2701ull);
   if (!deep) return;
-  // Round 2 (deep_invariant_key): round 1 refined the same way again.
-  std::uint64_t h2[kMaxClassOrder] = {};
-  k = 0;
-  for (int a = 0; a < n; ++a)
-    for (int b = a + 1; b < n; ++b, ++k) {
-      const int r = 5 * co[k] + 3;
-      h2[a] += std::rotl(round1[b], r);
-      h2[b] += std::rotl(round1[a], r);
-    }
-  for (int a = 0; a < n; ++a) round1[a] = mix(round1[a] + 0x9e3779b97f4a7c15ull * h2[a]);
+  std::uint64_t round2[kMaxClassOrder];
+  refine_round(n, co, round1, round2, 3, 0x9e3779b97f4a7c15ull);
+  std::copy(round2, round2 + n, round1);
 }
 
 }  // namespace
