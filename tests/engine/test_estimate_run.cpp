@@ -49,7 +49,7 @@ TEST(EstimateRun, AJobSampledWholeIsMeasuredExactly) {
   EXPECT_EQ(e.totals.get(0), 40u);
   EXPECT_EQ(static_cast<double>(e.totals.nodes), total_work(job));
   EXPECT_EQ(e.sampled_nodes, total_work(job));
-  EXPECT_GT(e.sampled_cpu_seconds, 0.0);
+  EXPECT_TRUE(std::isfinite(e.sampled_cpu_seconds) && e.sampled_cpu_seconds >= 0.0);  // recorded, whatever the load
   engine::RunOptions ro;
   ro.threads = 2;
   EXPECT_EQ(e.totals, engine::run(job, ro).totals);
