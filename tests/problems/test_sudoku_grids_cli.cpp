@@ -172,51 +172,17 @@ TEST(SudokuGridsCli, BandClassesAreSplitForMoreThanSixteenWorkers) {
   EXPECT_EQ(run_json({"--sudoku", "2x4", "--threads", "17", "--split-depth", "0"})["tasks"], 26);
 }
 
-TEST(SudokuGridsCli, FactorisationsInShardsAndCheckpointsGiveTheTotalAndReportTheMemo) {
-  const auto whole = run_json({"--sudoku", "2x4", "--method", "factorisations", "--threads", "2"});
-  EXPECT_EQ(whole["counts"]["grids"], known_grid_count(2, 4));
-  EXPECT_EQ(whole["tasks"], 26);
-  EXPECT_EQ(whole["classes"], 26);
-  EXPECT_GE(whole["memo_hit_rate"].get<double>(), 0.0);
-  EXPECT_LE(whole["memo_hit_rate"].get<double>(), 1.0);
-  EXPECT_GT(whole["memo_bound_entries"].get<double>(), 0.0);
-  const std::string base = "/tmp/pcount-test-sudoku-factorisations-" + std::to_string(::getpid());
+/// `job` in 3 shards merged, then run twice with one checkpoint (the rerun
+/// resumes all `tasks`): every time the counts of `whole`.
+void expect_shards_and_checkpoint_agree(const std::vector<std::string>& job, const nlohmann::json& whole, int tasks,
+                                        const std::string& name) {
+  const std::string base = "/tmp/pcount-test-sudoku-" + name + "-" + std::to_string(::getpid());
   std::vector<std::string> files;
   for (int i = 0; i < 3; ++i) {
     files.push_back(base + "-" + std::to_string(i) + ".json");
-    ASSERT_EQ(run_count({"--sudoku", "2x4", "--method", "factorisations", "--shard", std::to_string(i) + "/3", "--out",
-                         files.back(), "--quiet"})
-                  .status,
-              0);
-  }
-  std::vector<std::string> merge_args = {"merge", "--json"};
-  merge_args.insert(merge_args.end(), files.begin(), files.end());
-  const CommandResult merged = run_count(merge_args);
-  for (const auto& f : files) ::unlink(f.c_str());
-  ASSERT_EQ(merged.status, 0) << merged.err;
-  EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"], whole["counts"]);
-  const std::string ck = base + ".ckpt";
-  const auto first = run_json({"--sudoku", "2x4", "--method", "factorisations", "--checkpoint", ck});
-  const auto again = run_json({"--sudoku", "2x4", "--method", "factorisations", "--checkpoint", ck});
-  ::unlink(ck.c_str());
-  EXPECT_EQ(first["counts"], whole["counts"]);
-  EXPECT_EQ(again["counts"], whole["counts"]);
-  EXPECT_EQ(again["tasks_resumed"], 26);
-}
-
-TEST(SudokuGridsCli, SubBandClassesInShardsAndCheckpointsGiveTheTotal) {
-  const auto whole = run_json({"--sudoku", "4x2", "--method", "subbands", "--threads", "2"});
-  EXPECT_EQ(whole["counts"]["grids"], known_grid_count(4, 2));
-  EXPECT_EQ(whole["tasks"], 26);
-  EXPECT_EQ(whole["classes"], 26);
-  const std::string base = "/tmp/pcount-test-sudoku-subbands-" + std::to_string(::getpid());
-  std::vector<std::string> files;
-  for (int i = 0; i < 3; ++i) {
-    files.push_back(base + "-" + std::to_string(i) + ".json");
-    ASSERT_EQ(run_count({"--sudoku", "4x2", "--method", "subbands", "--shard", std::to_string(i) + "/3", "--out",
-                         files.back(), "--quiet"})
-                  .status,
-              0);
+    std::vector<std::string> args = job;
+    args.insert(args.end(), {"--shard", std::to_string(i) + "/3", "--out", files.back(), "--quiet"});
+    ASSERT_EQ(run_count(args).status, 0);
   }
   std::vector<std::string> merge_args = {"merge", "--json"};
   merge_args.insert(merge_args.end(), files.begin(), files.end());
@@ -226,12 +192,33 @@ TEST(SudokuGridsCli, SubBandClassesInShardsAndCheckpointsGiveTheTotal) {
   EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"], whole["counts"]);
   // A finished checkpoint: the rerun resumes every task and prints the same counts.
   const std::string ck = base + ".ckpt";
-  const auto first = run_json({"--sudoku", "4x2", "--method", "subbands", "--checkpoint", ck});
-  const auto again = run_json({"--sudoku", "4x2", "--method", "subbands", "--checkpoint", ck});
+  std::vector<std::string> with_ck = job;
+  with_ck.insert(with_ck.end(), {"--checkpoint", ck});
+  const auto first = run_json(with_ck);
+  const auto again = run_json(with_ck);
   ::unlink(ck.c_str());
   EXPECT_EQ(first["counts"], whole["counts"]);
   EXPECT_EQ(again["counts"], whole["counts"]);
-  EXPECT_EQ(again["tasks_resumed"], 26);
+  EXPECT_EQ(again["tasks_resumed"], tasks);
+}
+
+TEST(SudokuGridsCli, FactorisationsInShardsAndCheckpointsGiveTheTotalAndReportTheMemo) {
+  const auto whole = run_json({"--sudoku", "2x4", "--method", "factorisations", "--threads", "2"});
+  EXPECT_EQ(whole["counts"]["grids"], known_grid_count(2, 4));
+  EXPECT_EQ(whole["tasks"], 26);
+  EXPECT_EQ(whole["classes"], 26);
+  EXPECT_GE(whole["memo_hit_rate"].get<double>(), 0.0);
+  EXPECT_LE(whole["memo_hit_rate"].get<double>(), 1.0);
+  EXPECT_GT(whole["memo_bound_entries"].get<double>(), 0.0);
+  expect_shards_and_checkpoint_agree({"--sudoku", "2x4", "--method", "factorisations"}, whole, 26, "factorisations");
+}
+
+TEST(SudokuGridsCli, SubBandClassesInShardsAndCheckpointsGiveTheTotal) {
+  const auto whole = run_json({"--sudoku", "4x2", "--method", "subbands", "--threads", "2"});
+  EXPECT_EQ(whole["counts"]["grids"], known_grid_count(4, 2));
+  EXPECT_EQ(whole["tasks"], 26);
+  EXPECT_EQ(whole["classes"], 26);
+  expect_shards_and_checkpoint_agree({"--sudoku", "4x2", "--method", "subbands"}, whole, 26, "subbands");
 }
 
 TEST(SudokuGridsCli, RefusedInputIsOneLineOnStderrAndExit2) {
