@@ -13,6 +13,9 @@ ProcessUsage process_usage() noexcept {
   ProcessUsage p;
   p.cpu_seconds = static_cast<double>(micros(u.ru_utime) + micros(u.ru_stime)) / 1e6;
   p.max_rss_bytes = u.ru_maxrss > 0 ? static_cast<std::uint64_t>(u.ru_maxrss) * 1024 : 0;  // Linux: KiB
+  rusage c{};
+  if (getrusage(RUSAGE_CHILDREN, &c) == 0)
+    p.children_cpu_seconds = static_cast<double>(micros(c.ru_utime) + micros(c.ru_stime)) / 1e6;
   return p;
 }
 
