@@ -32,6 +32,7 @@
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"
+#include "pcount/latin/price.hpp"
 #include "pcount/latin/extend.hpp"
 #include "pcount/latin/search.hpp"
 
@@ -83,24 +84,7 @@ BENCHMARK(BM_LatinClasses8)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMil
 void BM_LatinClasses9(benchmark::State& state) { classes(state, 9, "377597570964258816"); }
 BENCHMARK(BM_LatinClasses9)->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
 
-/// A pseudo-random d-regular n+n graph: a union of d random permutations
-/// without a repeated edge.
-latin::BipGraph random_regular(int n, int d, std::mt19937_64& rng) {
-  latin::BipGraph g;
-  g.n = n;
-  std::vector<int> p(static_cast<std::size_t>(n));
-  for (int k = 0; k < d;) {
-    std::iota(p.begin(), p.end(), 0);
-    std::shuffle(p.begin(), p.end(), rng);
-    bool clash = false;
-    for (int c = 0; c < n; ++c)
-      clash |= (g.adj[static_cast<std::size_t>(c)] >> p[static_cast<std::size_t>(c)] & 1u) != 0;
-    if (clash) continue;
-    for (int c = 0; c < n; ++c) g.adj[static_cast<std::size_t>(c)] |= 1u << p[static_cast<std::size_t>(c)];
-    ++k;
-  }
-  return g;
-}
+using latin::random_regular;
 
 void BM_PeelLookups(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
@@ -130,7 +114,7 @@ void BM_PeelLookups(benchmark::State& state) {
 BENCHMARK(BM_PeelLookups)->Arg(9)->Arg(10)->Arg(11)->Unit(benchmark::kMillisecond);
 
 /// Lookups per peel at order 11: the perfect matchings through the root
-/// edge fewest_matchings_edge picks, averaged over 2,000 pseudo-random
+/// edge fewest_matchings_edge picks, averaged over 2,000 uniformly random
 /// d-regular 11+11 graphs (counter `matchings`; docs/latin.md prices R(11)
 /// with these).
 void BM_PivotMatchings(benchmark::State& state) {

@@ -71,10 +71,6 @@ std::string cache_header(int n, int d) {
                      : " source=complements of d=" + std::to_string(n - d));
 }
 
-std::filesystem::path cache_file(const std::filesystem::path& dir, int n, int d) {
-  return dir / ("latin-classes-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
-}
-
 /// Longest line read from a cache file (a class line is under 80 bytes):
 /// a longer one makes the file invalid, so a damaged cache, or a device
 /// such as /dev/zero in its place, is read no further than this.
@@ -267,10 +263,6 @@ std::string table_header(int n, int d, const std::vector<GraphClass>& classes) {
   return cache_header(kTableMagic, n, d, classes);
 }
 
-std::filesystem::path table_file(const std::filesystem::path& dir, int n, int d) {
-  return dir / ("latin-table-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
-}
-
 /// The `count` value lines of a cache file whose first line must be
 /// `header` and whose last is "end <count> <FNV-1a 64 of the value lines>",
 /// each value parsed by `parse` (nullopt: not valid); nullopt when the file
@@ -409,6 +401,14 @@ std::vector<std::size_t> complement_indices(int n, int d, const std::vector<Grap
 
 }  // namespace
 
+std::filesystem::path class_list_file(const std::filesystem::path& dir, int n, int d) {
+  return dir / ("latin-classes-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
+}
+
+std::filesystem::path table_cache_file(const std::filesystem::path& dir, int n, int d) {
+  return dir / ("latin-table-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
+}
+
 std::optional<std::filesystem::path> default_cache_dir() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "pcount";
   if (const char* home = std::getenv("HOME"); home && *home)
@@ -443,7 +443,7 @@ std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache,
   if (d < 0 || d > n) throw InvalidArgument("rows", "degree out of range");
   if (cache.dir) {
     ensure_writable_dir(*cache.dir, cache.option);
-    const auto file = cache_file(*cache.dir, n, d);
+    const auto file = class_list_file(*cache.dir, n, d);
     if (auto cached = read_cache(file, n, d)) return std::move(*cached);
     auto classes = generate_classes(n, d, cache, threads);
     sort_by_key(classes);
@@ -634,7 +634,7 @@ struct TableBuilder {
     const std::vector<GraphClass>& cls = known ? *known : loaded;
     const std::string header = table_header(n, d, cls);
     if (cache.dir)
-      if (auto values = read_table(table_file(*cache.dir, n, d), header, cls.size())) {
+      if (auto values = read_table(table_cache_file(*cache.dir, n, d), header, cls.size())) {
         from_cache = true;
         return FactorTable(cls, std::move(*values));
       }
@@ -646,7 +646,7 @@ struct TableBuilder {
       values = table_values(cls, &lower, threads);
     }
     from_cache = false;
-    if (cache.dir) write_table(table_file(*cache.dir, n, d), header, values, cache.option);
+    if (cache.dir) write_table(table_cache_file(*cache.dir, n, d), header, values, cache.option);
     return FactorTable(cls, std::move(values));
   }
 };

@@ -48,6 +48,14 @@ struct CacheOptions {
   std::string option = "cache_dir";
 };
 
+/// The cache file of the d-regular n+n class list in `dir`
+/// ("latin-classes-n<n>-d<d>.txt"; its format: regular_classes).
+[[nodiscard]] std::filesystem::path class_list_file(const std::filesystem::path& dir, int n, int d);
+
+/// The cache file of the d-regular n+n lookup table in `dir`
+/// ("latin-table-n<n>-d<d>.txt"; its format: ClassJob::table_from_cache).
+[[nodiscard]] std::filesystem::path table_cache_file(const std::filesystem::path& dir, int n, int d);
+
 /// The default cache directory: $XDG_CACHE_HOME/pcount, else
 /// $HOME/.cache/pcount; nullopt when neither variable is set.
 [[nodiscard]] std::optional<std::filesystem::path> default_cache_dir();
