@@ -417,6 +417,81 @@ void print_estimate(const Invocation& inv, const engine::Job& job, const ReportM
 
 namespace {
 
+/// A measured quantity with three significant digits and always a decimal
+/// point (so that scripts/docs-examples masks it): 17.0, 522.3, 1.32e+06.
+std::string measured_text(double v) {
+  char buf[32];
+  if (v >= 100 && v < 1e5)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%#.3g", v);
+  return buf;
+}
+
+/// "a–b unit", "a unit" when they agree (whole numbers below 10⁷ exactly).
+std::string size_text(const PriceStage::Size& z) {
+  if (z.low == z.high && z.low < 1e7 && z.low == std::floor(z.low))
+    return std::to_string(static_cast<long long>(z.low)) + " " + z.unit;
+  if (z.low == z.high) return measured_text(z.low) + " " + z.unit;
+  return measured_text(z.low) + "–" + measured_text(z.high) + " " + z.unit;
+}
+
+/// CPU time from `low` to `high` seconds in one unit: CPU-s, CPU-min or
+/// CPU-h; "at least …" when `high` is infinite.
+std::string cpu_range_text(double low, double high) {
+  const double top = std::isinf(high) ? low : high;
+  const auto [unit, scale] = top < 120    ? std::pair<const char*, double>{"CPU-s", 1.0}
+                             : top < 7200 ? std::pair<const char*, double>{"CPU-min", 60.0}
+                                          : std::pair<const char*, double>{"CPU-h", 3600.0};
+  if (std::isinf(high)) return "at least " + measured_text(low / scale) + " " + unit;
+  if (low == high) return measured_text(low / scale) + " " + unit;
+  return measured_text(low / scale) + "–" + measured_text(high / scale) + " " + unit;
+}
+
+/// The stage lines of a set-up priced stage by stage, its total, the
+/// 16-core nodes that finish it in a day, and its peak memory.
+void stage_lines(TextBlock& t, const SetupPrice& price) {
+  double low = 0.0, high = 0.0;
+  for (const PriceStage& st : price.stages) {
+    std::string sizes;
+    for (const PriceStage::Size& z : st.sizes) sizes += (sizes.empty() ? "" : ", ") + size_text(z);
+    t.line("stage", st.name + ": " + sizes + "; " +
+                        (st.cached ? std::string("cached, read by the run")
+                                   : cpu_range_text(st.cpu_low, st.cpu_high) + " (" + st.basis + ")"));
+    if (!st.cached) {
+      low += st.cpu_low;
+      high += st.cpu_high;
+    }
+  }
+  constexpr double kNodeDay = 16 * 86400.0;
+  const std::string nodes = std::isinf(high) ? "at least " + measured_text(low / kNodeDay)
+                                             : measured_text(low / kNodeDay) + "–" + measured_text(high / kNodeDay);
+  t.line("total", cpu_range_text(low, high) + "; " + nodes + " 16-core nodes for a day");
+  if (price.peak_bytes_high > 0)
+    t.line("memory", "peak about " + measured_text(price.peak_bytes_low / (1 << 30)) + "–" +
+                         measured_text(price.peak_bytes_high / (1 << 30)) + " GiB per process (" + price.peak_what +
+                         ")");
+}
+
+nlohmann::ordered_json stages_json(const SetupPrice& price) {
+  nlohmann::ordered_json stages = nlohmann::ordered_json::array();
+  for (const PriceStage& st : price.stages) {
+    nlohmann::ordered_json j;
+    j["name"] = st.name;
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+    for (const PriceStage::Size& z : st.sizes) sizes.push_back({{"unit", z.unit}, {"low", z.low}, {"high", z.high}});
+    j["sizes"] = sizes;
+    j["cpu_seconds_low"] = st.cached ? 0.0 : st.cpu_low;
+    j["cpu_seconds_high"] = st.cached                 ? nlohmann::ordered_json(0.0)
+                            : std::isinf(st.cpu_high) ? nlohmann::ordered_json(nullptr)
+                                                      : nlohmann::ordered_json(st.cpu_high);
+    j["cached"] = st.cached;
+    j["basis"] = st.basis;
+    stages.push_back(j);
+  }
+  return stages;
+}
+
 /// --estimate S when the set-up is priced above S: the price alone; the
 /// set-up is not run.
 [[noreturn]] void print_setup_only(const Invocation& inv, const SetupPrice& price) {
@@ -435,6 +510,11 @@ namespace {
     j["setup_price_seconds"] = price.seconds;
     j["setup_cache"] = price.cache.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(price.cache);
     j["setup_run"] = false;
+    if (!price.stages.empty()) j["stages"] = stages_json(price);
+    if (price.peak_bytes_high > 0) {
+      j["peak_bytes_low"] = price.peak_bytes_low;
+      j["peak_bytes_high"] = price.peak_bytes_high;
+    }
     j["answer"] = nullptr;
     j["cpu_seconds"] = nullptr;
     j["confidence"] = "rough";
@@ -448,7 +528,9 @@ namespace {
     t.line("cache", "it is kept in " + price.cache +
                         ", which the run reads instead: an --estimate whose S is "
                         "above the set-up's time runs it once, and the run and later estimates reuse it");
-  t.line("tasks", "not sampled: they need the set-up");
+  if (!price.stages.empty()) stage_lines(t, price);
+  t.line("tasks", price.stages.empty() ? "not sampled: they need the set-up"
+                                       : "not sampled: they need the set-up (priced above from measured rates)");
   t.line("confidence", "rough (the set-up's price only)");
   emit(inv, t.str());
 }

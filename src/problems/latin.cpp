@@ -1,5 +1,6 @@
 // The `--latin N [--rows K] [--method search|classes] [--cache-dir DIR]` problem.
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "pcount/engine/tree.hpp"
 #include "pcount/latin/classes.hpp"
 #include "pcount/latin/extend.hpp"
+#include "pcount/latin/price.hpp"
 #include "pcount/latin/search.hpp"
 
 namespace pcount::latin {
@@ -145,6 +147,50 @@ Plan plan_latin(const Invocation& inv) {
   return plan_search(inv, params, n, k);
 }
 
+/// Squares of order 10 and 11 by classes, priced stage by stage
+/// (latin/price.hpp); a price of 0 when every list and table is cached.
+std::optional<SetupPrice> price_square_setup(int n, const std::optional<std::filesystem::path>& dir, int threads) {
+  bool all_cached = dir.has_value();
+  for (int d = 3; d <= n / 2 && all_cached; ++d)
+    all_cached = std::filesystem::exists(class_list_file(*dir, n, d)) &&
+                 (d == n / 2 && n % 2 == 0 ? true : std::filesystem::exists(table_cache_file(*dir, n, d)));
+  if (all_cached) {
+    SetupPrice cached;
+    cached.what = "graph class lists and lookup tables";
+    cached.basis = "all cached";
+    cached.cache = dir->string();
+    return cached;
+  }
+  const SquarePrice p = price_square_classes(n, CacheOptions{dir, "--cache-dir"});
+  SetupPrice price;
+  double setup_low = 0.0, setup_high = 0.0;
+  for (const StagePrice& st : p.stages) {
+    PriceStage out{.name = st.name,
+                   .sizes = {{st.classes.low, st.classes.high, "classes"}},
+                   .cpu_low = st.cpu_seconds.low,
+                   .cpu_high = st.cpu_seconds.high,
+                   .cached = st.cached,
+                   .basis = st.basis};
+    if (st.lookups.high > 0) out.sizes.push_back({st.lookups.low, st.lookups.high, "lookups"});
+    if (st.name.rfind("the sum", 0) != 0) {
+      setup_low += st.cpu_seconds.low;
+      setup_high += st.cpu_seconds.high;
+    }
+    price.stages.push_back(std::move(out));
+  }
+  // The set-up's wall time on the run's threads, from the middle of its
+  // CPU interval (its low end when the interval is open above).
+  const double cpu = std::isinf(setup_high) ? setup_low : std::sqrt(std::max(setup_low, 1e-9) * setup_high);
+  price.seconds = cpu / std::clamp(threads, 1, engine::hardware_threads());
+  price.what = "graph class lists by nauty-genbg, lookup tables and complements";
+  price.basis = "the stages below";
+  if (dir) price.cache = dir->string();
+  price.peak_bytes_low = p.peak_bytes.low;
+  price.peak_bytes_high = p.peak_bytes.high;
+  price.peak_what = "reading the " + std::to_string(n / 2) + "-regular class list from genbg, or building its table";
+  return price;
+}
+
 /// --estimate's price of the classes set-up (Problem::price_setup): the
 /// graph class lists that are not cached yet, at 0.52 ms of CPU per class
 /// — R(10)'s cold set-up (lists of degrees 4 and 5, 722,845 classes, by
@@ -164,6 +210,7 @@ std::optional<SetupPrice> price_latin_setup(const Invocation& inv) {
   if (inv.value("cache-dir") && inv.value("cache-dir")->empty()) return std::nullopt;  // refused by the plan
   const auto dir =
       inv.value("cache-dir") ? std::optional(std::filesystem::path(*inv.value("cache-dir"))) : default_cache_dir();
+  if (k >= n - 1 && !inv.value("class-degree")) return price_square_setup(static_cast<int>(n), dir, inv.common.threads);
   // The degrees listed: the class degree and those of the tables below it.
   const auto degree = inv.value("class-degree");
   const long long top = degree ? parse_int("--class-degree", *degree, 1, n)

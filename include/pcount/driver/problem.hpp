@@ -229,6 +229,24 @@ struct Plan {
   Output output;
 };
 
+/// One stage of a priced set-up (or of tasks that cannot be sampled
+/// before the set-up exists), with its CPU time as an interval.
+struct PriceStage {
+  /// A quantity the stage handles, from `low` to `high` `unit` (equal when
+  /// known exactly), e.g. 1.42e8 to 1.67e8 "classes".
+  struct Size {
+    double low = 0.0;
+    double high = 0.0;
+    std::string unit = {};
+  };
+  std::string name = {};         ///< e.g. "5-regular list (nauty-genbg)"
+  std::vector<Size> sizes = {};  ///< what it handles
+  double cpu_low = 0.0;          ///< CPU seconds of all workers together, lower end
+  double cpu_high = 0.0;         ///< upper end; +infinity when only a lower bound is known
+  bool cached = false;           ///< already kept in the cache: the run reads it (costs 0)
+  std::string basis = {};        ///< where its rate comes from, one line
+};
+
 /// What a problem's set-up will cost — the work its plan() does before any
 /// task (class lists, lookup tables) — told before that work is done, so
 /// that --estimate S can say so instead of running a set-up longer than S
@@ -242,6 +260,13 @@ struct SetupPrice {
   /// Where the set-up's results are kept, so that the run (and later runs)
   /// read them instead of building them again; empty when nothing is kept.
   std::string cache = {};
+  /// The stages, when the problem prices them one by one (then `seconds`
+  /// is the set-up's part of them on the run's threads).
+  std::vector<PriceStage> stages = {};
+  /// Bytes one process holds at its peak, as an interval; 0 = not priced.
+  double peak_bytes_low = 0.0;
+  double peak_bytes_high = 0.0;
+  std::string peak_what = {};  ///< what holds them
 };
 
 /// Library code names the parameter at fault in InvalidArgument ("order",
