@@ -263,9 +263,9 @@ engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth) {
   const CodeSet& codes = code_set(game);
   auto f = std::make_shared<const Frontier>(expand(codes, strategy, split_depth));
   engine::Job job;
-  job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") + " strategy=" +
-                    (strategy == Strategy::knuth ? "knuth" : "first-consistent") +
-                    " split=" + std::to_string(split_depth);
+  job.fingerprint = game_fingerprint(codes)
+                        .add("strategy", strategy == Strategy::knuth ? "knuth" : "first-consistent")
+                        .add("split", split_depth);
   job.counter_names = strategy_counter_names();
   // Task 0 exists even when every secret is solved above the split.
   job.task_count = std::max<std::size_t>(f->sets.size(), 1);

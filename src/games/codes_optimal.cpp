@@ -110,14 +110,6 @@ void first_classes(const CodeSet& codes, std::size_t first, std::vector<std::uin
     }
 }
 
-/// The game (and, for a reduced code set, its shape) for fingerprints.
-std::string game_label(const CodeSet& codes) {
-  std::string s = codes.game() == Game::mastermind ? "mastermind" : "bulls-and-cows";
-  const bool full = codes.positions() == 4 && codes.symbols() == (codes.game() == Game::mastermind ? 6 : 10);
-  if (!full) s += " positions=" + std::to_string(codes.positions()) + " symbols=" + std::to_string(codes.symbols());
-  return s;
-}
-
 /// A full game's shared code set as a non-owning pointer.
 std::shared_ptr<const CodeSet> shared_code_set(Game game) {
   return std::shared_ptr<const CodeSet>(std::shared_ptr<const CodeSet>{}, &code_set(game));
@@ -136,6 +128,13 @@ void check_played(const std::vector<std::uint64_t>& solved, std::uint64_t total,
 }
 
 }  // namespace
+
+engine::Fingerprint game_fingerprint(const CodeSet& codes) {
+  engine::Fingerprint fp(codes.game() == Game::mastermind ? "mastermind" : "bulls-and-cows");
+  const bool full = codes.positions() == 4 && codes.symbols() == (codes.game() == Game::mastermind ? 6 : 10);
+  if (!full) fp.add("positions", codes.positions()).add("symbols", codes.symbols());
+  return fp;
+}
 
 engine::Job make_optimal_job(Game game, std::shared_ptr<OptimalTrees> trees) {
   const CodeSet& codes = code_set(game);
@@ -157,7 +156,7 @@ engine::Job make_optimal_job(std::shared_ptr<const CodeSet> codes_ptr, std::size
     trees->trees.assign(answers.size(), std::nullopt);
   }
   engine::Job job;
-  job.fingerprint = game_label(codes) + " strategy=optimal first=" + codes.name(first);
+  job.fingerprint = game_fingerprint(codes).add("strategy", "optimal").add("first", codes.name(first));
   job.counter_names = strategy_counter_names();
   job.task_count = classes->size();
   job.split_depth = 1;
@@ -272,12 +271,16 @@ engine::Job OptimalSplit::job(std::shared_ptr<OptimalTrees> trees) const {
     trees->trees.assign(p.tasks.size(), std::nullopt);
   }
   engine::Job job;
-  job.fingerprint =
-      game_label(codes) + " strategy=optimal first=" + codes.name(p.first) + " split=second-guess bounds=";
+  std::string bounds;
   for (std::size_t i = 0; i < p.bounds.size(); ++i) {
-    if (i > 0) job.fingerprint += ',';
-    job.fingerprint += std::to_string(p.bounds[i]);
+    if (i > 0) bounds += ',';
+    bounds += std::to_string(p.bounds[i]);
   }
+  job.fingerprint = game_fingerprint(codes)
+                        .add("strategy", "optimal")
+                        .add("first", codes.name(p.first))
+                        .add("split", "second-guess")
+                        .add("bounds", bounds);
   for (std::size_t id = 0; id < p.tasks.size(); ++id) {
     const SplitPlan::Task& t = p.tasks[id];
     const std::string stem =

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/games/code_strategy.hpp"
 #include "pcount/games/codes.hpp"
@@ -19,6 +20,11 @@ namespace pcount::games::codes {
 /// The exact branch and bound (codes_solver.hpp); one per thread, it keeps
 /// a memo of the sets it has solved.
 class Solver;
+
+/// A code game's job fingerprint so far: the game ("mastermind",
+/// "bulls-and-cows") and, for a reduced code set, its shape ("positions=3
+/// symbols=4"); the job adds its strategy and split.
+[[nodiscard]] engine::Fingerprint game_fingerprint(const CodeSet& codes);
 
 /// The fixed first guess of the optimal strategy: 0123 (bulls and cows, all
 /// first guesses are equivalent) or 1123 (Mastermind, Koyama & Lai 1993).

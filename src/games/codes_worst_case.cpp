@@ -113,8 +113,8 @@ engine::Job make_worst_case_job(Game game, std::shared_ptr<WorstCaseTrees> trees
   }
   if (trees) trees->trees.assign(tasks->size(), std::vector<std::optional<StrategyTree>>(kWorstCaps));
   engine::Job job;
-  job.fingerprint = std::string(game == Game::mastermind ? "mastermind" : "bulls-and-cows") +
-                    " strategy=optimal objective=worst-case caps=" + std::to_string(kWorstCaps);
+  job.fingerprint =
+      game_fingerprint(codes).add("strategy", "optimal").add("objective", "worst-case").add("caps", kWorstCaps);
   for (std::size_t i = 0; i < firsts.size(); ++i)
     for (int c = 1; c <= kWorstCaps; ++c) {
       const std::string stem = "first_" + codes.name(firsts[i]) + "_within_" + std::to_string(c + 1) + "_";

@@ -238,7 +238,7 @@ void count_positions(const Tables& t, std::size_t id, engine::Tally& out) {
 
 }  // namespace
 
-engine::Job make_job(int split_depth) {
+engine::Job make_job(int split_depth, engine::Fingerprint started) {
   if (split_depth < 0 || split_depth > 9)
     throw InvalidArgument("split_depth",
                           "tic-tac-toe games have at most 9 moves; expected 0 to 9, got " + std::to_string(split_depth));
@@ -247,7 +247,7 @@ engine::Job make_job(int split_depth) {
   auto full = std::make_shared<const std::vector<Node>>(frontier(t, split_depth, false, above));
   auto sym = std::make_shared<const std::vector<Node>>(frontier(t, split_depth, true, above_sym));
   engine::Job job;
-  job.fingerprint = "tictactoe split=" + std::to_string(split_depth);
+  job.fingerprint = started.flag("tictactoe").add("split", split_depth);
   job.counter_names = {"games", "x_lines", "o_lines", "draws", "games_up_to_symmetry",  // the game trees
                        "positions", "positions_up_to_symmetry", "terminal", "terminal_x_lines", "terminal_o_lines",
                        "terminal_full"};  // the positions

@@ -77,13 +77,16 @@ std::shared_ptr<const codes::StrategyTree> read_strategy_file(const codes::CodeS
   }
 }
 
-/// How a strategy-file job's fingerprint starts, before the tree's digest.
-std::string tree_label(codes::Game game) {
-  return std::string(game == codes::Game::mastermind ? "mastermind" : "bulls-and-cows") + " strategy-file tree=";
-}
+/// The game's name, as fingerprints and reports start.
+std::string game_name(codes::Game game) { return game == codes::Game::mastermind ? "mastermind" : "bulls-and-cows"; }
+
+/// How a strategy-file job's fingerprint starts, before the tree's digest
+/// ("tree=fnv1a64:…").
+Fingerprint tree_fingerprint(codes::Game game) { return Fingerprint(game_name(game)).flag("strategy-file"); }
 
 /// The job playing a checked tree: one task per answer to its first guess.
-engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree> tree) {
+/// `params` records the tree's digest, the one parameter of such a job.
+engine::Job tree_job(Params& params, codes::Game game, std::shared_ptr<const codes::StrategyTree> tree) {
   const codes::CodeSet& cs = code_set(game);
   auto classes = std::make_shared<std::vector<std::vector<std::uint16_t>>>(tree->answers.size());
   for (std::size_t s = 0; s < cs.size(); ++s) {
@@ -96,7 +99,9 @@ engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree
   // The whole tree decides the count: its canonical JSON (keys sorted, no
   // spacing) enters the fingerprint by digest, not the file's name or text.
   const std::string canonical = codes::tree_to_json(cs, *tree, "file", 0)["tree"].dump();
-  job.fingerprint = tree_label(game) + engine::fnv1a64_digest(canonical);
+  const std::string digest = engine::fnv1a64_digest(canonical);
+  params.record("tree", digest, Params::checked);
+  job.fingerprint = tree_fingerprint(game).add("tree", digest);
   job.counter_names = codes::strategy_counter_names();
   job.task_count = std::max<std::size_t>(classes->size(), 1);
   job.split_depth = 1;
@@ -117,11 +122,10 @@ engine::Job tree_job(codes::Game game, std::shared_ptr<const codes::StrategyTree
 /// (the file option arrives as "-"). Shards of another job get a
 /// fingerprint that cannot match, and the merge says so.
 engine::Job replayed_tree_job(const Invocation& inv, codes::Game game) {
-  const std::string prefix = fingerprint_prefix();
+  const std::string start = tree_fingerprint(game).str() + " tree=";
   const std::string found = inv.replayed_fingerprint();
   engine::Job job;
-  job.fingerprint = found.rfind(prefix + tree_label(game), 0) == 0 ? found.substr(prefix.size())
-                                                                   : tree_label(game) + "(shard files of another job)";
+  job.fingerprint = found.rfind(start, 0) == 0 ? found : start + "(shard files of another job)";
   job.counter_names = codes::strategy_counter_names();
   job.task_count = inv.replayed()->tasks_total;
   job.split_depth = 1;
@@ -129,13 +133,15 @@ engine::Job replayed_tree_job(const Invocation& inv, codes::Game game) {
   return job;
 }
 
-codes::Strategy parse_strategy(const Invocation& inv, codes::Strategy fallback) {
-  const auto s = inv.value("strategy");
-  if (!s) return fallback;
-  if (*s == "first-consistent") return codes::Strategy::first_consistent;
-  if (*s == "knuth") return codes::Strategy::knuth;
-  if (*s == "optimal") return codes::Strategy::optimal;
-  throw InvalidArgument("--strategy", "unknown strategy '" + *s + "'; allowed: first-consistent, knuth, optimal");
+/// --strategy, by default knuth for Mastermind and first-consistent for
+/// bulls and cows. The jobs write it into their fingerprints themselves
+/// ("strategy=knuth"), so it is declared Params::checked.
+codes::Strategy declare_strategy(Params& params, codes::Game game) {
+  const std::string s = params.choice("--strategy", "strategy", {"first-consistent", "knuth", "optimal"},
+                                      game == codes::Game::mastermind ? "knuth" : "first-consistent", Params::checked);
+  return s == "knuth"     ? codes::Strategy::knuth
+         : s == "optimal" ? codes::Strategy::optimal
+                          : codes::Strategy::first_consistent;
 }
 
 /// Chooses the guesses of one game: a tree's nodes, or a named strategy on
@@ -228,8 +234,8 @@ std::optional<int> run_codes(const Invocation& inv, codes::Game game) {
   const auto strategy_file = inv.value("strategy-file");
   if (strategy_file && inv.has("strategy"))
     throw InvalidArgument("--strategy-file", "gives the strategy itself: leave out --strategy");
-  const codes::Strategy strategy =
-      parse_strategy(inv, mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent);
+  Params params(inv);  // a game is no job: nothing is fingerprinted, the options are parsed alike
+  const codes::Strategy strategy = declare_strategy(params, game);
   std::shared_ptr<const codes::StrategyTree> tree;
   if (strategy_file) tree = read_strategy_file(cs, *strategy_file);
   if (!tree && strategy == codes::Strategy::optimal && !mastermind) tree = shipped_optimal_tree(cs);
@@ -277,7 +283,6 @@ Plan plan_worst_case(const Invocation& inv, codes::Game game, const std::optiona
   if (strategy_out) trees = std::make_shared<codes::WorstCaseTrees>();
   Plan plan;
   plan.job = codes::make_worst_case_job(game, trees);
-  plan.job.fingerprint = Fingerprint(plan.job.fingerprint);
   plan.report = [game, method, strategy_out, trees](const engine::RunResult& result) {
     const codes::CodeSet& c = code_set(game);
     const std::vector<std::size_t> firsts = codes::first_guess_orbits(c);
@@ -325,7 +330,7 @@ Plan plan_worst_case(const Invocation& inv, codes::Game game, const std::optiona
     }
     const bool mastermind = game == codes::Game::mastermind;
     Report report;
-    report.problem = mastermind ? "mastermind" : "bulls-and-cows";
+    report.problem = game_name(game);
     report.title = std::string(mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets)"
                                           : "bulls and cows (4 distinct digits, 5040 secrets)") +
                    ", least worst case, then least total";
@@ -354,25 +359,43 @@ struct CodesOptions {
   codes::Strategy strategy = codes::Strategy::first_consistent;
 };
 
+/// --objective: average or worst-case. Only the worst-case job names it in
+/// its fingerprint ("objective=worst-case", written by the job): average
+/// jobs were fingerprinted before the option existed, without it, and stay
+/// so, so their checkpoints and shards still read.
+bool parse_worst_case(Params& params, const std::optional<std::string>& objective) {
+  if (!objective) return false;
+  if (*objective != "average" && *objective != "worst-case")
+    throw InvalidArgument("--objective", "'" + *objective + "' does not apply here; allowed: average, worst-case");
+  if (*objective == "average") return false;
+  params.record("objective", "worst-case", Params::checked);
+  return true;
+}
+
 /// Reads and cross-checks --strategy, --strategy-file, --objective,
 /// --bound-tree and --class-bounds; throws InvalidArgument naming the option.
-CodesOptions check_codes_options(const Invocation& inv, codes::Game game) {
+CodesOptions check_codes_options(const Invocation& inv, Params& params, codes::Game game) {
   CodesOptions o;
   o.strategy_file = inv.value("strategy-file");
   o.strategy_out = inv.value("strategy-out");
   if (o.strategy_file && inv.has("strategy"))
     throw InvalidArgument("--strategy-file", "gives the strategy itself: leave out --strategy");
   const auto objective = inv.value("objective");
-  if (objective && *objective != "average" && *objective != "worst-case")
-    throw InvalidArgument("--objective", "unknown objective '" + *objective + "'; allowed: average, worst-case");
-  o.worst_case = objective && *objective == "worst-case";
+  o.worst_case = parse_worst_case(params, objective);
   if (objective && o.strategy_file)
     throw InvalidArgument("--objective", "applies to --strategy optimal, not to --strategy-file");
   if (objective && inv.has("strategy") && *inv.value("strategy") != "optimal")
     throw InvalidArgument("--objective", "applies to --strategy optimal only");
-  o.strategy = objective ? codes::Strategy::optimal
-                         : parse_strategy(inv, game == codes::Game::mastermind ? codes::Strategy::knuth
-                                                                               : codes::Strategy::first_consistent);
+  // A strategy file's job is named by the tree's digest (tree_job), an
+  // --objective implies the optimal strategy.
+  if (o.strategy_file) {
+    o.strategy = game == codes::Game::mastermind ? codes::Strategy::knuth : codes::Strategy::first_consistent;
+  } else if (objective) {
+    params.record("strategy", "optimal", Params::checked);
+    o.strategy = codes::Strategy::optimal;
+  } else {
+    o.strategy = declare_strategy(params, game);
+  }
   o.bound_tree_file = inv.value("bound-tree");
   o.class_bounds = inv.value("class-bounds");
   if (o.bound_tree_file && o.class_bounds)
@@ -415,6 +438,17 @@ std::vector<std::uint64_t> parse_class_bounds(const codes::CodeSet& cs, codes::G
   return bounds;
 }
 
+/// Bounds as --class-bounds takes them, and as the job's fingerprint holds
+/// them: "B1,B2,…".
+std::string bounds_text(const std::vector<std::uint64_t>& bounds) {
+  std::string text;
+  for (std::uint64_t b : bounds) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(b);
+  }
+  return text;
+}
+
 /// --bound-tree FILE: the bounds its tree reaches per class (refused with
 /// --shard, whose merge could not read the tree again: its bounds are named).
 std::vector<std::uint64_t> bounds_of_tree(const Invocation& inv, const codes::CodeSet& cs, codes::Game game,
@@ -427,18 +461,17 @@ std::vector<std::uint64_t> bounds_of_tree(const Invocation& inv, const codes::Co
   } catch (const InvalidArgument& e) {
     throw InvalidArgument("--bound-tree", file + ": " + e.what());
   }
-  if (inv.common.shard_count > 1) {
-    std::string list;
-    for (std::uint64_t b : bounds) list += (list.empty() ? "" : ",") + std::to_string(b);
+  if (inv.common.shard_count > 1)
     throw InvalidArgument("--bound-tree",
-                          "merge cannot read the tree again: with --shard give its bounds as --class-bounds " + list);
-  }
+                          "merge cannot read the tree again: with --shard give its bounds as "
+                          "--class-bounds " +
+                              bounds_text(bounds));
   return bounds;
 }
 
 /// The optimal strategy's job: by the first answer, or with bounds by the
 /// second guess (`split` set then); `trees` keeps the trees for --strategy-out.
-engine::Job optimal_job(const Invocation& inv, codes::Game game, const CodesOptions& o,
+engine::Job optimal_job(const Invocation& inv, Params& params, codes::Game game, const CodesOptions& o,
                         const std::shared_ptr<codes::OptimalTrees>& trees,
                         std::shared_ptr<const codes::OptimalSplit>& split) {
   const int depth = o.bound_tree_file || o.class_bounds ? 2 : 1;
@@ -449,9 +482,10 @@ engine::Job optimal_job(const Invocation& inv, codes::Game game, const CodesOpti
                                              std::to_string(*inv.common.split_depth));
   if (depth == 1) return codes::make_optimal_job(game, trees);
   const codes::CodeSet& cs = code_set(game);
-  split = std::make_shared<const codes::OptimalSplit>(game, o.bound_tree_file
-                                                                ? bounds_of_tree(inv, cs, game, *o.bound_tree_file)
-                                                                : parse_class_bounds(cs, game, *o.class_bounds));
+  const std::vector<std::uint64_t> bounds = o.bound_tree_file ? bounds_of_tree(inv, cs, game, *o.bound_tree_file)
+                                                              : parse_class_bounds(cs, game, *o.class_bounds);
+  params.record("bounds", bounds_text(bounds), Params::checked);  // the job writes them ("bounds=…")
+  split = std::make_shared<const codes::OptimalSplit>(game, bounds);
   return split->job(trees);
 }
 
@@ -493,7 +527,7 @@ struct CodesReport {
       throw InternalError("code game: " + std::to_string(s.secrets) + " secrets played, expected " +
                           std::to_string(code_set(game).size()));
     Report report;
-    report.problem = mastermind ? "mastermind" : "bulls-and-cows";
+    report.problem = game_name(game);
     report.title = mastermind ? "Mastermind (4 pegs, 6 colours, 1296 secrets), strategy " + strategy_name
                               : "bulls and cows (4 distinct digits, 5040 secrets), strategy " + strategy_name;
     report.params["strategy"] = strategy_name;
@@ -512,7 +546,8 @@ struct CodesReport {
 
 Plan plan_codes(const Invocation& inv, codes::Game game) {
   const codes::CodeSet& cs = code_set(game);
-  const CodesOptions o = check_codes_options(inv, game);
+  Params params(inv);
+  const CodesOptions o = check_codes_options(inv, params, game);
   if (o.worst_case) return plan_worst_case(inv, game, o.strategy_out);
   if (o.strategy_out) {
     engine::check_output_file("--strategy-out", *o.strategy_out);
@@ -541,14 +576,13 @@ Plan plan_codes(const Invocation& inv, codes::Game game) {
   } else if (r.given) {
     if (inv.common.split_depth && *inv.common.split_depth != 1)
       throw InvalidArgument("--split-depth", "a strategy file is split by the first answer only: use 1");
-    job = tree_job(game, r.given);
+    job = tree_job(params, game, r.given);
   } else if (optimal) {
     if (o.strategy_out) r.trees = std::make_shared<codes::OptimalTrees>();
-    job = optimal_job(inv, game, o, r.trees, r.split);
+    job = optimal_job(inv, params, game, o, r.trees, r.split);
   } else {
     job = codes::make_strategy_job(game, o.strategy, inv.common.split_depth.value_or(1));
   }
-  job.fingerprint = Fingerprint(job.fingerprint);
   r.file_name = replayed_file ? std::string() : o.strategy_file.value_or("");  // merge: the path is not known
   r.bound_name = o.bound_tree_file.value_or(o.class_bounds.value_or(""));
   r.bound_param = o.bound_tree_file ? "bound_tree" : "class_bounds";

@@ -38,31 +38,38 @@ namespace {
 
 constexpr long long kMaxLimit = std::numeric_limits<long long>::max();
 
-BoxShape read_shape(const Invocation& inv) {
+std::string shape_name(const BoxShape& s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); }
+
+/// --box RxC (default 3x3), declared as "box=RxC".
+BoxShape declare_shape(const Invocation& inv, Params& params, Params::Written written) {
   BoxShape shape;
   if (auto box = inv.value("box")) {
     const auto [r, c] = parse_box("--box", *box, kMaxSide);
     shape = BoxShape{r, c};
     check_shape(shape, "--box");
   }
+  params.record("box", shape_name(shape), written);
   return shape;
 }
 
-std::uint64_t read_limit(const Invocation& inv, std::uint64_t fallback) {
-  if (auto text = inv.value("limit")) return static_cast<std::uint64_t>(parse_int("--limit", *text, 0, kMaxLimit));
-  return fallback;
+/// --limit L (0 = count all; default `fallback`), declared as "limit=L".
+std::uint64_t declare_limit(Params& params, long long fallback, Params::Written written) {
+  return static_cast<std::uint64_t>(params.integer("--limit", "limit", 0, kMaxLimit, fallback, written));
 }
 
-std::string shape_name(const BoxShape& s) { return std::to_string(s.rows) + "x" + std::to_string(s.cols); }
-
-/// The --method of --puzzle and --puzzle-file for boxes of `shape`: fast9
-/// and simd9 need 3x3 boxes, and a bad PCOUNT_SIMD is refused here, before
-/// any work, when simd9 may run. Throws InvalidArgument.
-Kernel read_kernel(const Invocation& inv, const BoxShape& shape) {
+/// The --method values of the puzzle problems: the CLI kernels of the table.
+std::vector<std::string> kernel_names() {
   std::vector<std::string> names;
   for (const KernelInfo& k : kernels())
     if (k.cli) names.emplace_back(k.name);
-  const Kernel kernel = *kernel_by_name(choose_method(inv, names, kernel_name(Kernel::automatic)));
+  return names;
+}
+
+/// The kernel --method named (`method`, one of kernel_names()) for boxes of
+/// `shape`: fast9 and simd9 need 3x3 boxes, and a bad PCOUNT_SIMD is refused
+/// here, before any work, when simd9 may run. Throws InvalidArgument.
+Kernel check_kernel(const std::string& method, const BoxShape& shape) {
+  const Kernel kernel = *kernel_by_name(method);
   if (kernel_info(kernel).nine && !(shape == BoxShape{3, 3}))
     throw InvalidArgument("--method",
                           std::string(kernel_name(kernel)) + " needs 3x3 boxes, got --box " + shape_name(shape));
@@ -279,18 +286,21 @@ Report puzzle_report(const BoxShape& shape, const Puzzle& puzzle) {
   return report;
 }
 
-Plan plan_puzzle_list(const Invocation& inv, const BoxShape& shape) {
+Plan plan_puzzle_list(const Invocation& inv) {
+  Params params(inv);
+  const BoxShape shape = declare_shape(inv, params, Params::by_params);
   if (inv.has("limit")) throw InvalidArgument("--limit", "does not apply with --list (use --list K)");
   if (!inv.common.method.empty())
     throw InvalidArgument("--method", "does not apply with --list (it lists with a plain search of its own)");
+  // The puzzle is the fingerprint's bare word after the box, as listings
+  // were fingerprinted before Params.
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
   ListJobOptions options;
   options.split_depth = inv.common.split_depth.value_or(-1);
   options.min_tasks = auto_split_min_tasks(inv);
   options.json = list_json(inv);
   options.limit = inv.common.list_limit;
-  options.fingerprint =
-      Fingerprint("puzzle").add("box", shape_name(shape)).flag(to_line(puzzle.cells)).flag("list-solutions");
+  options.fingerprint = params.fingerprint("puzzle").flag(to_line(puzzle.cells)).flag("list-solutions");
   Plan plan;
   plan.job = make_grid_list_job(shape, puzzle.cells, options);
   plan.job.fingerprint += list_fingerprint(inv);
@@ -312,11 +322,16 @@ std::string method_text(const BoxShape& shape, Kernel kernel) {
 }
 
 Plan plan_puzzle(const Invocation& inv) {
-  const BoxShape shape = read_shape(inv);
-  if (inv.common.list) return plan_puzzle_list(inv, shape);
-  const std::uint64_t limit = read_limit(inv, 0);
-  const Kernel kernel = read_kernel(inv, shape);
+  if (inv.common.list) return plan_puzzle_list(inv);
+  // The count job writes its fingerprint itself (make_count_job: box,
+  // cells, limit, the kernel that runs), so its parameters are checked
+  // declarations; --method auto names the kernel it chooses there.
+  Params params(inv);
+  const BoxShape shape = declare_shape(inv, params, Params::checked);
+  const std::uint64_t limit = declare_limit(params, 0, Params::checked);
+  const Kernel kernel = check_kernel(choose_method(inv, kernel_names(), kernel_name(Kernel::automatic)), shape);
   const Puzzle puzzle = parse_puzzle(*inv.value("puzzle"), shape, "--puzzle");
+  params.record("cells", to_line(puzzle.cells), Params::checked);
 
   // The first solution in search order, sequentially; the count in parallel.
   auto first = std::make_shared<const SolveResult>(solve(puzzle, 1, kernel));
@@ -569,9 +584,10 @@ std::function<void(std::size_t, engine::Tally&, std::string&)> puzzle_file_task(
 /// output is the same for any --threads. The counts of the summary are the
 /// job's counters, so checkpoints, shards and merge work as for any job.
 Plan plan_puzzle_file(const Invocation& inv) {
-  const BoxShape shape = read_shape(inv);
-  const std::uint64_t limit = read_limit(inv, 2);
-  const Kernel kernel = read_kernel(inv, shape);
+  Params params(inv);
+  const BoxShape shape = declare_shape(inv, params, Params::by_params);
+  const std::uint64_t limit = declare_limit(params, 2, Params::by_params);
+  const Kernel kernel = check_kernel(params.method(kernel_names(), kernel_name(Kernel::automatic)), shape);
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "does not apply to --puzzle-file: each puzzle is one sequential task");
   const std::string path = *inv.value("puzzle-file");
@@ -579,11 +595,8 @@ Plan plan_puzzle_file(const Invocation& inv) {
   Plan plan;
   engine::Job& job = plan.job;
   job.counter_names = {"solved", "unique", "no_solution", "several", "bad_lines"};
-  const Fingerprint base = Fingerprint("puzzle-file")
-                               .add("box", shape_name(shape))
-                               .add("limit", limit)
-                               .add("method", kernel_name(kernel))
-                               .add("block", kBlock);
+  params.record("block", std::to_string(kBlock));  // the task list: kBlock file lines a task
+  const Fingerprint base = params.fingerprint("puzzle-file");
   const std::string stem = base.str() + " ";  // then lines= and input=, which a merge does not know
   std::size_t lines = 0;
   if (const engine::RunResult* replay = inv.replayed()) {

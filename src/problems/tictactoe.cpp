@@ -20,15 +20,14 @@ void add_tictactoe_options(po::options_description& d) {
 std::string value_name(int v) { return v > 0 ? "win" : v < 0 ? "loss" : "draw"; }
 
 Plan plan_tictactoe(const Invocation& inv) {
-  // The play ("normal", "misere") is the fingerprint's first word, the
-  // kernel's job description after it.
+  // The play ("normal", "misere") is the fingerprint's first word, before
+  // the kernel's job description (ttt::make_job).
   const bool misere = Params(inv).flag("--misere", "misere", "normal", Params::checked);
   const std::string method = choose_method(inv, {"search"}, "search");
   const int depth = inv.common.split_depth.value_or(2);
 
   Plan plan;
-  plan.job = ttt::make_job(depth);
-  plan.job.fingerprint = Fingerprint(misere ? "misere" : "normal").flag(plan.job.fingerprint);
+  plan.job = ttt::make_job(depth, Fingerprint(misere ? "misere" : "normal"));
   plan.report = [misere, method](const engine::RunResult& result) {
     // Who wins a game that ends with a line: its maker (normal) or the other player (misère).
     const std::size_t x_wins = misere ? ttt::kOLines : ttt::kXLines;

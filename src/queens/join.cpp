@@ -39,13 +39,18 @@ void check_n_join(int n) {
   if (n < 1 || n > kMaxN) throw InvalidArgument("n", "must be a whole number from 1 to 32");
 }
 
+/// Throws InvalidArgument("path") for a path this CPU cannot run.
+void check_path(engine::SimdPath path) {
+  if (!engine::simd_path_supported(path))
+    throw InvalidArgument("path", std::string("this CPU cannot run the ") + engine::simd_path_name(path) + " path");
+}
+
 }  // namespace
 
 std::uint64_t count_disjoint_keys(int n, std::span<const std::uint64_t> top, std::span<const std::uint64_t> bottom,
                                   bool wide, engine::SimdPath path) {
   check_n_join(n);
-  if (!engine::simd_path_supported(path))
-    throw InvalidArgument("path", std::string("this CPU cannot run the ") + engine::simd_path_name(path) + " path");
+  check_path(path);
   const KeyOrder order(n);
   std::vector<u64> t(top.size()), b(bottom.size());
   const u64 mask = n == 32 ? ~u64{0} : (u64{1} << (2 * n)) - 1;
@@ -121,7 +126,7 @@ std::vector<JoinTask> join_tasks(int n, int outer) {
   return tasks;
 }
 
-JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal) {
+JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal, engine::SimdPath path) {
   check_join(n, outer);
   const Geometry g(n, outer, diagonal);
   thread_local Scratch s;
@@ -161,12 +166,13 @@ JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal
       const Weighting w{parts.top.lams.data(), parts.bottom.lams.data(), reflection.get(), p.least};
       u64 shortfall = 0;
       const u64 pairs =
-          count_disjoint(tk, parts.top.count, bk, parts.bottom.count, *order, s, tests, false, &w, &shortfall);
+          count_disjoint(tk, parts.top.count, bk, parts.bottom.count, *order, s, tests, false, &w, &shortfall, path);
       // each pair with a tie is one of the fits, short of 2 by at most 2
       if (shortfall > 2 * u128{pairs}) throw InternalError("queens join: a group's weights exceed its fits");
       value = 2 * u128{pairs} - shortfall;
     } else {
-      value = count_disjoint(tk, parts.top.count, bk, parts.bottom.count, *order, s, tests);
+      value =
+          count_disjoint(tk, parts.top.count, bk, parts.bottom.count, *order, s, tests, false, nullptr, nullptr, path);
     }
     out.solutions = checked_add(out.solutions, checked_mul(static_cast<u128>(p.size), value));
   }
@@ -234,9 +240,9 @@ std::shared_ptr<const TaskList> task_list(int n, int outer) {
 
 }  // namespace
 
-engine::Job make_join_job(int n, int outer, const std::string& fingerprint) {
+engine::Job make_join_job(int n, int outer, const std::string& fingerprint, engine::SimdPath path) {
   check_join(n, outer);
-  (void)engine::simd_path();  // a bad PCOUNT_SIMD is refused before any work
+  check_path(path);
   const std::shared_ptr<const TaskList> list = task_list(n, outer);
   const std::shared_ptr<const std::vector<JoinTask>> tasks(list, &list->tasks);
   const std::shared_ptr<const std::vector<TaskEstimate>> estimates(list, &list->estimates);
@@ -246,13 +252,13 @@ engine::Job make_join_job(int n, int outer, const std::string& fingerprint) {
   job.counter_names = {"all", "rot180", "rot90"};
   job.task_count = count + 2;
   job.split_depth = -1;
-  job.run_task = [n, outer, tasks, count](std::size_t id, engine::Tally& out) {
+  job.run_task = [n, outer, tasks, count, path](std::size_t id, engine::Tally& out) {
     if (id >= count) {
       const bool half = id == count;
       add_rotation_symmetric(n, half, half ? kJRot180 : kJRot90, out);
       return;
     }
-    const JoinTaskCount c = count_join_task(n, outer, (*tasks)[id]);
+    const JoinTaskCount c = count_join_task(n, outer, (*tasks)[id], true, path);
     out.add(kJAll, c.solutions);
     out.nodes = checked_add(out.nodes, c.placements);
   };

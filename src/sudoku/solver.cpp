@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/engine/tree.hpp"
 #include "pcount/sudoku/solver_kernels.hpp"
@@ -417,9 +418,13 @@ engine::Job count_job_with(const Puzzle& puzzle, const CountJobOptions& options,
   const int depth = options.split_depth >= 0 ? options.split_depth : engine::auto_split_depth(*tree, options.min_tasks);
   auto frontier = std::make_shared<const std::vector<typename PuzzleTree<K>::Node>>(engine::expand(*tree, depth));
   engine::Job job;
-  job.fingerprint = options.fingerprint_prefix + " puzzle box=" + std::to_string(puzzle.shape.rows) + "x" +
-                    std::to_string(puzzle.shape.cols) + " cells=" + to_line(puzzle.cells) +
-                    " limit=" + std::to_string(options.limit) + " kernel=" + name + " split=" + std::to_string(depth);
+  job.fingerprint = engine::Fingerprint::extending(options.fingerprint_prefix)
+                        .flag("puzzle")
+                        .add("box", std::to_string(puzzle.shape.rows) + "x" + std::to_string(puzzle.shape.cols))
+                        .add("cells", to_line(puzzle.cells))
+                        .add("limit", options.limit)
+                        .add("kernel", name)
+                        .add("split", depth);
   job.counter_names = {"solutions"};
   job.task_count = frontier->size();
   job.split_depth = depth;

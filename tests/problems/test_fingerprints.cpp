@@ -36,6 +36,9 @@ std::string fingerprint_of(const std::string& args) {
   return nlohmann::json::parse(slurp(out))["fingerprint"];
 }
 
+const std::string kMagictour = PCOUNT_DATA_DIR "/sudoku/puzzles3_magictour_top1465";
+const std::string kPuzzle = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
 TEST(Fingerprints, OneParameterChangedGivesAnotherJob) {
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"--queens 8", "--queens 9"},
@@ -52,6 +55,12 @@ TEST(Fingerprints, OneParameterChangedGivesAnotherJob) {
       {"--tictactoe", "--tictactoe --misere"},
       {"--kirkman --split-depth 2", "--kirkman --split-depth 3"},
       {"--mastermind --strategy knuth", "--mastermind --strategy first-consistent"},
+      {"--mastermind --strategy optimal", "--mastermind --objective worst-case"},
+      {"--mastermind --strategy optimal --class-bounds 1,2,3,4,5,6,7,8,9,10,11,12,13",
+       "--mastermind --strategy optimal --class-bounds 1,2,3,4,5,6,7,8,9,10,11,12,14"},
+      {"--puzzle-file " + kMagictour, "--puzzle-file " + kMagictour + " --limit 3"},
+      {"--puzzle-file " + kMagictour, "--puzzle-file " + kMagictour + " --method general"},
+      {"--puzzle " + kPuzzle + " --method general", "--puzzle " + kPuzzle + " --method general --limit 1"},
   };
   for (const auto& [a, b] : pairs) EXPECT_NE(fingerprint_of(a), fingerprint_of(b)) << a << " | " << b;
 }
@@ -70,6 +79,20 @@ TEST(Fingerprints, FilesOfEarlierRunsStayReadable) {
   EXPECT_EQ(fingerprint_of("--sudoku 3x3 --method bands"), v + "sudoku box=3x3 method=bands classes=44");
   EXPECT_EQ(fingerprint_of("--tictactoe --misere"), v + "misere tictactoe split=2");
   EXPECT_EQ(fingerprint_of("--kirkman"), v + "kirkman count method=orbits split=3");
+  EXPECT_EQ(fingerprint_of("--bulls-and-cows --strategy knuth --split-depth 2"),
+            v + "bulls-and-cows strategy=knuth split=2");
+  EXPECT_EQ(fingerprint_of("--mastermind --objective worst-case"),
+            v + "mastermind strategy=optimal objective=worst-case caps=8");
+  EXPECT_EQ(fingerprint_of("--mastermind --strategy optimal --class-bounds 1,2,3,4,5,6,7,8,9,10,11,12,13"),
+            v + "mastermind strategy=optimal first=1123 split=second-guess bounds=1,2,3,4,5,6,7,8,9,10,11,12,13");
+  EXPECT_EQ(fingerprint_of("--bulls-and-cows --strategy-file " PCOUNT_DATA_DIR "/games/bulls-and-cows-optimal.json"),
+            v + "bulls-and-cows strategy-file tree=fnv1a64:d93256fa076bf7eb");
+  EXPECT_EQ(fingerprint_of("--puzzle-file " + kMagictour + " --limit 3"),
+            v + "puzzle-file box=3x3 limit=3 method=auto block=256 lines=1468 input=fnv1a64w:4ea0478e5c32c93b");
+  EXPECT_EQ(fingerprint_of("--puzzle " + kPuzzle + " --method general --split-depth 2"),
+            v + "puzzle box=3x3 cells=" + kPuzzle + " limit=0 kernel=general split=2");
+  EXPECT_EQ(fingerprint_of("--puzzle 1..4..2...1.3..2 --box 2x2 --list"),
+            v + "puzzle box=2x2 1..4..2...1.3..2 list-solutions split=10 list=text");
 }
 
 }  // namespace

@@ -54,6 +54,30 @@ TEST(QueensJoin, AgreesWithSearchForEveryOuterSplit) {
   }
 }
 
+// The whole job on each instruction-set path, forced through
+// make_join_job's `path` as the sudoku tests force each simd9 path: the
+// 16-byte SSE4.1 copy of the kernel, which a CPU with AVX2 never picks by
+// itself, gives the published counts too (Q(12) = 14200, Q(14) = 365596,
+// OEIS A000170; odd 13 joins without the diagonal weights, even 12 and 14
+// with them). A path this CPU lacks is refused before any work.
+TEST(QueensJoin, EveryForcedPathGivesThePublishedCounts) {
+  engine::RunOptions options;
+  options.threads = 2;
+  for (engine::SimdPath path : {engine::SimdPath::sse41, engine::SimdPath::avx2, engine::SimdPath::avx512}) {
+    if (!engine::simd_path_supported(path)) {
+      EXPECT_THROW((void)make_join_job(12, default_join_outer(12), "test", path), InvalidArgument);
+      continue;
+    }
+    for (int n : {12, 13, 14}) {
+      const engine::Tally totals = engine::run(make_join_job(n, default_join_outer(n), "test", path), options).totals;
+      EXPECT_EQ(join_counts(n, totals), known(n)) << "n=" << n << " " << engine::simd_path_name(path);
+      if (n != 13) {
+        EXPECT_EQ(totals.counts[kJAll], n == 12 ? 14200u : 365596u) << engine::simd_path_name(path);
+      }
+    }
+  }
+}
+
 TEST(QueensJoin, SameCountsForEveryThreadCount) {
   for (int n : {9, 12, 14})
     for (int threads : {1, 2, 4}) EXPECT_EQ(run_join(n, 4, threads), known(n)) << "n=" << n << " threads=" << threads;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/task.hpp"
 
 namespace pcount::games::tictactoe {
@@ -71,8 +72,11 @@ inline constexpr std::size_t kPositionTasks = 27;
 ///   colourings that are the least of their 8 images).
 /// Node count = nodes of the full tree (549,946, root included, whatever
 /// the split). Throws InvalidArgument("split_depth") for a depth outside
-/// 0..9.
-[[nodiscard]] engine::Job make_job(int split_depth);
+/// 0..9. Its fingerprint is `started` (the caller's: the program's version
+/// and the play its counts are read for, "normal" or "misere"; the counts
+/// are the same, the report's reading of them differs) followed by
+/// "tictactoe split=D".
+[[nodiscard]] engine::Job make_job(int split_depth, engine::Fingerprint started = engine::Fingerprint("normal"));
 
 /// Legal positions found by a plain depth-first walk of the game tree with
 /// a visited set (an independent check of make_job's legality rule).

@@ -94,10 +94,13 @@ struct JoinTaskCount {
 /// by comparing the solution's left row set with its top column set, so a
 /// task's own total is not the number of solutions with its column sets,
 /// but the tasks' sum is Q(n); `diagonal` = false turns this off (the sum
-/// is the same). Polls for a stop between column sets (throws
+/// is the same). The keys are joined on instruction-set path `path` (16, 32
+/// or 64 bytes per vector; count_disjoint_keys), by default
+/// engine::simd_path(). Polls for a stop between column sets (throws
 /// TaskAbandoned). Throws like check_join, CountOverflow if a sum
 /// overflows, InternalError if a weight correction is inconsistent.
-[[nodiscard]] JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal = true);
+[[nodiscard]] JoinTaskCount count_join_task(int n, int outer, const JoinTask& t, bool diagonal = true,
+                                            engine::SimdPath path = engine::simd_path());
 
 /// Estimated half placements of task `t` (mean of `probes` random
 /// root-to-leaf probes of its two enumerations; Knuth 1975), without the
@@ -132,8 +135,13 @@ enum JoinCounter : std::size_t {
 /// The `--method join` job: tasks 0..T-1 are join_tasks(n, outer) (counter
 /// kJAll), task T the half-turn search (kJRot180), task T+1 the quarter-turn
 /// search (kJRot90). Estimates are the tasks' estimated placements squared
-/// over their column sets. Throws like check_join.
-[[nodiscard]] engine::Job make_join_job(int n, int outer, const std::string& fingerprint);
+/// over their column sets. Every task joins on `path`, by default
+/// engine::simd_path() (what the program runs; the tests force each path
+/// this CPU has). Throws like check_join, like engine::simd_path() for a
+/// bad PCOUNT_SIMD, and InvalidArgument("path") for a path this CPU cannot
+/// run.
+[[nodiscard]] engine::Job make_join_job(int n, int outer, const std::string& fingerprint,
+                                        engine::SimdPath path = engine::simd_path());
 
 /// Estimated peak bytes of the join job for `workers` workers: each worker
 /// holds at most the largest task's placements at 32 bytes each (a bound:
