@@ -710,7 +710,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads, st
   if (n == kMaxClassOrder && degree > 4)
     throw InvalidArgument("rows", "the classes method counts R(K,11) for K ≤ 6; larger K and R(11) need the " +
                                       std::to_string(degree) +
-                                      "-regular 11+11 classes (about 1.3·10⁸ for degree 5), which it does not list");
+                                      "-regular 11+11 classes (about 1.4·10⁸ for degree 5), which it does not list");
   const auto t0 = std::chrono::steady_clock::now();
   TableBuilder tables{n, std::min((n - 1) / 2, 3), cache, threads};
   bool complements_from_cache = false;

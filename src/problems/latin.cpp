@@ -51,15 +51,21 @@ Report make_report(int n, int k, const std::string& method, u128 reduced) {
 /// R(11) need the 5-regular 11+11 classes, which it does not list.
 constexpr int kMaxRowsAt11 = 6;
 
+/// Refuses R(K,11) for K > kMaxRowsAt11, naming --rows (or --latin for
+/// squares) with InvalidArgument.
+void refuse_beyond_rows_at_11(const Invocation& inv, int n, int k) {
+  if (n == kMaxClassOrder && k > kMaxRowsAt11)
+    throw InvalidArgument(inv.value("rows") ? "--rows" : "--latin",
+                          "the classes method counts R(K,11) for K ≤ " + std::to_string(kMaxRowsAt11) +
+                              "; R(11) and K ≥ 7 need the 5-regular 11+11 graph classes (about 1.4·10⁸), "
+                              "which it does not list yet (count --latin 11 --estimate 60 prices them)");
+}
+
 Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
   if (n < 2 || n > kMaxClassOrder)
     throw InvalidArgument("--method", "classes handles 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
                                           ", got N = " + std::to_string(n) + "; use --method search");
-  if (n == kMaxClassOrder && k > kMaxRowsAt11)
-    throw InvalidArgument(inv.value("rows") ? "--rows" : "--latin",
-                          "the classes method counts R(K,11) for K ≤ " + std::to_string(kMaxRowsAt11) +
-                              "; R(11) and K ≥ 7 need the 5-regular 11+11 graph classes (about 1.3·10⁸), "
-                              "which it does not list yet");
+  refuse_beyond_rows_at_11(inv, n, k);
   if (inv.common.split_depth)
     throw InvalidArgument("--split-depth", "applies to --method search only; classes splits by graph class");
   // The class job writes its fingerprint itself (latin/classes.cpp), with
@@ -211,6 +217,7 @@ std::optional<SetupPrice> price_latin_setup(const Invocation& inv) {
   const auto dir =
       inv.value("cache-dir") ? std::optional(std::filesystem::path(*inv.value("cache-dir"))) : default_cache_dir();
   if (k >= n - 1 && !inv.value("class-degree")) return price_square_setup(static_cast<int>(n), dir, inv.common.threads);
+  refuse_beyond_rows_at_11(inv, static_cast<int>(n), static_cast<int>(k));  // before pricing what cannot run
   // The degrees listed: the class degree and those of the tables below it.
   const auto degree = inv.value("class-degree");
   const long long top = degree ? parse_int("--class-degree", *degree, 1, n)

@@ -243,6 +243,7 @@ TEST(LatinCli, BadInput) {
       {{"--latin", "12", "--method", "classes"}, "--method"},
       {{"--latin", "11", "--method", "classes"}, "--latin"},
       {{"--latin", "11", "--rows", "7", "--method", "classes"}, "--rows"},
+      {{"--latin", "11", "--rows", "8", "--estimate", "60"}, "--rows"},  // refused, not priced
       {{"--latin", "9", "--rows", "6", "--class-degree", "3"}, "--class-degree"},
       {{"--latin", "9", "--rows", "6", "--class-degree", "7"}, "--class-degree"},
       {{"--latin", "9", "--class-degree", "3"}, "--class-degree"},
