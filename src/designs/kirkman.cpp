@@ -74,17 +74,21 @@ struct Task {
   std::uint64_t weight;
 };
 
+/// The states after each canonical next row of `s` (none when complete):
+/// the children of both trees below.
+std::vector<State> next_states(const State& s) {
+  std::vector<State> kids;
+  if (s.days == kDays) return kids;
+  for_each_next_row(s, [&](int g, int a, int b) { kids.push_back(place(s, g, a, b)); });
+  return kids;
+}
+
 /// Children of a completion-search node (canonical rows), for the split.
 struct CompletionTree {
   using Node = State;
   State start;
   [[nodiscard]] State root() const { return start; }
-  [[nodiscard]] std::vector<State> children(const State& s) const {
-    std::vector<State> kids;
-    if (s.days == kDays) return kids;
-    for_each_next_row(s, [&](int g, int a, int b) { kids.push_back(place(s, g, a, b)); });
-    return kids;
-  }
+  [[nodiscard]] std::vector<State> children(const State& s) const { return next_states(s); }
   void count_subtree(const State& s, engine::Tally& t) const {
     Search c;
     t.add(0, c.count(s));
@@ -256,12 +260,7 @@ namespace {
 struct ListTree {
   using Node = State;
   [[nodiscard]] Node root() const { return after_first_day(); }
-  [[nodiscard]] std::vector<Node> children(const Node& s) const {
-    std::vector<Node> kids;
-    if (s.days == kDays) return kids;
-    for_each_next_row(s, [&](int g, int a, int b) { kids.push_back(place(s, g, a, b)); });
-    return kids;
-  }
+  [[nodiscard]] std::vector<Node> children(const Node& s) const { return next_states(s); }
   void count_subtree(const Node& s, engine::Tally& tally) const {
     Walk w{nullptr, false, 0};
     w.dfs(s);

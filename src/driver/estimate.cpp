@@ -265,30 +265,22 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
 
 /// The estimate as one JSON object (docs/json.md).
 [[noreturn]] void print_estimate_json(const EstimateSetting& st, const engine::RunEstimate& e) {
-  const Invocation& inv = st.inv;
-  const engine::Job& job = st.job;
-  const Common& c = inv.common;
   const engine::RunEstimateOptions& o = st.o;
-  const engine::Shard shard = st.shard;
-  const double setup = st.setup, load = st.load;
-  const int cores = st.cores;
-  const bool busy = st.busy;
-  const std::string sure = confidence(e);
-  nlohmann::ordered_json j = estimate_head(inv, job);
-  j["threads"] = c.threads;
+  nlohmann::ordered_json j = estimate_head(st.inv, st.job);
+  j["threads"] = st.inv.common.threads;
   j["processes"] = o.processes;
   j["workers"] = e.workers;
-  if (shard.count > 1) j["shard"] = {{"index", shard.index}, {"count", shard.count}};
+  if (st.shard.count > 1) j["shard"] = {{"index", st.shard.index}, {"count", st.shard.count}};
   j["tasks"] = e.tasks;
   j["tasks_sampled"] = e.sampled;
   j["sampled_by"] = e.leaf_probes ? "leaf_probes" : "full_runs";
   if (e.leaf_probes) j["leaf_probes_per_task"] = e.leaf_probes_per_task;
   j["tasks_extrapolated"] = e.extrapolated;
   j["strata"] = e.strata;
-  j["stratified_by"] = e.task_estimates ? (job.estimate ? "task_estimates" : "probes") : "task_id";
+  j["stratified_by"] = e.task_estimates ? (st.job.estimate ? "task_estimates" : "probes") : "task_id";
   j["sample_seconds"] = e.sample_seconds;
   j["sampled_task_seconds"] = e.sampled_task_seconds;
-  j["setup_seconds"] = setup;
+  j["setup_seconds"] = st.setup;
   j["setup_price_seconds"] = st.price ? nlohmann::ordered_json(st.price->seconds) : nullptr;
   j["setup_cache"] = st.price && !st.price->cache.empty() ? nlohmann::ordered_json(st.price->cache) : nullptr;
   j["answer"] = answer_json(answer(st, e));
@@ -305,10 +297,10 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
   j["tasks_split"] = e.splits;
   j["wall_seconds_low"] = e.wall_seconds_low;
   j["wall_seconds_high"] = e.wall_seconds_high;
-  j["confidence"] = sure;
-  j["load_average"] = load >= 0 ? nlohmann::ordered_json(load) : nullptr;
-  j["cores"] = cores;
-  j["busy"] = busy;
+  j["confidence"] = confidence(e);
+  j["load_average"] = st.load >= 0 ? nlohmann::ordered_json(st.load) : nullptr;
+  j["cores"] = st.cores;
+  j["busy"] = st.busy;
   j["interval"] = "95% (bootstrap percentiles over the sampled tasks, run-to-run timing noise included)";
   j["timing_noise"] = o.noise;
   j["cpu_timing_noise"] = o.cpu_noise;
@@ -320,7 +312,7 @@ EstimateSetting estimate_setting(const Invocation& inv, const engine::Job& job) 
   } else {
     j["knuth_nodes"] = nullptr;
   }
-  emit(inv, j.dump() + '\n');
+  emit(st.inv, j.dump() + '\n');
 }
 
 /// The estimate as text.

@@ -166,19 +166,13 @@ bool Solver::feasible(const std::vector<std::uint16_t>& set, int cap, const Grou
     return x.consistent > y.consistent;
   });
   for (const Try& t : tries) {
-    Group child_group;
-    if (group && group->size() > 1) child_group = fixing(*group, digits_[t.guess], p_, used);
-    unsigned next_used = used;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(p_); ++i) next_used |= 1u << digits_[t.guess][i];
-    std::array<std::vector<std::uint16_t>, kAnswers> classes;
-    const std::uint8_t* row = codes_.row(t.guess);
-    for (std::uint16_t s : set)
-      if (row[s] != solved_) classes[row[s]].push_back(s);
+    AfterGuess after = after_guess(set, t.guess, group, used);
+    auto& classes = after.classes;
     std::sort(classes.begin(), classes.end(), [](const auto& x, const auto& y) { return x.size() > y.size(); });
     bool all = true;
     for (const auto& c : classes) {
       if (c.size() <= 1) break;
-      if (!feasible(c, cap - 1, child_group.size() > 1 ? &child_group : nullptr, next_used)) {
+      if (!feasible(c, cap - 1, after.symmetries(), after.used)) {
         all = false;
         break;
       }
@@ -456,18 +450,22 @@ bool Solver::orbit_least(const Code& d, int own, const Group& group, unsigned us
   return true;
 }
 
+Solver::AfterGuess Solver::after_guess(const std::vector<std::uint16_t>& set, std::size_t guess, const Group* group,
+                                       unsigned used) const {
+  AfterGuess after;
+  if (group && group->size() > 1) after.group = fixing(*group, digits_[guess], p_, used);
+  after.used = used;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(p_); ++i) after.used |= 1u << digits_[guess][i];
+  const std::uint8_t* row = codes_.row(guess);
+  for (std::uint16_t s : set)
+    if (row[s] != solved_) after.classes[row[s]].push_back(s);
+  return after;
+}
+
 bool Solver::evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best, std::uint64_t& out,
                       const Group* group, unsigned used, int cap) {
-  Group child_group;
-  if (group && group->size() > 1) child_group = fixing(*group, digits_[c.guess], p_, used);
-  unsigned next_used = used;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(p_); ++i) next_used |= 1u << digits_[c.guess][i];
-  std::array<std::vector<std::uint16_t>, kAnswers> classes;
-  const std::uint8_t* row = codes_.row(c.guess);
-  for (std::uint16_t s : set) {
-    const auto a = row[s];
-    if (a != solved_) classes[a].push_back(s);
-  }
+  const AfterGuess after = after_guess(set, c.guess, group, used);
+  const auto& classes = after.classes;
   std::array<std::size_t, kAnswers> order{};
   for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
   std::sort(order.begin(), order.end(),
@@ -488,8 +486,8 @@ bool Solver::evaluate(const std::vector<std::uint16_t>& set, const Candidate& c,
     const std::size_t k = classes[a].size();
     if (k == 0) break;
     const std::uint64_t rest = total - bound[a];
-    const std::uint64_t v = solve(classes[a], best - rest, child_group.size() > 1 ? &child_group : nullptr, next_used,
-                                  cap < kNoCap ? cap - 1 : kNoCap);
+    const std::uint64_t v =
+        solve(classes[a], best - rest, after.symmetries(), after.used, cap < kNoCap ? cap - 1 : kNoCap);
     total = rest + v;
     if (total >= best || aborted_) return false;
   }

@@ -180,6 +180,20 @@ private:
   /// digit-class key is smaller than `own` (d's number, d class-least).
   bool orbit_least(const Code& d, int own, const Group& group, unsigned used, const DigitClasses& cls) const;
 
+  /// What guess `guess` leaves of `set`: the secrets by answer (the solved
+  /// answer's dropped), the symmetries of the history that fix the guess
+  /// and the digits used after it; feasible and evaluate search each class
+  /// from there.
+  struct AfterGuess {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    Group group;  ///< empty when the history had no symmetries to keep
+    unsigned used;
+    /// The group to pass on: null when only the identity is left.
+    [[nodiscard]] const Group* symmetries() const { return group.size() > 1 ? &group : nullptr; }
+  };
+  AfterGuess after_guess(const std::vector<std::uint16_t>& set, std::size_t guess, const Group* group,
+                         unsigned used) const;
+
   /// Total for guess c (n for this guess plus the classes' optimal totals)
   /// if it is < best; false when cut. First every class's one-level bound
   /// (cheap), then the classes exactly, largest first.
