@@ -173,6 +173,7 @@ public:
                           .add_hex("list", list_hash_);
     auto classes = std::make_shared<const std::vector<ClassEntry>>(classes_);
     const int c = c_;
+    job.splits = true;  // B's search gives parts away; B is summed over them before it is squared
     if (split_) {
       // Task (class i, part p) adds part p of B(class i) to counter i; the
       // squares are taken in total(), once every part has run.
