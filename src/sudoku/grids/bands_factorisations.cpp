@@ -293,7 +293,7 @@ u128 times_k_factorial(u128 v, int k) {
 
 u128 ordered_one_factorisations(std::span<const std::uint32_t> adjacency, int k) {
   const Adjacency adj = checked_graph(adjacency, k);
-  return times_k_factorial(count_splitting(Factoriser{static_cast<int>(adjacency.size())}, adj, k), k);
+  return times_k_factorial(Factoriser{static_cast<int>(adjacency.size())}.count(adj, k), k);
 }
 
 int one_factorisation_parts(int n, int k) { return k >= 4 && n >= 2 ? k * (k - 1) / 2 : 1; }
@@ -306,6 +306,19 @@ u128 ordered_one_factorisations_part(std::span<const std::uint32_t> adjacency, i
     throw std::invalid_argument("part must be 0.." + std::to_string(parts - 1) + ", got " + std::to_string(part));
   Factoriser f{n};
   if (parts > 1) f.part_ = part;
+  return times_k_factorial(f.count(adj, k), k);
+}
+
+u128 ordered_one_factorisations_splitting(std::span<const std::uint32_t> adjacency, int k, int part) {
+  const Adjacency adj = checked_graph(adjacency, k);
+  const auto n = static_cast<int>(adjacency.size());
+  Factoriser f{n};
+  if (part >= 0) {
+    const int parts = one_factorisation_parts(n, k);
+    if (part >= parts)
+      throw std::invalid_argument("part must be 0.." + std::to_string(parts - 1) + ", got " + std::to_string(part));
+    if (parts > 1) f.part_ = part;
+  }
   return times_k_factorial(count_splitting(f, adj, k), k);
 }
 

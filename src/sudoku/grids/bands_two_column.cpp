@@ -184,7 +184,7 @@ public:
       job.split_depth = 1;
       job.run_task = [classes, c, parts](std::size_t id, engine::Tally& out) {
         const ClassEntry& e = (*classes)[id / parts];
-        out.add(id / parts, ordered_one_factorisations_part(
+        out.add(id / parts, ordered_one_factorisations_splitting(
                                 std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c,
                                 static_cast<int>(id % parts)));
       };
@@ -194,7 +194,7 @@ public:
     job.task_count = class_count();
     job.run_task = [classes, c](std::size_t id, engine::Tally& out) {
       const ClassEntry& e = (*classes)[id];
-      const u128 b = ordered_one_factorisations(
+      const u128 b = ordered_one_factorisations_splitting(
           std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c);
       out.add(0, checked_mul(e.weight, checked_mul(b, b)));
     };
