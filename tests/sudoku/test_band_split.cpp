@@ -1,15 +1,17 @@
-// The band-class kernels give parts of a running task away
-// (engine/split.hpp): B (or the 3x3 completion count T) is a sum over its
-// search, so the parts' sums add up to it and it is squared (or weighted)
-// only after the join. The published totals come out at 1, 2 and 4 threads
+// The band-class kernels (bands, factorisations, subbands) give parts of a
+// running task away (engine/split.hpp): B (or the 3x3 completion count T)
+// is a sum over its search, so the parts' sums add up to it and it is
+// squared (or weighted) only after the join. The published totals come out at 1, 2 and 4 threads
 // under every policy, with the same tallies as the static run, and one big
 // task on 2 threads has parts run by the other thread.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,7 @@ std::shared_ptr<const BandCount> make(const Case& c) {
   const std::string method = c.method;
   const int side = c.shape.rows == 2 ? c.shape.cols : c.shape.rows;
   if (method == "factorisations") return make_bands_factorisations(side, 1);
+  if (method == "subbands") return make_bands_sub_band(side, 1);
   if (c.shape.rows == 3 && c.shape.cols == 3) return make_bands_3x3(1);
   return make_bands_two_column(side, 1, c.split_classes);
 }
@@ -48,6 +51,7 @@ std::string grids(const BandCount& bands, const engine::Tally& totals) { return 
 const Case kCases[] = {
     {"factorisations", {2, 3}}, {"factorisations", {3, 2}}, {"factorisations", {2, 4}}, {"factorisations", {4, 2}},
     {"bands", {3, 3}},          {"bands", {2, 3}},          {"bands", {2, 4}},          {"bands", {4, 2}, true},
+    {"subbands", {2, 3}},       {"subbands", {2, 4}},       {"subbands", {4, 2}},
 };
 
 TEST(BandSplit, PublishedTotalsAtEveryThreadCountAndPolicy) {
@@ -70,6 +74,19 @@ TEST(BandSplit, PublishedTotalsAtEveryThreadCountAndPolicy) {
           EXPECT_EQ(r.steals, 0u) << name(c);
         }
       }
+  }
+}
+
+TEST(BandSplit, SplittingCountIsThePlainOne) {
+  // K_{n,n}: L(n) ordered 1-factorisations (OEIS A002860), whole and by
+  // parts; outside a task nothing splits.
+  for (int n = 1; n <= 6; ++n) {
+    const std::vector<std::uint32_t> adj(static_cast<std::size_t>(n), (1u << n) - 1u);
+    EXPECT_EQ(ordered_one_factorisations_splitting(adj, n), ordered_one_factorisations(adj, n)) << n;
+    const int parts = one_factorisation_parts(n, n);
+    for (int p = 0; p < parts; ++p)
+      EXPECT_EQ(ordered_one_factorisations_splitting(adj, n, p), ordered_one_factorisations_part(adj, n, p)) << n;
+    EXPECT_THROW((void)ordered_one_factorisations_splitting(adj, n, parts), std::invalid_argument) << n;
   }
 }
 
@@ -102,7 +119,7 @@ engine::RunResult one_task_until_stolen(const engine::Job& inner, engine::SplitP
 }
 
 TEST(BandSplit, OneBigTaskOnTwoThreadsHasPartsStolen) {
-  for (const Case& c : {kCases[2], kCases[4], kCases[6], kCases[7]})
+  for (const Case& c : {kCases[2], kCases[4], kCases[6], kCases[7], kCases[9]})
     for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
       const auto bands = make(c);
       const engine::Job inner = bands->job("test");
