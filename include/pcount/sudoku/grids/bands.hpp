@@ -182,6 +182,8 @@ public:
 /// its class): task i·parts + p adds part p of B(class i) to counter i
 /// (one counter per class), and total() squares the sums; the fingerprint
 /// says "split=<parts>". Without it, one task per class and one counter.
+/// Either way a task gives parts of its count away while it runs
+/// (ordered_one_factorisations_splitting).
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0, bool split = false);
 
 /// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 5, by N = Σ_class weight · B² over
@@ -191,9 +193,10 @@ public:
 /// pivot_factorisations with one FactorisationMemo of at most
 /// `memo_entries` graphs shared by all tasks (run_stats() gives its
 /// lookups, hits, hit rate, entries and estimated bytes). One task per
-/// class. Throws std::invalid_argument for other C; InternalError when a
-/// class count, the class weights (Σ = binom(2C,C)^C) or a B (a positive
-/// multiple of C!) is wrong.
+/// class, which gives parts of B's search away while it runs
+/// (pivot_factorisations). Throws std::invalid_argument for other C;
+/// InternalError when a class count, the class weights (Σ = binom(2C,C)^C)
+/// or a B (a positive multiple of C!) is wrong.
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_factorisations(
     int c, int threads = 0, std::size_t memo_entries = FactorisationMemo::kDefaultMaxEntries);
 
@@ -288,7 +291,9 @@ struct SignatureClasses {
 /// estimate a Knuth probe count of the class's bottom 2-factors; the weighted
 /// squares are summed exactly in three counters (base-2^64 limbs, Boost
 /// cpp_int per task), since the 2x6 total needs 166 bits. The top-part
-/// cache is shared by the job's tasks. Throws std::invalid_argument for
+/// cache is shared by the job's tasks. A task gives parts of B's bottom
+/// 2-factors away while it runs (engine/split.hpp) and squares B after
+/// joining them. Throws std::invalid_argument for
 /// other C.
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_sub_band(int c, int threads = 0);
 
