@@ -231,7 +231,7 @@ struct Tables {
 
   /// The terms of T whose box 1 of band 2 is compatible box i.
   [[nodiscard]] std::uint64_t completions_at(const Completion& c, std::size_t i) const {
-    std::array<std::uint16_t, kCompatible> u{}, v{};
+    std::array<std::uint16_t, kCompatible> u, v;             // filled below
     const std::uint16_t* n2 = &norm[c.mid[0][i] * kShapes];  // relabels band 2's box 1 onto P*
     const std::uint16_t* n3 = &norm[c.low[0][i] * kShapes];
     for (std::size_t k = 0; k < kCompatible; ++k) {
