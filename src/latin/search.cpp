@@ -75,7 +75,14 @@ struct Kernel {
       return;
     }
     poll.tick();
-    row_start_unpolled(r);
+    if constexpr (Split) {
+      row_start_unpolled(r);
+    } else {  // the plain kernel's body written out: GCC then inlines it as before splitting
+      const std::uint32_t bit = 1u << r;
+      col[0] |= bit;
+      cell(r, 1, bit);
+      col[0] ^= bit;
+    }
   }
 
   /// row_start(r) for r < stop_row, without the stop check.
@@ -114,7 +121,18 @@ struct Kernel {
       col[c] ^= avail;
       return;
     }
-    branch(r, c, used, avail);
+    if constexpr (Split) {
+      branch(r, c, used, avail);
+    } else {
+      while (avail) {
+        const std::uint32_t b = avail & (0u - avail);
+        avail ^= b;
+        ++nodes;
+        col[c] |= b;
+        cell(r, c + 1, used | b);
+        col[c] ^= b;
+      }
+    }
   }
 
   /// Tries the symbols `avail` in cell (r, c), c < n - 1.

@@ -73,6 +73,8 @@ TEST(SudokuGridsCli, JsonHoldsTotalReducedAndMultiplier) {
       EXPECT_TRUE(reduced * multiplier(c.rows, c.cols) == parse_u128(grids))
           << box << " " << c.method << " reduced " << j["counts"]["reduced"];
       EXPECT_EQ(j["threads"], std::stoi(threads));
+      // Every method's tasks split while they run (the band classes too).
+      EXPECT_TRUE(j["schedule"].get<std::string>().ends_with(", steal")) << box << " " << c.method << j["schedule"];
     }
   }
 }

@@ -2,10 +2,12 @@
 // (Felgenhauer & Jarvis 2005; docs/sudoku-grids.md, docs/sources.md).
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <numeric>
 #include <string>
 
 #include "pcount/engine/fingerprint.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/errors.hpp"
 #include "pcount/sudoku/grids/bands.hpp"
 
@@ -202,33 +204,74 @@ struct Tables {
     if (count != kCompatible) throw InternalError("3x3 bands: fewer than 56 compatible boxes");
   }
 
+  /// The compatible boxes of a band class's three top boxes (P*, x, y).
+  struct Completion {
+    std::array<std::array<std::uint16_t, kCompatible>, 3> mid{}, low{};
+  };
+  [[nodiscard]] Completion completion(std::size_t pair) const {
+    Completion c;
+    compatible(index.shapes[box1], c.mid[0], c.low[0]);
+    compatible(index.shapes[pair / kShapes], c.mid[1], c.low[1]);
+    compatible(index.shapes[pair % kShapes], c.mid[2], c.low[2]);
+    return c;
+  }
+
   /// T(σ1) for σ1 = (P*, x, y): the number of ways to complete a fixed top
   /// band with this signature, Σ over the 56³ compatible σ2 of B(σ2)·B(σ3).
   [[nodiscard]] std::uint64_t completions(std::size_t pair) const {
-    std::array<std::array<std::uint16_t, kCompatible>, 3> mid{}, low{};
-    compatible(index.shapes[box1], mid[0], low[0]);
-    compatible(index.shapes[pair / kShapes], mid[1], low[1]);
-    compatible(index.shapes[pair % kShapes], mid[2], low[2]);
+    return completions(completion(pair), 0, kCompatible);
+  }
+
+  /// The terms of T whose box 1 of band 2 is compatible box i, from ≤ i < to.
+  [[nodiscard]] std::uint64_t completions(const Completion& c, std::size_t from, std::size_t to) const {
     std::uint64_t total = 0;
-    std::array<std::uint16_t, kCompatible> u{}, v{};
-    for (std::size_t i = 0; i < kCompatible; ++i) {
-      const std::uint16_t* n2 = &norm[mid[0][i] * kShapes];  // relabels band 2's box 1 onto P*
-      const std::uint16_t* n3 = &norm[low[0][i] * kShapes];
-      for (std::size_t k = 0; k < kCompatible; ++k) {
-        u[k] = n2[mid[2][k]];
-        v[k] = n3[low[2][k]];
-      }
-      for (std::size_t j = 0; j < kCompatible; ++j) {
-        const std::uint32_t* row2 = &b[n2[mid[1][j]] * kShapes];
-        const std::uint32_t* row3 = &b[n3[low[1][j]] * kShapes];
-        std::uint64_t s = 0;
-        for (std::size_t k = 0; k < kCompatible; ++k) s += static_cast<std::uint64_t>(row2[u[k]]) * row3[v[k]];
-        total += s;
-      }
+    for (std::size_t i = from; i < to; ++i) total += completions_at(c, i);
+    return total;
+  }
+
+  /// The terms of T whose box 1 of band 2 is compatible box i.
+  [[nodiscard]] std::uint64_t completions_at(const Completion& c, std::size_t i) const {
+    std::array<std::uint16_t, kCompatible> u, v;             // filled below
+    const std::uint16_t* n2 = &norm[c.mid[0][i] * kShapes];  // relabels band 2's box 1 onto P*
+    const std::uint16_t* n3 = &norm[c.low[0][i] * kShapes];
+    for (std::size_t k = 0; k < kCompatible; ++k) {
+      u[k] = n2[c.mid[2][k]];
+      v[k] = n3[c.low[2][k]];
+    }
+    std::uint64_t total = 0;
+    for (std::size_t j = 0; j < kCompatible; ++j) {
+      const std::uint32_t* row2 = &b[n2[c.mid[1][j]] * kShapes];
+      const std::uint32_t* row3 = &b[n3[c.low[1][j]] * kShapes];
+      std::uint64_t s = 0;
+      for (std::size_t k = 0; k < kCompatible; ++k) s += static_cast<std::uint64_t>(row2[u[k]]) * row3[v[k]];
+      total += s;
     }
     return total;
   }
 };
+
+/// Adds to counter 0 of `out` the terms of T for the compatible boxes
+/// from ≤ i < to, giving the later half of those not yet counted away as a
+/// part whenever the run wants one (engine::Subtasks): T is a sum over i,
+/// so its parts add up, and the class's weight multiplies it after the join.
+void completions_splitting(const std::shared_ptr<const Tables>& tables,
+                           const std::shared_ptr<const Tables::Completion>& c, std::size_t from, std::size_t to,
+                           engine::Tally& out) {
+  engine::Subtasks parts;
+  std::uint64_t total = 0;
+  for (std::size_t i = from; i < to; ++i) {
+    if (i + 1 < to && parts.wanted()) {  // give the later half of the boxes left away
+      const std::size_t half = i + 1 + (to - i - 1) / 2;
+      parts.give([tables, c, half, to](engine::Tally& part, std::string*) {
+        completions_splitting(tables, c, half, to, part);
+      });
+      to = half;
+    }
+    total += tables->completions_at(*c, i);
+  }
+  out.add(0, total);
+  parts.join(out);
+}
 
 class Bands3x3 final : public BandCount {
 public:
@@ -241,9 +284,19 @@ public:
     job.fingerprint = engine::Fingerprint::extending(std::move(fingerprint)).add("classes", class_count());
     job.counter_names = {"weighted completions"};
     job.task_count = class_count();
+    job.splits = true;  // T is summed over parts of its outer loop, then weighted
     auto tables = tables_;
     job.run_task = [tables](std::size_t id, engine::Tally& out) {
-      const std::uint64_t t = tables->completions(tables->rep[id]);
+      const engine::Subtasks probe;
+      std::uint64_t t = 0;
+      if (probe.enabled()) {
+        engine::Tally sum(1);
+        completions_splitting(tables, std::make_shared<const Tables::Completion>(tables->completion(tables->rep[id])),
+                              0, kCompatible, sum);
+        t = static_cast<std::uint64_t>(sum.get(0));
+      } else {
+        t = tables->completions(tables->rep[id]);
+      }
       out.add(0, checked_mul(tables->weight[id], t));
     };
     return job;

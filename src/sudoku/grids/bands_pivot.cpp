@@ -28,11 +28,13 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "bipartite.hpp"
 #include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/errors.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 #include "pcount/sudoku/grids/bands.hpp"
 
@@ -102,6 +104,33 @@ public:
     return by_pivot(g, k);
   }
 
+  /// F(g) as count() does, for the top call of a task: while the run wants
+  /// parts (engine::Subtasks) it gives away the untried choices of the
+  /// shallowest open level of its outer search (the pivot's matchings, or
+  /// the first columns of degree four's 2-factor). B is the sum of the
+  /// parts' sums, scaled (× k, × 6) after the join; the memo is shared.
+  u128 count_splitting(const Graph& g, int k) {
+    engine::Subtasks parts;
+    if (!parts.enabled() || k <= 2) return count(g, k);
+    engine::Tally sum(1);
+    if (k == 4) {
+      start_degree_four(g);
+      FourWalk walk{g, parts, n_ - (n_ + 1) / 2};
+      walk_four(walk, all_ & ~1u, first_pair_, 0, h0_, r0_);
+      sum.add(0, sum_);
+      parts.join(sum);
+      return checked_mul(sum.get(0), 6);
+    }
+    Graph pinned{};
+    const Graph m{};
+    pin(g, pinned);
+    PivotWalk walk{g, pinned, k, m, parts, 0};
+    walk_pivot(walk, 0, 0, pinned[0]);
+    sum.add(0, walk.sum);
+    parts.join(sum);
+    return checked_mul(sum.get(0), static_cast<u128>(k));
+  }
+
 private:
   /// F of a residual graph of degree k, through the memo from degree 4.
   u128 residual(const Graph& g, int k) {
@@ -129,7 +158,23 @@ private:
   }
 
   u128 by_pivot(const Graph& g, int k) {
-    // Perfect matchings through each edge; the pivot is the rarest edge.
+    Graph pinned{};
+    pin(g, pinned);
+    Graph m{};
+    u128 total = 0;
+    matchings(pinned, 0, 0, m, [&](const Graph& pm) {
+      poll_.tick();
+      Graph rest{};
+      for (int c = 0; c < n_; ++c)
+        rest[static_cast<std::size_t>(c)] = g[static_cast<std::size_t>(c)] & ~pm[static_cast<std::size_t>(c)];
+      total = checked_add(total, residual(rest, k - 1));
+    });
+    return checked_mul(total, static_cast<u128>(k));
+  }
+
+  /// `pinned` = g with the pivot edge's column cut to the pivot digit: the
+  /// perfect matchings through the rarest edge (the fewest matchings).
+  void pin(const Graph& g, Graph& pinned) {
     std::array<std::array<std::uint32_t, kMaxColumns>, kMaxColumns> through{};
     Graph m{};
     matchings(g, 0, 0, m, [&](const Graph& pm) {
@@ -149,33 +194,30 @@ private:
           pivot_digit = d;
         }
       }
-    Graph pinned = g;
+    pinned = g;
     pinned[static_cast<std::size_t>(pivot_col)] = 1u << pivot_digit;
-    u128 total = 0;
-    matchings(pinned, 0, 0, m, [&](const Graph& pm) {
-      poll_.tick();
-      Graph rest{};
-      for (int c = 0; c < n_; ++c)
-        rest[static_cast<std::size_t>(c)] = g[static_cast<std::size_t>(c)] & ~pm[static_cast<std::size_t>(c)];
-      total = checked_add(total, residual(rest, k - 1));
-    });
-    return checked_mul(total, static_cast<u128>(k));
   }
 
   u128 degree_four(const Graph& g) {
+    start_degree_four(g);
+    grow(g, all_ & ~1u, first_pair_, 0, h0_, r0_);
+    return checked_mul(static_cast<u128>(sum_), 6);
+  }
+
+  /// Degree four's start: column 0 gives H its two smallest digits (the
+  /// root edge pair, first_pair_), G − H the other two; sum_ = 0.
+  void start_degree_four(const Graph& g) {
     all_ = (1u << n_) - 1u;
-    Components h{};
-    for (std::size_t d = 0; d < h.lab.size(); ++d) h.lab[d] = static_cast<std::uint8_t>(d);
-    Components r = h;
+    for (std::size_t d = 0; d < h0_.lab.size(); ++d) h0_.lab[d] = static_cast<std::uint8_t>(d);
+    h0_.merges = 0;
+    r0_ = h0_;
     sum_ = 0;
-    // Column 0 gives H its two smallest digits (the root edge pair).
     const std::uint32_t a = g[0] & (0u - g[0]);
     const std::uint32_t b = (g[0] ^ a) & (0u - (g[0] ^ a));
     const std::uint32_t rest = g[0] & ~(a | b);
-    h.join(__builtin_ctz(a), __builtin_ctz(b));
-    r.join(__builtin_ctz(rest), 31 - __builtin_clz(rest));
-    grow(g, all_ & ~1u, a | b, 0, h, r);
-    return checked_mul(static_cast<u128>(sum_), 6);
+    h0_.join(__builtin_ctz(a), __builtin_ctz(b));
+    r0_.join(__builtin_ctz(rest), 31 - __builtin_clz(rest));
+    first_pair_ = a | b;
   }
 
   /// Extends H by one of the columns `left` (digits `once` / `twice` in H
@@ -185,42 +227,11 @@ private:
   /// still be able to reach degree 2.
   void grow(const Graph& g, std::uint32_t left, std::uint32_t once, std::uint32_t twice, const Components& h,
             const Components& r) {
-    std::uint32_t c1 = 0, c2 = 0, c3 = 0;  // digits open in ≥ 1, ≥ 2, ≥ 3 of the columns left
-    for (std::uint32_t l = left; l; l &= l - 1) {
-      const std::uint32_t open = g[static_cast<std::size_t>(__builtin_ctz(l))] & ~twice;
-      c3 |= c2 & open;
-      c2 |= c1 & open;
-      c1 |= open;
-    }
-    const std::uint32_t unused = all_ & ~once & ~twice;
-    if ((unused & ~c2) || (once & ~c1)) return;
-    if (left == 0) {
-      sum_ += std::uint64_t{1} << ((n_ - h.merges) + (n_ - r.merges));
-      if (++leaves_ == 0x10000) {
-        leaves_ = 0;
-        engine::throw_if_stopped();
-      }
-      return;
-    }
-    const std::uint32_t forced = (unused & c2 & ~c3) | (once & c1 & ~c2);
-    int best = -1;
-    int best_options = 1 << 20;
-    for (std::uint32_t l = left; l; l &= l - 1) {
-      const int col = __builtin_ctz(l);
-      const std::uint32_t open = g[static_cast<std::size_t>(col)] & ~twice;
-      const int m = __builtin_popcount(open);
-      const int f = __builtin_popcount(open & forced);
-      if (m < 2 || f > 2) return;
-      const int options = f == 2 ? 1 : f == 1 ? m - 1 : m * (m - 1) / 2;
-      if (options < best_options) {
-        best_options = options;
-        best = col;
-        if (options == 1) break;
-      }
-    }
+    std::uint32_t must = 0;
+    const int best = next_column(g, left, once, twice, h, r, must);
+    if (best < 0) return;
     const std::uint32_t column = g[static_cast<std::size_t>(best)];
     const std::uint32_t open = column & ~twice;
-    const std::uint32_t must = open & forced;
     for (std::uint32_t x = open; x; x &= x - 1) {
       const std::uint32_t lo = x & (0u - x);
       for (std::uint32_t y = x & (x - 1); y; y &= y - 1) {
@@ -236,6 +247,189 @@ private:
     }
   }
 
+  /// grow's column: the best column to extend H by (its forced digits in
+  /// `must`), or −1 when H cannot be completed or is complete (then its
+  /// term is added to sum_).
+  [[gnu::always_inline]] int next_column(const Graph& g, std::uint32_t left, std::uint32_t once, std::uint32_t twice,
+                                         const Components& h, const Components& r, std::uint32_t& must) {
+    std::uint32_t c1 = 0, c2 = 0, c3 = 0;  // digits open in ≥ 1, ≥ 2, ≥ 3 of the columns left
+    for (std::uint32_t l = left; l; l &= l - 1) {
+      const std::uint32_t open = g[static_cast<std::size_t>(__builtin_ctz(l))] & ~twice;
+      c3 |= c2 & open;
+      c2 |= c1 & open;
+      c1 |= open;
+    }
+    const std::uint32_t unused = all_ & ~once & ~twice;
+    if ((unused & ~c2) || (once & ~c1)) return -1;
+    if (left == 0) {
+      sum_ += std::uint64_t{1} << ((n_ - h.merges) + (n_ - r.merges));
+      if (++leaves_ == 0x10000) {
+        leaves_ = 0;
+        engine::throw_if_stopped();
+      }
+      return -1;
+    }
+    const std::uint32_t forced = (unused & c2 & ~c3) | (once & c1 & ~c2);
+    int best = -1;
+    int best_options = 1 << 20;
+    for (std::uint32_t l = left; l; l &= l - 1) {
+      const int col = __builtin_ctz(l);
+      const std::uint32_t open = g[static_cast<std::size_t>(col)] & ~twice;
+      const int m = __builtin_popcount(open);
+      const int f = __builtin_popcount(open & forced);
+      if (m < 2 || f > 2) return -1;
+      const int options = f == 2 ? 1 : f == 1 ? m - 1 : m * (m - 1) / 2;
+      if (options < best_options) {
+        best_options = options;
+        best = col;
+        if (options == 1) break;
+      }
+    }
+    must = g[static_cast<std::size_t>(best)] & ~twice & forced;
+    return best;
+  }
+
+  /// The state of a splitting walk of degree four's 2-factors: per level
+  /// (columns placed), the untried digit pairs of its column and what a
+  /// part needs to go on from there. Levels from `plain_below` columns left
+  /// on run grow().
+  struct FourLevel {
+    std::array<std::uint32_t, 6> pairs{};  ///< at most binom(4, 2) pairs
+    int count = 0;
+    int next = 0;  ///< pairs[next..count) are untried
+    int column = 0;
+    std::uint32_t left = 0, once = 0, twice = 0;
+    Components h{}, r{};
+  };
+  struct FourWalk {
+    const Graph& g;
+    engine::Subtasks& parts;
+    int plain_below;
+    std::array<FourLevel*, kMaxColumns> levels{};
+    int depth = 0;  ///< levels open
+  };
+
+  /// grow() from (left, once, twice, h, r), giving parts away.
+  void walk_four(FourWalk& w, std::uint32_t left, std::uint32_t once, std::uint32_t twice, const Components& h,
+                 const Components& r) {
+    if (__builtin_popcount(left) <= w.plain_below) return grow(w.g, left, once, twice, h, r);
+    if (w.parts.wanted()) offer_four(w);
+    std::uint32_t must = 0;
+    const int best = next_column(w.g, left, once, twice, h, r, must);
+    if (best < 0) return;
+    FourLevel level;
+    level.column = best;
+    level.left = left;
+    level.once = once;
+    level.twice = twice;
+    level.h = h;
+    level.r = r;
+    const std::uint32_t open = w.g[static_cast<std::size_t>(best)] & ~twice;
+    for (std::uint32_t x = open; x; x &= x - 1) {
+      const std::uint32_t lo = x & (0u - x);
+      for (std::uint32_t y = x & (x - 1); y; y &= y - 1) {
+        const std::uint32_t pair = lo | (y & (0u - y));
+        if (!(must & ~pair)) level.pairs[static_cast<std::size_t>(level.count++)] = pair;
+      }
+    }
+    w.levels[static_cast<std::size_t>(w.depth++)] = &level;
+    while (level.next < level.count) four_pair(w, level, level.pairs[static_cast<std::size_t>(level.next++)]);
+    --w.depth;
+  }
+
+  /// One pair of `level`'s column in H, then the walk below it.
+  void four_pair(FourWalk& w, const FourLevel& level, std::uint32_t pair) {
+    const std::uint32_t rest = w.g[static_cast<std::size_t>(level.column)] & ~pair;
+    Components h2 = level.h;
+    Components r2 = level.r;
+    h2.join(__builtin_ctz(pair), 31 - __builtin_clz(pair));
+    r2.join(__builtin_ctz(rest), 31 - __builtin_clz(rest));
+    walk_four(w, level.left & ~(1u << level.column), level.once ^ pair, level.twice | (level.once & pair), h2, r2);
+  }
+
+  /// Gives away the untried pairs of the shallowest level that has any.
+  void offer_four(FourWalk& w) {
+    for (int d = 0; d < w.depth; ++d) {
+      FourLevel& open = *w.levels[static_cast<std::size_t>(d)];
+      if (open.next == open.count) continue;
+      FourLevel part = open;
+      open.next = open.count;
+      w.parts.give(
+          [part, g = w.g, plain_below = w.plain_below, n = n_, memo = memo_](engine::Tally& out, std::string*) {
+            PivotCounter counter(n, memo);
+            counter.all_ = (1u << n) - 1u;
+            engine::Subtasks more;
+            FourWalk walk{g, more, plain_below};
+            FourLevel level = part;
+            walk.levels[0] = &level;
+            walk.depth = 1;
+            while (level.next < level.count)
+              counter.four_pair(walk, level, level.pairs[static_cast<std::size_t>(level.next++)]);
+            out.add(0, counter.sum_);
+            more.join(out);
+          });
+      return;
+    }
+  }
+
+  /// The state of a splitting walk of the pivot's matchings: per column,
+  /// the untried digits (null past the walk's path) and the sum so far.
+  struct PivotWalk {
+    const Graph& g;
+    const Graph& pinned;
+    int k;
+    Graph m;  ///< the matching so far, by column
+    engine::Subtasks& parts;
+    int start;  ///< the first column this walk fills
+    std::array<std::uint32_t*, kMaxColumns> rest{};
+    u128 sum = 0;  ///< Σ F(g − M) over the matchings M met
+  };
+
+  /// The pivot's matchings from column `col` on (`used`: the digits of the
+  /// columns before), column col taking one of `options`; adds F(g − M) to
+  /// the walk's sum for each, giving parts away.
+  void walk_pivot(PivotWalk& w, int col, std::uint32_t used, std::uint32_t options) {
+    const auto i = static_cast<std::size_t>(col);
+    w.rest[i] = &options;
+    while (options) {
+      const std::uint32_t bit = options & (0u - options);
+      options ^= bit;
+      w.m[i] = bit;
+      if (col + 1 < n_) {
+        walk_pivot(w, col + 1, used | bit, w.pinned[i + 1] & ~(used | bit));
+        continue;
+      }
+      if (w.parts.wanted()) offer_pivot(w);
+      poll_.tick();
+      Graph rest{};
+      for (int c = 0; c < n_; ++c)
+        rest[static_cast<std::size_t>(c)] = w.g[static_cast<std::size_t>(c)] & ~w.m[static_cast<std::size_t>(c)];
+      w.sum = checked_add(w.sum, residual(rest, w.k - 1));
+    }
+    w.rest[i] = nullptr;
+  }
+
+  /// Gives away the untried digits of the shallowest column that has any.
+  void offer_pivot(PivotWalk& w) {
+    for (int at = w.start; at < n_; ++at) {
+      const auto a = static_cast<std::size_t>(at);
+      if (w.rest[a] == nullptr || *w.rest[a] == 0) continue;
+      std::uint32_t used = 0;
+      for (std::size_t c = 0; c < a; ++c) used |= w.m[c];
+      const std::uint32_t options = std::exchange(*w.rest[a], 0u);
+      w.parts.give([g = w.g, pinned = w.pinned, k = w.k, m = w.m, at, used, options, n = n_, memo = memo_](
+                       engine::Tally& out, std::string*) {
+        PivotCounter counter(n, memo);
+        engine::Subtasks more;
+        PivotWalk walk{g, pinned, k, m, more, at};
+        counter.walk_pivot(walk, at, used, options);
+        out.add(0, walk.sum);
+        more.join(out);
+      });
+      return;
+    }
+  }
+
   int n_;
   FactorisationMemo* memo_;
   detail::BipartiteCanoniser canon_;
@@ -243,6 +437,8 @@ private:
   std::uint32_t all_ = 0;
   std::uint64_t sum_ = 0;
   std::uint32_t leaves_ = 0;
+  Components h0_{}, r0_{};  ///< degree four's start (start_degree_four)
+  std::uint32_t first_pair_ = 0;
 };
 
 }  // namespace
@@ -300,7 +496,7 @@ FactorisationMemo::Stats FactorisationMemo::stats() const {
 u128 pivot_factorisations(std::span<const std::uint32_t> adjacency, int k, FactorisationMemo* memo) {
   const Graph g = checked_graph(adjacency, k);
   PivotCounter counter(static_cast<int>(adjacency.size()), memo);
-  return counter.count(g, k);
+  return counter.count_splitting(g, k);
 }
 
 namespace {
@@ -455,6 +651,7 @@ public:
     for (int i = 2; i <= c; ++i) c_factorial *= static_cast<u128>(i);
     job.counter_names = {"weighted B squared"};
     job.task_count = class_count();
+    job.splits = true;  // pivot_factorisations gives parts of B's search away
     job.run_task = [classes, c, c_factorial, memo = memo_](std::size_t id, engine::Tally& out) {
       const BandSignatureClass& e = (*classes)[id];
       const u128 b = pivot_factorisations(e.columns, c, memo.get());

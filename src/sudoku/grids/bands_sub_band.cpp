@@ -43,6 +43,7 @@
 #include "pcount/errors.hpp"
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/graph/canonical.hpp"
 #include "pcount/sudoku/grids/bands.hpp"
 
@@ -123,6 +124,27 @@ public:
     chosen[0] = pair0_;
     bottom(1, pair0_, 0, chosen);
     return checked_mul(total_, binomial(k_, 2));
+  }
+
+  /// count(g), for the top call of a task: while the run wants parts
+  /// (engine::Subtasks) it gives away the untried digit pairs of the
+  /// shallowest open column of the bottom 2-factor among the first half of
+  /// the columns; each part adds its Σ 2^cycles(K) · F(G − K) to counter 0
+  /// of its tally, and the sum of the parts is multiplied by binom(k, 2)
+  /// after the join. The parts share the cache.
+  u128 count_splitting(const Graph& g) {
+    engine::Subtasks parts;
+    if (!parts.enabled() || k_ <= 2) return count(g);
+    g_ = g;
+    prepare();
+    total_ = 0;
+    Walk walk{parts, 1, {}, {}};
+    walk.chosen[0] = pair0_;
+    walk_bottom(walk, 1, pair0_, 0);
+    engine::Tally sum(1);
+    sum.add(0, total_);
+    parts.join(sum);
+    return checked_mul(sum.get(0), binomial(k_, 2));
   }
 
   /// Knuth's estimate (1975) of the number of bottom 2-factors count()
@@ -231,6 +253,70 @@ private:
       const std::uint32_t new_twice = twice | (once & ab);
       bottom(col + 1, (once ^ ab) & ~new_twice, new_twice, chosen);
     });
+  }
+
+  /// One column's digit pairs in a splitting walk: pairs[next..count) are
+  /// untried, `once` / `twice` the digits of the columns before it.
+  struct Level {
+    std::array<std::uint32_t, 64> pairs{};
+    int count = 0;
+    int next = 0;
+    std::uint32_t once = 0, twice = 0;
+  };
+  /// A splitting walk of the bottom 2-factor: its open levels by column
+  /// (from `start`), the pairs chosen so far.
+  struct Walk {
+    engine::Subtasks& parts;
+    int start;
+    std::array<Level*, kMaxN> levels;
+    Graph chosen;
+  };
+
+  /// bottom(col, once, twice) with the walk's frames in the first half of
+  /// the columns, giving parts away; below them bottom() runs as it is.
+  void walk_bottom(Walk& w, int col, std::uint32_t once, std::uint32_t twice) {
+    if (2 * col > n_) return bottom(col, once, twice, w.chosen);
+    if (w.parts.wanted()) offer(w, col);
+    Level level;
+    level.once = once;
+    level.twice = twice;
+    for_each_pair(col, once, twice,
+                  [&](std::uint32_t ab) { level.pairs[static_cast<std::size_t>(level.count++)] = ab; });
+    w.levels[static_cast<std::size_t>(col)] = &level;
+    while (level.next < level.count) walk_pair(w, col, level, level.pairs[static_cast<std::size_t>(level.next++)]);
+    w.levels[static_cast<std::size_t>(col)] = nullptr;
+  }
+
+  /// Column col takes the digit pair `ab` of `level`, then the walk goes on.
+  void walk_pair(Walk& w, int col, const Level& level, std::uint32_t ab) {
+    w.chosen[static_cast<std::size_t>(col)] = ab;
+    const std::uint32_t new_twice = level.twice | (level.once & ab);
+    walk_bottom(w, col + 1, (level.once ^ ab) & ~new_twice, new_twice);
+  }
+
+  /// Gives away the untried pairs of the shallowest open column before `here`.
+  void offer(Walk& w, int here) {
+    for (int at = w.start; at < here; ++at) {
+      Level* open = w.levels[static_cast<std::size_t>(at)];
+      if (open == nullptr || open->next == open->count) continue;
+      const Level part = *open;
+      open->next = open->count;
+      w.parts.give(
+          [part, at, k = k_, n = n_, cache = cache_, g = g_, chosen = w.chosen](engine::Tally& out, std::string*) {
+            SubBandCounter counter(k, cache, n);
+            counter.g_ = g;
+            counter.prepare();
+            engine::Subtasks more;
+            Walk walk{more, at, {}, chosen};
+            Level level = part;
+            walk.levels[static_cast<std::size_t>(at)] = &level;
+            while (level.next < level.count)
+              counter.walk_pair(walk, at, level, level.pairs[static_cast<std::size_t>(level.next++)]);
+            out.add(0, counter.total_);
+            more.join(out);
+          });
+      return;
+    }
   }
 
   void leaf(const Graph& k2) {
@@ -422,12 +508,13 @@ public:
     job.counter_names = {"weighted B squared, bits 0-63", "weighted B squared, bits 64-127",
                          "weighted B squared, bits 128-191"};
     job.task_count = class_count();
+    job.splits = true;  // B's bottom 2-factors are given away in parts, B squared after the join
     job.run_task = [classes, cache, c](std::size_t id, engine::Tally& out) {
       const BandSignatureClass& e = (*classes)[id];
       Graph g{};
       std::copy(e.columns.begin(), e.columns.end(), g.begin());
       SubBandCounter counter(c, cache.get());
-      const BigInt b = to_big(counter.count(g));
+      const BigInt b = to_big(counter.count_splitting(g));
       BigInt term = to_big(e.weight) * b * b;
       const BigInt mask = (BigInt(1) << 64) - 1;
       for (std::size_t limb = 0; limb < kLimbs; ++limb) {

@@ -173,6 +173,7 @@ public:
                           .add_hex("list", list_hash_);
     auto classes = std::make_shared<const std::vector<ClassEntry>>(classes_);
     const int c = c_;
+    job.splits = true;  // B's search gives parts away; B is summed over them before it is squared
     if (split_) {
       // Task (class i, part p) adds part p of B(class i) to counter i; the
       // squares are taken in total(), once every part has run.
@@ -183,7 +184,7 @@ public:
       job.split_depth = 1;
       job.run_task = [classes, c, parts](std::size_t id, engine::Tally& out) {
         const ClassEntry& e = (*classes)[id / parts];
-        out.add(id / parts, ordered_one_factorisations_part(
+        out.add(id / parts, ordered_one_factorisations_splitting(
                                 std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c,
                                 static_cast<int>(id % parts)));
       };
@@ -193,7 +194,7 @@ public:
     job.task_count = class_count();
     job.run_task = [classes, c](std::size_t id, engine::Tally& out) {
       const ClassEntry& e = (*classes)[id];
-      const u128 b = ordered_one_factorisations(
+      const u128 b = ordered_one_factorisations_splitting(
           std::span<const std::uint32_t>(e.columns.data(), 2 * static_cast<std::size_t>(c)), c);
       out.add(0, checked_mul(e.weight, checked_mul(b, b)));
     };

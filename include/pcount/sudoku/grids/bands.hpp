@@ -71,6 +71,15 @@ namespace pcount::sudoku {
 /// out of range.
 [[nodiscard]] u128 ordered_one_factorisations_part(std::span<const std::uint32_t> adjacency, int k, int part);
 
+/// ordered_one_factorisations(adjacency, k) (`part` < 0) or
+/// ordered_one_factorisations_part(adjacency, k, part), the same count, for
+/// the top call of an engine task: when the task may split
+/// (engine/split.hpp) it gives parts of its first level's search (the first
+/// 2-factor or matching, column by column) to idle workers and adds up
+/// their sums before the k! factor. The plain functions above never split,
+/// so a count nested in another kernel's search stays on its thread.
+[[nodiscard]] u128 ordered_one_factorisations_splitting(std::span<const std::uint32_t> adjacency, int k, int part = -1);
+
 /// A memo of ordered 1-factorisation counts of residual graphs (degree ≥ 4,
 /// at most 11 columns) keyed by their canonical form (nauty, columns and
 /// digits cut into cells by an isomorphism invariant; pivot_factorisations
@@ -123,7 +132,11 @@ private:
 /// Residual graphs of degree ≥ 4 go through `memo` when one is given and
 /// n ≤ 11. Needs 1 ≤ n ≤ 32, every column and digit of degree k; throws
 /// std::invalid_argument otherwise, engine::TaskAbandoned when the run is
-/// being stopped.
+/// being stopped. Called inside an engine task that may split
+/// (engine/split.hpp), it gives parts of its outer search (the pivot's
+/// matchings, or degree four's first 2-factor columns) to idle workers,
+/// which count through the same memo, and adds up their sums before the
+/// final factor (the same count).
 [[nodiscard]] u128 pivot_factorisations(std::span<const std::uint32_t> adjacency, int k,
                                         FactorisationMemo* memo = nullptr);
 
@@ -155,7 +168,9 @@ public:
 /// 1-factorisations, classes by union-find over symmetry generators) on the
 /// calling thread (a few ms; `threads` is accepted for symmetry with
 /// make_bands_two_column and unused). Throws InternalError when Σ_σ B(σ) ≠
-/// 948,109,639,680 or the class count is not 44.
+/// 948,109,639,680 or the class count is not 44. A task gives parts of its
+/// completion count T (a sum of 56 terms) to idle workers and weights T
+/// after joining them (Job::splits).
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_3x3(int threads = 0);
 
 /// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 5, by Σ_σ B(σ)² with B memoised per
@@ -167,6 +182,8 @@ public:
 /// its class): task i·parts + p adds part p of B(class i) to counter i
 /// (one counter per class), and total() squares the sums; the fingerprint
 /// says "split=<parts>". Without it, one task per class and one counter.
+/// Either way a task gives parts of its count away while it runs
+/// (ordered_one_factorisations_splitting).
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_two_column(int c, int threads = 0, bool split = false);
 
 /// 2xC and Cx2 grids (side 2C), 2 ≤ C ≤ 5, by N = Σ_class weight · B² over
@@ -176,9 +193,10 @@ public:
 /// pivot_factorisations with one FactorisationMemo of at most
 /// `memo_entries` graphs shared by all tasks (run_stats() gives its
 /// lookups, hits, hit rate, entries and estimated bytes). One task per
-/// class. Throws std::invalid_argument for other C; InternalError when a
-/// class count, the class weights (Σ = binom(2C,C)^C) or a B (a positive
-/// multiple of C!) is wrong.
+/// class, which gives parts of B's search away while it runs
+/// (pivot_factorisations). Throws std::invalid_argument for other C;
+/// InternalError when a class count, the class weights (Σ = binom(2C,C)^C)
+/// or a B (a positive multiple of C!) is wrong.
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_factorisations(
     int c, int threads = 0, std::size_t memo_entries = FactorisationMemo::kDefaultMaxEntries);
 
@@ -273,7 +291,9 @@ struct SignatureClasses {
 /// estimate a Knuth probe count of the class's bottom 2-factors; the weighted
 /// squares are summed exactly in three counters (base-2^64 limbs, Boost
 /// cpp_int per task), since the 2x6 total needs 166 bits. The top-part
-/// cache is shared by the job's tasks. Throws std::invalid_argument for
+/// cache is shared by the job's tasks. A task gives parts of B's bottom
+/// 2-factors away while it runs (engine/split.hpp) and squares B after
+/// joining them. Throws std::invalid_argument for
 /// other C.
 [[nodiscard]] std::shared_ptr<const BandCount> make_bands_sub_band(int c, int threads = 0);
 
