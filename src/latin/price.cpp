@@ -166,20 +166,20 @@ struct GenbgRecord {
   double cpu_seconds;
   double classes;
   double spread;  // the whole list's rate lies within [rate/spread, rate·spread]: 1.25 for
-                  // a whole list (the load when it was timed), more for a slice
-  bool lower_bound_only;
+                  // a whole list (the load when it was timed), 1.5 for one slice of 20,
+                  // 2 for one slice of 1000 (how the slices balance is not measured)
   const char* basis;
 };
 
 constexpr GenbgRecord kGenbg[] = {
-    {9, 3, 0.03, 224, 1.25, false, "whole list"},
-    {9, 4, 0.37, 3529, 1.25, false, "whole list"},
-    {10, 3, 0.20, 1165, 1.25, false, "whole list"},
-    {10, 4, 14.3, 121790, 1.25, false, "whole list"},
-    {10, 5, 124.47, 601055, 1.25, false, "whole list"},
-    {11, 3, 1.59, 7454, 1.25, false, "whole list"},
-    {11, 4, 126.0, 278876, 1.5, false, "slice 0/20"},
-    {11, 5, 839.0, 69132, 1.0, true, "slice 0/1000, stopped unfinished"},
+    {9, 3, 0.03, 224, 1.25, "whole list"},
+    {9, 4, 0.37, 3529, 1.25, "whole list"},
+    {10, 3, 0.20, 1165, 1.25, "whole list"},
+    {10, 4, 14.3, 121790, 1.25, "whole list"},
+    {10, 5, 124.47, 601055, 1.25, "whole list"},
+    {11, 3, 1.59, 7454, 1.25, "whole list"},
+    {11, 4, 126.0, 278876, 1.5, "slice 0/20"},
+    {11, 5, 1508.58, 150606, 2.0, "slice 0/1000 (one slice of a thousand)"},
 };
 
 const GenbgRecord& genbg_record(int n, int d) {
@@ -292,8 +292,6 @@ double genbg_speed() {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
 Interval times(Interval a, Interval b) { return {a.low * b.low, a.high * b.high}; }
 
 /// The rates a price is built on, measured on this machine.
@@ -331,12 +329,13 @@ StagePrice list_stage(int n, int d, const Rates& r, const CacheOptions& cache) {
   s.name = std::to_string(d) + "-regular list (nauty-genbg)";
   s.classes = class_count(n, d);
   const double per_class = g.cpu_seconds / g.classes * r.speed + r.canonical[static_cast<std::size_t>(d)];
-  s.cpu_seconds =
-      times(s.classes, Interval{per_class / g.spread, g.lower_bound_only ? kInfinity : per_class * g.spread});
+  s.cpu_seconds = times(s.classes, Interval{per_class / g.spread, per_class * g.spread});
   char rate[64];
-  std::snprintf(rate, sizeof rate, "%.0f classes in %.3g CPU-s", g.classes, g.cpu_seconds);
-  s.basis = "genbg " + std::string(g.basis) + ": " + rate + " recorded" + ", scaled by this machine's speed" +
-            (g.lower_bound_only ? "; a lower bound only, as the slices' balance is not known" : "");
+  std::snprintf(rate, sizeof rate, g.cpu_seconds < 100 ? "%.0f classes in %.3g CPU-s" : "%.0f classes in %.0f CPU-s",
+                g.classes, g.cpu_seconds);
+  s.basis =
+      "genbg " + std::string(g.basis) + ": " + rate + " recorded" + ", scaled by this machine's speed" +
+      (g.spread > 1.25 ? "; ×" + std::to_string(g.spread).substr(0, 3) + " either way for the slices' balance" : "");
   s.cached = cache.dir && std::filesystem::exists(class_list_file(*cache.dir, n, d));
   return s;
 }
