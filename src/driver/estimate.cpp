@@ -27,8 +27,10 @@ std::string seconds_text(double s) {
   else if (s < 100) std::snprintf(buf, sizeof buf, "%.3g s", s);
   else if (s < 7200) std::snprintf(buf, sizeof buf, "%.0f s (%.1f min)", s, s / 60);
   else if (s < 3 * 86400) std::snprintf(buf, sizeof buf, "%.0f s (%.1f h)", s, s / 3600);
-  else if (s < 2 * 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.3g s (%.1f days)", s, s / 86400);
-  else std::snprintf(buf, sizeof buf, "%.3g s (%.3g years)", s, s / (365.25 * 86400));
+  else if (s < 2 * 365.25 * 86400)
+    std::snprintf(buf, sizeof buf, "%#.3g s (%.1f days)", s, s / 86400);
+  else
+    std::snprintf(buf, sizeof buf, "%#.3g s (%#.3g years)", s, s / (365.25 * 86400));
   return buf;
 }
 
