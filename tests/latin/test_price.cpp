@@ -119,7 +119,6 @@ TEST(SquarePrice, StagesOfOrderNine) {
   // leaves the cache as it was: nothing is cached, nothing is free.
   EXPECT_TRUE(fs::is_empty(dir.path));
   for (const StagePrice& s : p.stages) EXPECT_FALSE(s.cached) << s.name;
-  EXPECT_GT(p.stages[0].cpu_seconds.low, 0.0);
   for (const StagePrice& s : p.stages) EXPECT_LE(s.cpu_seconds.low, s.cpu_seconds.high) << s.name;
   EXPECT_GT(p.stages[4].lookups.low, 0.0);
   EXPECT_GT(p.peak_bytes.low, 0.0);
