@@ -74,8 +74,12 @@ struct SplitCounter {
 
   void dfs(std::uint32_t cols, std::uint32_t d1, std::uint32_t d2, int rows_left, int depth) {
     if (rows_left <= kUncheckedRows) {
+      // Through dfs_checked, which goes straight to dfs here: Counter::dfs
+      // keeps one caller, so the plain kernel is compiled as at one thread
+      // before splitting existed (a second caller cost Q(16) 2.5 % of wall
+      // time on the Sapphire Rapids VM, results/stealing.md).
       Counter c{full};
-      c.dfs(cols, d1, d2);
+      c.dfs_checked(cols, d1, d2, rows_left);
       solutions += c.solutions;
       nodes += c.nodes;
       return;
