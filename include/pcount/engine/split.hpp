@@ -110,4 +110,17 @@ private:
   std::unique_ptr<Group> group_;                             ///< made at the first give
 };
 
+/// A part whose walk yields one count: calls `walk(more)` with a Subtasks
+/// of its own (for the parts the walk gives away in turn), adds what it
+/// returns (a u128) to counter `counter` of the part's Tally, then joins
+/// those parts into it.
+template <class Walk>
+[[nodiscard]] Subtasks::Part counting_part(std::size_t counter, Walk walk) {
+  return [counter, walk = std::move(walk)](Tally& out, std::string*) {
+    Subtasks more;
+    out.add(counter, walk(more));
+    more.join(out);
+  };
+}
+
 }  // namespace pcount::engine

@@ -207,15 +207,13 @@ struct SplitFactoriser {
       const auto a = static_cast<std::size_t>(at);
       if (open[a] == nullptr || open[a]->empty()) continue;
       const Choices c = std::exchange(*open[a], Choices{});
-      parts.give([n = f.n, adj = adj, k = k, chosen = chosen, at, once = once_at[a], twice = twice_at[a], c](
-                     engine::Tally& out, std::string*) {
+      parts.give(engine::counting_part(0, [n = f.n, adj = adj, k = k, chosen = chosen, at, once = once_at[a],
+                                           twice = twice_at[a], c](engine::Subtasks& more) {
         const Factoriser counter{n};
-        engine::Subtasks more;
         SplitFactoriser w{counter, adj, k, more, at, chosen};
         w.walk(at, once, twice, c);
-        out.add(0, w.sum);
-        more.join(out);
-      });
+        return w.sum;
+      }));
       return;
     }
   }

@@ -354,20 +354,18 @@ private:
       if (open.next == open.count) continue;
       FourLevel part = open;
       open.next = open.count;
-      w.parts.give(
-          [part, g = w.g, plain_below = w.plain_below, n = n_, memo = memo_](engine::Tally& out, std::string*) {
+      w.parts.give(engine::counting_part(
+          0, [part, g = w.g, plain_below = w.plain_below, n = n_, memo = memo_](engine::Subtasks& more) {
             PivotCounter counter(n, memo);
             counter.all_ = (1u << n) - 1u;
-            engine::Subtasks more;
             FourWalk walk{g, more, plain_below};
             FourLevel level = part;
             walk.levels[0] = &level;
             walk.depth = 1;
             while (level.next < level.count)
               counter.four_pair(walk, level, level.pairs[static_cast<std::size_t>(level.next++)]);
-            out.add(0, counter.sum_);
-            more.join(out);
-          });
+            return counter.sum_;
+          }));
       return;
     }
   }
@@ -417,15 +415,13 @@ private:
       std::uint32_t used = 0;
       for (std::size_t c = 0; c < a; ++c) used |= w.m[c];
       const std::uint32_t options = std::exchange(*w.rest[a], 0u);
-      w.parts.give([g = w.g, pinned = w.pinned, k = w.k, m = w.m, at, used, options, n = n_, memo = memo_](
-                       engine::Tally& out, std::string*) {
+      w.parts.give(engine::counting_part(0, [g = w.g, pinned = w.pinned, k = w.k, m = w.m, at, used, options, n = n_,
+                                             memo = memo_](engine::Subtasks& more) {
         PivotCounter counter(n, memo);
-        engine::Subtasks more;
         PivotWalk walk{g, pinned, k, m, more, at};
         counter.walk_pivot(walk, at, used, options);
-        out.add(0, walk.sum);
-        more.join(out);
-      });
+        return walk.sum;
+      }));
       return;
     }
   }

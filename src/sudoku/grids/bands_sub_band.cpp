@@ -301,20 +301,18 @@ private:
       if (open == nullptr || open->next == open->count) continue;
       const Level part = *open;
       open->next = open->count;
-      w.parts.give(
-          [part, at, k = k_, n = n_, cache = cache_, g = g_, chosen = w.chosen](engine::Tally& out, std::string*) {
+      w.parts.give(engine::counting_part(
+          0, [part, at, k = k_, n = n_, cache = cache_, g = g_, chosen = w.chosen](engine::Subtasks& more) {
             SubBandCounter counter(k, cache, n);
             counter.g_ = g;
             counter.prepare();
-            engine::Subtasks more;
             Walk walk{more, at, {}, chosen};
             Level level = part;
             walk.levels[static_cast<std::size_t>(at)] = &level;
             while (level.next < level.count)
               counter.walk_pair(walk, at, level, level.pairs[static_cast<std::size_t>(level.next++)]);
-            out.add(0, counter.total_);
-            more.join(out);
-          });
+            return counter.total_;
+          }));
       return;
     }
   }
