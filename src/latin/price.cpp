@@ -108,7 +108,10 @@ u128 uniform_below(u128 bound, std::mt19937_64& rng) {
 BipGraph random_regular(int n, int d, std::mt19937_64& rng) {
   if (n < 1 || n > kMaxClassOrder || d < 0 || d > n)
     throw InvalidArgument("order", "random_regular needs 0 ≤ d ≤ n ≤ " + std::to_string(kMaxClassOrder));
-  Completions completions(n, d);
+  // The completion counts depend on (n, d) only: kept per thread, so that
+  // drawing many graphs runs the programme once.
+  thread_local std::map<std::pair<int, int>, Completions> memo;
+  Completions& completions = memo.try_emplace({n, d}, n, d).first->second;
   BipGraph g;
   g.n = n;
   std::array<int, kMaxClassOrder> need{};  // ones each symbol (row of the matrix) still needs
@@ -291,10 +294,6 @@ double genbg_speed() {
   const double spent = engine::process_usage().children_cpu_seconds - before;
   return spent > 0 ? spent / genbg_record(11, 3).cpu_seconds : 1.0;
 }
-
-}  // namespace
-
-namespace {
 
 Interval times(Interval a, Interval b) { return {a.low * b.low, a.high * b.high}; }
 
