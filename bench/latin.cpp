@@ -69,7 +69,7 @@ void classes(benchmark::State& state, int n, const char* expected) {
   std::size_t count = 0;
   for (auto _ : state) {
     const latin::ClassJob cj = latin::make_class_job(n, n, cache, threads);
-    reduced = latin::reduced_from_all(n, n, engine::run(cj.job, options).totals.counts[0]);
+    reduced = latin::reduced_from_all(n, n, latin::labelled_total(cj, engine::run(cj.job, options).totals));
     count = cj.classes;
     benchmark::DoNotOptimize(reduced);
   }

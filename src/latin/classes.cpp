@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "pcount/engine/fingerprint.hpp"
 #include "pcount/engine/hash.hpp"
 #include "pcount/engine/parallel.hpp"
+#include "pcount/engine/wide.hpp"
 #include "pcount/latin/extend.hpp"
 #include "pcount/latin/genbg.hpp"
 
@@ -528,14 +530,19 @@ u128 peel_count(const BipGraph& g, const FactorTable& lower) {
   return checked_mul(sum, static_cast<u128>(std::popcount(g.adj[0])));
 }
 
-u128 reduced_from_all(int n, int k, u128 all) {
-  u128 denom = 1;  // n!·(n-1)!/(n-k)! for rectangles, n!·(n-1)! for squares
-  for (int i = 2; i <= n; ++i) denom = checked_mul(denom, static_cast<u128>(i));
-  for (int i = 2; i <= n - 1; ++i) denom = checked_mul(denom, static_cast<u128>(i));
-  if (k < n - 1)
-    for (int i = 2; i <= n - k; ++i) denom /= static_cast<u128>(i);
+std::size_t class_job_limbs(int n) { return n >= kMaxClassOrder ? 3 : 1; }
+
+BigInt labelled_total(const ClassJob& job, const engine::Tally& totals) {
+  return engine::wide_total(totals, 0, job.limbs);
+}
+
+u128 reduced_from_all(int n, int k, const BigInt& all) {
+  const BigInt denom = factorial(n) * factorial(n - 1) / factorial(k < n - 1 ? n - k : 1);
   if (all % denom != 0) throw InternalError("class sum is not a multiple of n!·(n-1)!/(n-k)!");
-  return all / denom;
+  const BigInt reduced = all / denom;
+  if (reduced >> 128 != 0) throw CountOverflow("R(k,n) exceeds 128 bits");
+  const BigInt mask = std::numeric_limits<std::uint64_t>::max();
+  return join64(static_cast<std::uint64_t>(reduced & mask), static_cast<std::uint64_t>(reduced >> 64));
 }
 
 namespace {
@@ -559,27 +566,27 @@ struct ClassPlan {
 };
 
 /// Class i's term of the sum: its labelled copies times its count of
-/// completions (1-factorisations, or peeled counts as the mode says).
-u128 class_term(const ClassPlan& plan, std::size_t i) {
+/// completions (1-factorisations, or peeled counts as the mode says). Exact
+/// in any width: order-11 squares' terms pass 2^128.
+BigInt class_term(const ClassPlan& plan, std::size_t i) {
   const GraphClass& c = plan.classes[i];
-  const u128 copies = labelled_copies(plan.n, c.automorphisms);
-  u128 value = 0;
+  BigInt value;
   switch (plan.mode) {
     case Mode::Rect:
-      value = plan.peel ? peel_count(c.graph, plan.lower) : count_factorisations(c.graph);
-      if (plan.extension > 0) value = checked_mul(value, row_extensions(c.graph.complement(), plan.extension));
+      value = to_big(plan.peel ? peel_count(c.graph, plan.lower) : count_factorisations(c.graph));
+      if (plan.extension > 0) value *= to_big(row_extensions(c.graph.complement(), plan.extension));
       break;
     case Mode::SquareOdd:
-      value = checked_mul(plan.lower.at(c.key), peel_count(c.graph.complement(), plan.lower));
+      value = to_big(plan.lower.at(c.key)) * to_big(peel_count(c.graph.complement(), plan.lower));
       break;
     case Mode::SquareEven: {
       const u128 mine = peel_count(c.graph, plan.lower);
       const u128 theirs = plan.times[i] == 1 ? mine : peel_count(c.graph.complement(), plan.lower);
-      value = checked_mul(checked_mul(mine, theirs), static_cast<u128>(plan.times[i]));
+      value = to_big(mine) * to_big(theirs) * plan.times[i];
       break;
     }
   }
-  return checked_mul(copies, value);
+  return value * to_big(labelled_copies(plan.n, c.automorphisms));
 }
 
 /// The class job's fingerprint. The task ids index the class list: its
@@ -725,17 +732,18 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads, st
   out.class_degree = degree;
   out.extension_rows = plan->extension;
   out.job.fingerprint = class_job_fingerprint(*plan, k, degree, slice);
-  out.job.counter_names = {"all"};
+  out.limbs = class_job_limbs(n);
+  out.job.counter_names = engine::wide_counter_names("all", out.limbs);
   out.job.task_count = (count + slice - 1) / slice;
   out.job.split_depth = -1;
-  out.job.run_task = [plan, slice](std::size_t id, engine::Tally& tally) {
+  out.job.run_task = [plan, slice, limbs = out.limbs](std::size_t id, engine::Tally& tally) {
     const std::size_t first = id * slice;
-    u128 sum = 0;
+    BigInt sum = 0;
     for (std::size_t i = first; i < std::min(plan->classes.size(), first + slice); ++i) {
       engine::throw_if_stopped();  // once per class; the counts below also check inside
-      sum = checked_add(sum, class_term(*plan, i));
+      sum += class_term(*plan, i);
     }
-    tally.add(0, sum);
+    engine::add_wide(tally, 0, limbs, sum);
   };
   out.table_classes = plan->lower.size();
   out.table_degree = plan->mode == Mode::SquareOdd ? degree : degree - 1;

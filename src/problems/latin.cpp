@@ -90,7 +90,7 @@ Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
   Plan plan;
   plan.job = cj->job;
   plan.report = [n, k, cj](const engine::RunResult& result) {
-    const u128 reduced = reduced_from_all(n, k, result.totals.counts[0]);
+    const u128 reduced = reduced_from_all(n, k, labelled_total(*cj, result.totals));
     if (k >= n - 1) check_mod_n(n, reduced);
     Report report = make_report(n, k, "classes", reduced);
     report.extra["classes"] = cj->classes;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "pcount/bigint.hpp"
+#include "pcount/engine/wide.hpp"
 #include "pcount/u128.hpp"
 
 namespace pcount {
@@ -48,6 +49,37 @@ TEST(BigInt, FactorialAndPrinting) {
   EXPECT_EQ(to_string(factorial(0)), "1");
   EXPECT_EQ(to_string(factorial(25)), "15511210043330985984000000");
   EXPECT_EQ(to_string(to_big(join64(0, 1)) * 3), "55340232221128654848");
+}
+
+TEST(WideCounters, CarryL11ThroughLimbsShardsAndMerge) {
+  // L(11) = R(11)·11!·10!, R(11) from McKay & Wanless 2005 (OEIS A000315).
+  const BigInt r11("5363937773277371298119673540771840");
+  const BigInt l11 = r11 * factorial(11) * factorial(10);
+  ASSERT_GT(l11 >> 128, 0);  // wider than one counter
+  EXPECT_EQ(engine::wide_counter_names("all", 1), std::vector<std::string>{"all"});
+  EXPECT_EQ(engine::wide_counter_names("all", 3),
+            (std::vector<std::string>{"all, bits 0-63", "all, bits 64-127", "all, bits 128-191"}));
+  // Two shards' tallies, each the sum of many terms, merged.
+  engine::Tally a(3), b(3);
+  BigInt sum = 0;
+  for (int i = 1; i <= 1000; ++i) {
+    const BigInt term = l11 / (i * 7919) + i;
+    engine::add_wide(i % 2 ? a : b, 0, 3, term);
+    sum += term;
+  }
+  a.merge(b);
+  EXPECT_EQ(engine::wide_total(a, 0, 3), sum);
+  engine::Tally one(3);
+  engine::add_wide(one, 0, 3, l11);
+  EXPECT_EQ(to_string(engine::wide_total(one, 0, 3)), to_string(l11));
+  // One limb holds any u128; what does not fit is refused, not wrapped.
+  engine::Tally narrow(1);
+  engine::add_wide(narrow, 0, 1, to_big(~u128{0}));
+  EXPECT_EQ(narrow.get(0), ~u128{0});
+  EXPECT_THROW(engine::add_wide(narrow, 0, 1, BigInt(1)), CountOverflow);
+  EXPECT_THROW(engine::add_wide(one, 0, 1, l11), CountOverflow);
+  EXPECT_THROW(engine::add_wide(one, 0, 2, l11 << 100), CountOverflow);
+  EXPECT_THROW(engine::add_wide(one, 0, 3, BigInt(-1)), CountOverflow);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ u128 by_classes(int n, int k, std::optional<int> degree = std::nullopt) {
   const ClassJob cj = make_class_job(n, k, cache(), 2, degree);
   engine::RunOptions options;
   options.threads = 2;
-  return reduced_from_all(n, k, engine::run(cj.job, options).totals.counts[0]);
+  return reduced_from_all(n, k, labelled_total(cj, engine::run(cj.job, options).totals));
 }
 
 u128 by_search(int n, int k, int depth) {

@@ -53,7 +53,7 @@ u128 by_classes(int n, int k, int threads = 2, std::optional<int> degree = std::
   const ClassJob cj = make_class_job(n, k, cache(), threads, degree);
   engine::RunOptions options;
   options.threads = threads;
-  return reduced_from_all(n, k, engine::run(cj.job, options).totals.counts[0]);
+  return reduced_from_all(n, k, labelled_total(cj, engine::run(cj.job, options).totals));
 }
 
 u128 by_search(int n, int k) {
@@ -128,9 +128,20 @@ TEST(LatinClasses, EverySplitGivesThePublishedCount) {
     }
 }
 
+TEST(LatinClasses, ReducedFromAllPastTwoTo128) {
+  // L(11) = R(11)·11!·10! ≈ 7.8·10⁴⁷ (R(11): McKay & Wanless 2005, A000315).
+  const BigInt r11("5363937773277371298119673540771840");
+  EXPECT_EQ(to_string(reduced_from_all(11, 11, r11 * factorial(11) * factorial(10))), to_string(r11));
+  EXPECT_EQ(to_string(reduced_from_all(11, 10, r11 * factorial(11) * factorial(10))), to_string(r11));
+  EXPECT_THROW((void)reduced_from_all(11, 11, r11 * factorial(11) * factorial(10) + 1), InternalError);
+  EXPECT_THROW((void)reduced_from_all(11, 11, (BigInt(1) << 129) * factorial(11) * factorial(10)), CountOverflow);
+}
+
 TEST(LatinClasses, ElevenColumnsUpToFourRows) {
   // R(2,11) = D(11)/10 (A000255), R(3,11) (A001623), R(4,11) (A000573):
-  // the 7,454 3-regular 11+11 classes, the fourth row by the permanent.
+  // the 7,454 3-regular 11+11 classes, the fourth row by the permanent,
+  // summed in three 64-bit limbs as every order-11 job is.
+  EXPECT_EQ(make_class_job(11, 2, cache(), 2).limbs, 3u);
   for (int k = 2; k <= 4; ++k) EXPECT_EQ(to_string(by_classes(11, k)), published(11, k)) << k;
   EXPECT_EQ(to_string(by_classes(10, 4)), published(10, 4));
   EXPECT_THROW((void)make_class_job(11, 7, cache(), 2), InvalidArgument);

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "pcount/engine/task.hpp"
+#include "pcount/bigint.hpp"
 #include "pcount/u128.hpp"
 #include "pcount/latin/bipartite.hpp"
 
@@ -120,7 +121,10 @@ private:
 
 /// A class-method job for reduced k×n rectangles (k ≥ n-1: squares).
 struct ClassJob {
-  engine::Job job;               ///< counter 0 = "all" (L(n) or K(k,n), labelled)
+  /// The labelled total (L(n) or K(k,n)) in counters 0 … limbs − 1, as
+  /// engine/wide.hpp limbs (labelled_total reads it back).
+  engine::Job job;
+  std::size_t limbs = 1;         ///< counters of the labelled total (class_job_limbs)
   std::size_t classes = 0;       ///< classes the tasks run over
   int class_degree = 0;          ///< their degree
   int extension_rows = 0;        ///< rectangles: rows added per class by row_extensions (extend.hpp)
@@ -161,8 +165,20 @@ struct ClassJob {
 [[nodiscard]] ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads,
                                       std::optional<int> class_degree = std::nullopt);
 
+/// Counters a class job of order n keeps its labelled total in: 1 up to
+/// n = 10 (L(10) ≈ 1.0·10³⁷ < 2^128), 3 for n = 11, where K(7,11) ≈ 4·10⁴¹
+/// and L(11) ≈ 7.8·10⁴⁷ pass 2^128 (McKay & Wanless 2005); every order-11
+/// job uses limbs, so R(K,11) for small K checks the same path.
+[[nodiscard]] std::size_t class_job_limbs(int n);
+
+/// The labelled total of a class job's run (L(n) or K(k,n)), from its
+/// limbs.
+[[nodiscard]] BigInt labelled_total(const ClassJob& job, const engine::Tally& totals);
+
 /// R(k,n) from the labelled total of a class job (L(n) for k ≥ n-1,
-/// K(k,n) otherwise); throws InternalError if the division is not exact.
-[[nodiscard]] u128 reduced_from_all(int n, int k, u128 all);
+/// K(k,n) otherwise): the total ÷ n!·(n−1)!/(n−k)! (squares: n!·(n−1)!).
+/// Throws InternalError if the division is not exact, CountOverflow if
+/// R(k,n) does not fit 128 bits.
+[[nodiscard]] u128 reduced_from_all(int n, int k, const BigInt& all);
 
 }  // namespace pcount::latin

@@ -44,6 +44,7 @@
 #include "pcount/engine/parallel.hpp"
 #include "pcount/engine/runner.hpp"
 #include "pcount/engine/split.hpp"
+#include "pcount/engine/wide.hpp"
 #include "pcount/graph/canonical.hpp"
 #include "pcount/sudoku/grids/bands.hpp"
 
@@ -503,8 +504,7 @@ public:
     // entries at most, ~1 GB at 2x6).
     auto cache = std::make_shared<TopCache>(std::size_t{1} << 23);
     const int c = c_;
-    job.counter_names = {"weighted B squared, bits 0-63", "weighted B squared, bits 64-127",
-                         "weighted B squared, bits 128-191"};
+    job.counter_names = engine::wide_counter_names("weighted B squared", kLimbs);
     job.task_count = class_count();
     job.splits = true;  // B's bottom 2-factors are given away in parts, B squared after the join
     job.run_task = [classes, cache, c](std::size_t id, engine::Tally& out) {
@@ -513,13 +513,9 @@ public:
       std::copy(e.columns.begin(), e.columns.end(), g.begin());
       SubBandCounter counter(c, cache.get());
       const BigInt b = to_big(counter.count_splitting(g));
-      BigInt term = to_big(e.weight) * b * b;
-      const BigInt mask = (BigInt(1) << 64) - 1;
-      for (std::size_t limb = 0; limb < kLimbs; ++limb) {
-        out.add(limb, static_cast<u128>(static_cast<std::uint64_t>(term & mask)));
-        term >>= 64;
-      }
-      if (term != 0) throw InternalError("weighted B² of a band class exceeds 192 bits");
+      const BigInt term = to_big(e.weight) * b * b;
+      if (term >> (64 * kLimbs) != 0) throw InternalError("weighted B² of a band class exceeds 192 bits");
+      engine::add_wide(out, 0, kLimbs, term);
     };
     auto estimates = estimates_;
     job.estimate = [estimates](std::size_t id) { return (*estimates)[id]; };
@@ -538,9 +534,7 @@ public:
   }
 
   [[nodiscard]] BigInt total(const engine::Tally& totals) const override {
-    BigInt sum = 0;
-    for (std::size_t limb = 0; limb < kLimbs; ++limb) sum += to_big(totals.get(limb)) << (64 * limb);
-    return sum;
+    return engine::wide_total(totals, 0, kLimbs);
   }
 
 private:
