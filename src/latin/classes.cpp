@@ -127,9 +127,9 @@ std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& f
     if (!(fields >> key_text >> aut) || (fields >> rest) || aut == 0) return std::nullopt;
     const auto key = parse_hex128(key_text);
     if (!key) return std::nullopt;
-    GraphClass gc{graph_from_key(n, *key), *key, aut};
-    if (gc.graph.regular_degree() != d || labelled_factor(n) % aut != 0) return std::nullopt;
-    if (!classes.empty() && !(classes.back().key < gc.key)) return std::nullopt;  // sorted, no repeats
+    const GraphClass gc(*key, aut);
+    if (gc.graph(n).regular_degree() != d || labelled_factor(n) % aut != 0) return std::nullopt;
+    if (!classes.empty() && !(classes.back().key() < *key)) return std::nullopt;  // sorted, no repeats
     hash.add(line);
     classes.push_back(gc);
   }
@@ -159,7 +159,7 @@ void write_cache(const std::filesystem::path& file, int n, int d, const std::vec
   out << cache_header(n, d) << '\n';
   LineHash hash;
   for (const GraphClass& c : classes) {
-    const std::string line = hex128(c.key) + ' ' + std::to_string(c.automorphisms);
+    const std::string line = hex128(c.key()) + ' ' + std::to_string(c.automorphisms);
     hash.add(line);
     out << line << '\n';
   }
@@ -176,14 +176,13 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
     u128 f = 1;
     for (int i = 2; i <= n; ++i) f *= static_cast<u128>(i);
     const u128 key = d == 0 ? u128{0} : (n * n == 128 ? ~u128{0} : (u128{1} << (n * n)) - 1);
-    classes.push_back(GraphClass{g, key, static_cast<std::uint64_t>(f * f)});
+    classes.emplace_back(key, static_cast<std::uint64_t>(f * f));
     return classes;
   }
   if (2 * d > n) {
     for (const GraphClass& c : regular_classes(n, n - d, cache, threads)) {
-      const BipGraph comp = c.graph.complement();
-      const Canonical can = canonical(comp);
-      classes.push_back(GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms});
+      const Canonical can = canonical(c.graph(n).complement());
+      classes.emplace_back(can.key, can.automorphisms);
     }
     return classes;
   }
@@ -211,14 +210,14 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
         if (g.regular_degree() != d)
           throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
         const Canonical can = canonical(g);
-        classes[i] = GraphClass{graph_from_key(n, can.key), can.key, can.automorphisms};
+        classes[i] = GraphClass(can.key, can.automorphisms);
       },
       64);
   return classes;
 }
 
 void sort_by_key(std::vector<GraphClass>& classes) {
-  std::sort(classes.begin(), classes.end(), [](const GraphClass& a, const GraphClass& b) { return a.key < b.key; });
+  std::sort(classes.begin(), classes.end(), [](const GraphClass& a, const GraphClass& b) { return a.key() < b.key(); });
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -234,11 +233,11 @@ u128 labelled_copies(int n, std::uint64_t aut) {
 
 /// N(G) for every class of a d-regular list: DFS when `lower` is null, else
 /// by peeling into `lower`. An engine job on `threads` workers.
-std::vector<u128> table_values(const std::vector<GraphClass>& classes, const FactorTable* lower, int threads) {
+std::vector<u128> table_values(int n, const std::vector<GraphClass>& classes, const FactorTable* lower, int threads) {
   std::vector<u128> values(classes.size());
   engine::for_each_index(classes.size(), threads, [&](std::size_t i) {
-    const GraphClass& c = classes[i];
-    values[i] = lower ? peel_count(c.graph, *lower) : count_factorisations(c.graph);
+    const BipGraph g = classes[i].graph(n);
+    values[i] = lower ? peel_count(g, *lower) : count_factorisations(g);
   });
   return values;
 }
@@ -256,7 +255,7 @@ constexpr const char* kTableMagic = "pcount latin table v1";
 
 std::string cache_header(const char* magic, int n, int d, const std::vector<GraphClass>& classes) {
   LineHash keys;
-  for (const GraphClass& c : classes) keys.add(hex128(c.key));
+  for (const GraphClass& c : classes) keys.add(hex128(c.key()));
   return std::string(magic) + " version=" + PCOUNT_VERSION + " n=" + std::to_string(n) + " d=" + std::to_string(d) +
          " classes=" + std::to_string(classes.size()) + " list=" + hex128(keys.value()).substr(16);
 }
@@ -390,10 +389,10 @@ std::vector<std::size_t> complement_indices(int n, int d, const std::vector<Grap
   engine::for_each_index(
       all.size(), threads,
       [&](std::size_t i) {
-        const u128 key = canonical(all[i].graph.complement()).key;
-        const auto it = std::lower_bound(all.begin(), all.end(), key,
-                                         [](const GraphClass& c, u128 k) { return c.key < k; });
-        if (it == all.end() || it->key != key) throw InternalError("the complement of a class is not in the list");
+        const u128 key = canonical(all[i].graph(n).complement()).key;
+        const auto it =
+            std::lower_bound(all.begin(), all.end(), key, [](const GraphClass& c, u128 k) { return c.key() < k; });
+        if (it == all.end() || it->key() != key) throw InternalError("the complement of a class is not in the list");
         comp[i] = static_cast<std::size_t>(it - all.begin());
       },
       64);
@@ -457,66 +456,87 @@ std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache,
   return classes;
 }
 
-FactorTable::FactorTable(const std::vector<GraphClass>& classes, std::vector<u128> values) {
-  if (classes.size() != values.size()) throw InternalError("FactorTable: sizes differ");
-  by_key_.reserve(classes.size());
-  std::vector<std::pair<std::uint64_t, u128>> inv;
-  inv.reserve(classes.size());
-  for (std::size_t i = 0; i < classes.size(); ++i) {
-    by_key_.emplace_back(classes[i].key, values[i]);
-    inv.emplace_back(invariant_key(classes[i].graph), values[i]);
-  }
-  std::sort(by_key_.begin(), by_key_.end());
-  for (std::size_t i = 1; i < by_key_.size(); ++i)
-    if (by_key_[i].first == by_key_[i - 1].first) throw InternalError("two classes with the same canonical key");
-  std::sort(inv.begin(), inv.end());
-  std::vector<std::pair<std::uint64_t, u128>> deep;  // the shared invariants' classes, by deep key
-  for (std::size_t i = 0; i < inv.size();) {
+BipGraph GraphClass::graph(int n) const { return graph_from_key(n, key()); }
+
+namespace {
+
+/// The keys that occur once in `sorted` (key, class) pairs, with their
+/// classes, into `keys` and `index`; the keys that occur more than once
+/// into `shared` (when given). Returns how many pairs had a shared key.
+std::size_t split_unique(const std::vector<std::pair<std::uint64_t, std::uint32_t>>& sorted,
+                         std::vector<std::uint64_t>& keys, std::vector<std::uint32_t>& index,
+                         std::vector<std::uint64_t>* shared) {
+  std::size_t repeated = 0;
+  for (std::size_t i = 0; i < sorted.size();) {
     std::size_t j = i;
-    while (j < inv.size() && inv[j].first == inv[i].first) ++j;
+    while (j < sorted.size() && sorted[j].first == sorted[i].first) ++j;
     if (j - i == 1) {
-      by_invariant_.push_back(inv[i]);
+      keys.push_back(sorted[i].first);
+      index.push_back(sorted[i].second);
     } else {
-      ambiguous_ += j - i;
-      shared_.push_back(inv[i].first);
+      repeated += j - i;
+      if (shared) shared->push_back(sorted[i].first);
     }
     i = j;
   }
-  for (std::size_t i = 0; i < classes.size(); ++i)
-    if (std::binary_search(shared_.begin(), shared_.end(), invariant_key(classes[i].graph)))
-      deep.emplace_back(deep_invariant_key(classes[i].graph), values[i]);
+  keys.shrink_to_fit();
+  index.shrink_to_fit();
+  return repeated;
+}
+
+/// The position of `key` in sorted `keys`, or nullopt.
+std::optional<std::size_t> find_sorted(const std::vector<std::uint64_t>& keys, std::uint64_t key) {
+  const auto it = std::lower_bound(keys.begin(), keys.end(), key);
+  if (it == keys.end() || *it != key) return std::nullopt;
+  return static_cast<std::size_t>(it - keys.begin());
+}
+
+}  // namespace
+
+FactorTable::FactorTable(std::shared_ptr<const std::vector<GraphClass>> classes, int n, const std::vector<u128>& values)
+    : classes_(std::move(classes)) {
+  const std::vector<GraphClass>& cls = *classes_;
+  if (cls.size() != values.size()) throw InternalError("FactorTable: sizes differ");
+  if (cls.size() >= (std::size_t{1} << 32)) throw InternalError("FactorTable: 2^32 classes or more");
+  for (std::size_t i = 1; i < cls.size(); ++i)
+    if (!(cls[i - 1].key() < cls[i].key())) throw InternalError("two classes with the same canonical key, or unsorted");
+  if (std::all_of(values.begin(), values.end(), [](u128 v) { return high64(v) == 0; }))
+    narrow_.assign(values.begin(), values.end());
+  else
+    wide_ = values;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> inv(cls.size());
+  for (std::size_t i = 0; i < cls.size(); ++i) inv[i] = {invariant_key(cls[i].graph(n)), static_cast<std::uint32_t>(i)};
+  std::sort(inv.begin(), inv.end());
+  ambiguous_ = split_unique(inv, inv_keys_, inv_index_, &shared_);
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> deep;  // the shared invariants' classes, by deep key
+  for (const auto& [key, i] : inv)
+    if (std::binary_search(shared_.begin(), shared_.end(), key))
+      deep.emplace_back(deep_invariant_key(cls[i].graph(n)), i);
+  inv = {};
   std::sort(deep.begin(), deep.end());
-  for (std::size_t i = 0; i < deep.size();) {
-    std::size_t j = i;
-    while (j < deep.size() && deep[j].first == deep[i].first) ++j;
-    if (j - i == 1)
-      by_deep_.push_back(deep[i]);
-    else
-      canonical_only_ += j - i;
-    i = j;
-  }
+  canonical_only_ = split_unique(deep, deep_keys_, deep_index_, nullptr);
+}
+
+std::size_t FactorTable::bytes() const {
+  return narrow_.size() * sizeof(std::uint64_t) + wide_.size() * sizeof(u128) +
+         (inv_keys_.size() + deep_keys_.size() + shared_.size()) * sizeof(std::uint64_t) +
+         (inv_index_.size() + deep_index_.size()) * sizeof(std::uint32_t);
 }
 
 u128 FactorTable::at(u128 key) const {
-  auto it = std::lower_bound(by_key_.begin(), by_key_.end(), key,
-                             [](const std::pair<u128, u128>& e, u128 k) { return e.first < k; });
-  if (it == by_key_.end() || it->first != key) throw InternalError("graph class missing from the lookup table");
-  return it->second;
+  const std::vector<GraphClass>& cls = *classes_;
+  auto it = std::lower_bound(cls.begin(), cls.end(), key, [](const GraphClass& c, u128 k) { return c.key() < k; });
+  if (it == cls.end() || it->key() != key) throw InternalError("graph class missing from the lookup table");
+  return value(static_cast<std::size_t>(it - cls.begin()));
 }
 
 u128 FactorTable::lookup(const BipGraph& g) const {
   const std::uint64_t inv = invariant_key(g);
-  auto it = std::lower_bound(by_invariant_.begin(), by_invariant_.end(), inv,
-                             [](const std::pair<std::uint64_t, u128>& e, std::uint64_t k) { return e.first < k; });
-  if (it != by_invariant_.end() && it->first == inv) return it->second;
+  if (const auto i = find_sorted(inv_keys_, inv)) return value(inv_index_[*i]);
   // A shared invariant: the deep key, which tells most of those classes
   // apart, then the canonical form (or no class: `at` reports it missing).
-  if (std::binary_search(shared_.begin(), shared_.end(), inv)) {
-    const std::uint64_t deep = deep_invariant_key(g);
-    auto d = std::lower_bound(by_deep_.begin(), by_deep_.end(), deep,
-                              [](const std::pair<std::uint64_t, u128>& e, std::uint64_t k) { return e.first < k; });
-    if (d != by_deep_.end() && d->first == deep) return d->second;
-  }
+  if (std::binary_search(shared_.begin(), shared_.end(), inv))
+    if (const auto d = find_sorted(deep_keys_, deep_invariant_key(g))) return value(deep_index_[*d]);
   return at(canonical(g).key);
 }
 
@@ -560,7 +580,7 @@ struct ClassPlan {
   Mode mode = Mode::Rect;
   int extension = 0;  // Rect: rows added inside the complement (0..kMaxExtensionRows)
   bool peel = false;  // Rect: N(G) by peeling into `lower` (else by DFS)
-  std::vector<GraphClass> classes;
+  std::shared_ptr<const std::vector<GraphClass>> classes;  // SquareOdd: shared with `lower`
   std::vector<std::uint8_t> times;  // SquareEven: 1 self-complementary, 2 a pair
   FactorTable lower;
 };
@@ -569,19 +589,20 @@ struct ClassPlan {
 /// completions (1-factorisations, or peeled counts as the mode says). Exact
 /// in any width: order-11 squares' terms pass 2^128.
 BigInt class_term(const ClassPlan& plan, std::size_t i) {
-  const GraphClass& c = plan.classes[i];
+  const GraphClass& c = (*plan.classes)[i];
+  const BipGraph g = c.graph(plan.n);
   BigInt value;
   switch (plan.mode) {
     case Mode::Rect:
-      value = to_big(plan.peel ? peel_count(c.graph, plan.lower) : count_factorisations(c.graph));
-      if (plan.extension > 0) value *= to_big(row_extensions(c.graph.complement(), plan.extension));
+      value = to_big(plan.peel ? peel_count(g, plan.lower) : count_factorisations(g));
+      if (plan.extension > 0) value *= to_big(row_extensions(g.complement(), plan.extension));
       break;
     case Mode::SquareOdd:
-      value = to_big(plan.lower.at(c.key)) * to_big(peel_count(c.graph.complement(), plan.lower));
+      value = to_big(plan.lower.at(c.key())) * to_big(peel_count(g.complement(), plan.lower));
       break;
     case Mode::SquareEven: {
-      const u128 mine = peel_count(c.graph, plan.lower);
-      const u128 theirs = plan.times[i] == 1 ? mine : peel_count(c.graph.complement(), plan.lower);
+      const u128 mine = peel_count(g, plan.lower);
+      const u128 theirs = plan.times[i] == 1 ? mine : peel_count(g.complement(), plan.lower);
       value = to_big(mine) * to_big(theirs) * plan.times[i];
       break;
     }
@@ -595,15 +616,15 @@ BigInt class_term(const ClassPlan& plan, std::size_t i) {
 /// instead of mixed in.
 std::string class_job_fingerprint(const ClassPlan& plan, int k, int degree, std::size_t slice) {
   engine::Fnv1a64 list_fnv;  // over the keys and multiplicities
-  for (std::size_t i = 0; i < plan.classes.size(); ++i)
-    list_fnv.add_le128(plan.classes[i].key).add_le64(plan.times.empty() ? 1u : plan.times[i]);
+  for (std::size_t i = 0; i < plan.classes->size(); ++i)
+    list_fnv.add_le128((*plan.classes)[i].key()).add_le64(plan.times.empty() ? 1u : plan.times[i]);
   return engine::Fingerprint("latin")
       .add("n", plan.n)
       .add("rows", k)
       .add("method", "classes")
       .add("degree", degree)
       .add("extension", plan.extension)
-      .add("classes", plan.classes.size())
+      .add("classes", plan.classes->size())
       .add("slice", slice)
       .add("list", hex128(list_fnv.value()).substr(16))
       .str();
@@ -625,6 +646,11 @@ int default_class_degree(int n, int k) {
 
 namespace {
 
+/// regular_classes, held where a plan and a table can share it.
+std::shared_ptr<const std::vector<GraphClass>> shared_classes(int n, int d, const CacheOptions& cache, int threads) {
+  return std::make_shared<const std::vector<GraphClass>>(regular_classes(n, d, cache, threads));
+}
+
 /// Builds (or loads from the disk cache) the tables of N over all d-regular
 /// classes: by DFS up to degree `dfs`, by peeling into the (d−1)-regular
 /// table above (itself built the same way), as engine jobs.
@@ -636,25 +662,24 @@ struct TableBuilder {
   bool from_cache = false;
 
   /// The d-regular table; `known` = the d-regular classes if loaded.
-  FactorTable table(int d, const std::vector<GraphClass>* known = nullptr) {
-    const std::vector<GraphClass> loaded = known ? std::vector<GraphClass>{} : regular_classes(n, d, cache, threads);
-    const std::vector<GraphClass>& cls = known ? *known : loaded;
-    const std::string header = table_header(n, d, cls);
+  FactorTable table(int d, std::shared_ptr<const std::vector<GraphClass>> known = nullptr) {
+    const auto cls = known ? std::move(known) : shared_classes(n, d, cache, threads);
+    const std::string header = table_header(n, d, *cls);
     if (cache.dir)
-      if (auto values = read_table(table_cache_file(*cache.dir, n, d), header, cls.size())) {
+      if (auto values = read_table(table_cache_file(*cache.dir, n, d), header, cls->size())) {
         from_cache = true;
-        return FactorTable(cls, std::move(*values));
+        return FactorTable(cls, n, *values);
       }
     std::vector<u128> values;
     if (d <= dfs) {
-      values = table_values(cls, nullptr, threads);
+      values = table_values(n, *cls, nullptr, threads);
     } else {
       const FactorTable lower = table(d - 1);
-      values = table_values(cls, &lower, threads);
+      values = table_values(n, *cls, &lower, threads);
     }
     from_cache = false;
     if (cache.dir) write_table(table_cache_file(*cache.dir, n, d), header, values, cache.option);
-    return FactorTable(cls, std::move(values));
+    return FactorTable(cls, n, values);
   }
 };
 
@@ -687,21 +712,23 @@ void fill_plan(ClassPlan& plan, int k, int degree, TableBuilder& tables, const C
     plan.extension = k - degree;
     plan.peel = degree > tables.dfs;
     if (plan.peel) plan.lower = tables.table(degree - 1);
-    plan.classes = regular_classes(n, degree, cache, threads);
+    plan.classes = shared_classes(n, degree, cache, threads);
   } else if (n % 2 == 1) {
     plan.mode = Mode::SquareOdd;
-    plan.classes = regular_classes(n, degree, cache, threads);
-    plan.lower = tables.table(degree, &plan.classes);
+    plan.classes = shared_classes(n, degree, cache, threads);
+    plan.lower = tables.table(degree, plan.classes);
   } else {
     plan.mode = Mode::SquareEven;
     plan.lower = tables.table(degree - 1);
     const std::vector<GraphClass> all = regular_classes(n, degree, cache, threads);  // sorted by key
     const std::vector<std::size_t> comp = complement_indices(n, degree, all, cache, threads, complements_from_cache);
+    auto pairs = std::make_shared<std::vector<GraphClass>>();
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (i > comp[i]) continue;  // counted with its complement's class
-      plan.classes.push_back(all[i]);
+      pairs->push_back(all[i]);
       plan.times.push_back(i == comp[i] ? 1 : 2);
     }
+    plan.classes = std::move(pairs);
   }
 }
 
@@ -725,7 +752,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads, st
   plan->n = n;
   fill_plan(*plan, k, degree, tables, cache, threads, complements_from_cache);
 
-  const std::size_t count = plan->classes.size();
+  const std::size_t count = plan->classes->size();
   const std::size_t slice = std::max<std::size_t>(1, (count + 4095) / 4096);
   ClassJob out;
   out.classes = count;
@@ -739,7 +766,7 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads, st
   out.job.run_task = [plan, slice, limbs = out.limbs](std::size_t id, engine::Tally& tally) {
     const std::size_t first = id * slice;
     BigInt sum = 0;
-    for (std::size_t i = first; i < std::min(plan->classes.size(), first + slice); ++i) {
+    for (std::size_t i = first; i < std::min(plan->classes->size(), first + slice); ++i) {
       engine::throw_if_stopped();  // once per class; the counts below also check inside
       sum += class_term(*plan, i);
     }

@@ -363,12 +363,13 @@ Rates measure_rates(int n, int h, const CacheOptions& cache) {
   // The 3-regular list from the cache when it is there, else from genbg
   // without writing it: pricing leaves the cache as it found it.
   const bool cached = cache.dir && std::filesystem::exists(class_list_file(*cache.dir, n, 3));
-  const auto base = regular_classes(n, 3, cached ? cache : CacheOptions{std::nullopt, cache.option}, 1);
+  const auto base = std::make_shared<const std::vector<GraphClass>>(
+      regular_classes(n, 3, cached ? cache : CacheOptions{std::nullopt, cache.option}, 1));
   std::vector<u128> values;
   const double t0 = engine::thread_cpu_seconds();
-  for (const GraphClass& c : base) values.push_back(count_factorisations(c.graph));
-  r.dfs = (engine::thread_cpu_seconds() - t0) / static_cast<double>(base.size());
-  const FactorTable table(base, std::move(values));
+  for (const GraphClass& c : *base) values.push_back(count_factorisations(c.graph(n)));
+  r.dfs = (engine::thread_cpu_seconds() - t0) / static_cast<double>(base->size());
+  const FactorTable table(base, n, values);
   for (int k = 0; k <= 22; k += 2) r.search[static_cast<std::size_t>(k)] = search_seconds(std::size_t{1} << k, rng);
   for (int k = 1; k <= 21; k += 2)
     r.search[static_cast<std::size_t>(k)] =
@@ -380,7 +381,7 @@ Rates measure_rates(int n, int h, const CacheOptions& cache) {
         per_peel_seconds(n, d, rng, [&](const BipGraph& g) { sink ^= invariant_key(g); });
   u128 found = 0;
   const double lookup = per_peel_seconds(n, 3, rng, [&](const BipGraph& g) { found += table.lookup(g); });
-  r.fallback = std::max(0.0, lookup - r.peel[3] - search_at(r, static_cast<double>(base.size())));
+  r.fallback = std::max(0.0, lookup - r.peel[3] - search_at(r, static_cast<double>(base->size())));
   if (found == 0 || sink == 1) throw InternalError("no lookup was made");
   for (int d = 4; d <= h + 1; ++d) r.matchings[static_cast<std::size_t>(d)] = pivot_matchings(n, d, rng);
   for (int d = 3; d <= h; ++d) r.canonical[static_cast<std::size_t>(d)] = canonical_seconds(n, d, rng);

@@ -186,7 +186,7 @@ TEST(RowExtensions, CompleteGraphsAndBruteForce) {
   // Relabelled complements of classes: the programme against peeling.
   std::mt19937 rng(7);
   for (const GraphClass& c : regular_classes(7, 2, cache())) {
-    const BipGraph h = relabel(c.graph.complement(), rng);
+    const BipGraph h = relabel(c.graph(7).complement(), rng);
     for (int e = 1; e <= 2; ++e)
       EXPECT_EQ(to_string(row_extensions(h, e)), to_string(extensions_by_peeling(h, e))) << e;
   }
@@ -248,30 +248,42 @@ TEST(LatinClasses, InvariantLookupIsExactUnderRelabelling) {
   // Every 9+9 3-regular class (13 of the 224 share an invariant value), each
   // relabelled at random: the invariant and canonical keys do not move, and
   // the fast lookup returns exactly the value stored under the canonical key.
-  const auto classes = regular_classes(9, 3, cache());
+  const auto list = std::make_shared<const std::vector<GraphClass>>(regular_classes(9, 3, cache()));
+  const std::vector<GraphClass>& classes = *list;
   std::vector<u128> values(classes.size());
   for (std::size_t i = 0; i < classes.size(); ++i) values[i] = i + 1;  // distinct tags
-  const FactorTable table(classes, values);
+  const FactorTable table(list, 9, values);
   EXPECT_GT(table.ambiguous(), 0u);
   EXPECT_LT(table.ambiguous(), classes.size() / 10);
+  // Values past 2^64 are kept whole (a table of 16-byte values).
+  std::vector<u128> wide = values;
+  wide.back() = join64(7, 1);
+  const FactorTable wide_table(list, 9, wide);
+  EXPECT_TRUE(wide_table.at(classes.back().key()) == join64(7, 1));
+  EXPECT_GT(wide_table.bytes(), table.bytes());
   std::mt19937 rng(12345);
   for (std::size_t i = 0; i < classes.size(); ++i) {
-    const BipGraph h = relabel(classes[i].graph, rng);
-    EXPECT_EQ(invariant_key(h), invariant_key(classes[i].graph)) << i;
-    ASSERT_TRUE(canonical(h).key == classes[i].key) << i;
+    const BipGraph h = relabel(classes[i].graph(9), rng);
+    EXPECT_EQ(invariant_key(h), invariant_key(classes[i].graph(9))) << i;
+    ASSERT_TRUE(canonical(h).key == classes[i].key()) << i;
     ASSERT_TRUE(table.lookup(h) == values[i]) << i;
+    ASSERT_TRUE(wide_table.lookup(h) == wide[i]) << i;
   }
   // A class that is not in the table is an internal error, never a number.
-  BipGraph three = classes[0].graph;
-  for_each_peel(classes[0].graph, [&](const BipGraph& x) { three = x; });
+  BipGraph three = classes[0].graph(9);
+  for_each_peel(classes[0].graph(9), [&](const BipGraph& x) { three = x; });
   EXPECT_THROW((void)table.at(canonical(three).key), InternalError);
+  // Nor is a list out of order, or one of another size than its values.
+  auto reversed = std::make_shared<std::vector<GraphClass>>(classes.rbegin(), classes.rend());
+  EXPECT_THROW(FactorTable(reversed, 9, values), InternalError);
+  EXPECT_THROW(FactorTable(list, 9, std::vector<u128>(3, 1)), InternalError);
 }
 
 TEST(LatinClasses, TheRootEdgeIsInTheFewestPerfectMatchings) {
   // Counted edge by edge by enumeration: the pivot's count is the least.
   std::mt19937 rng(99);
   for (const GraphClass& c : regular_classes(8, 3, cache())) {
-    const BipGraph g = relabel(c.graph.complement(), rng);  // 5-regular
+    const BipGraph g = relabel(c.graph(8).complement(), rng);  // 5-regular
     const auto none = [](const BipGraph&) {};
     std::uint64_t least = ~std::uint64_t{0};
     for (int col = 0; col < g.n; ++col)
@@ -327,7 +339,7 @@ TEST(LatinClasses, CacheIsRebuiltWhenCorruptAndRefusedWhenUnwritable) {
   }
   const auto rebuilt = regular_classes(6, 3, c);
   ASSERT_EQ(rebuilt.size(), first.size());
-  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_TRUE(rebuilt[i].key == first[i].key) << i;
+  for (std::size_t i = 0; i < first.size(); ++i) EXPECT_TRUE(rebuilt[i].key() == first[i].key()) << i;
   // Reads are bounded: /dev/zero in the cache's place (no line end, no
   // end of file) and a valid file with a long line after its end line are
   // both invalid, and the list is rebuilt.

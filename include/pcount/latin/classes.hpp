@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -34,11 +35,22 @@
 
 namespace pcount::latin {
 
-/// One isomorphism class of regular n+n bipartite graphs.
+/// One isomorphism class of regular n+n bipartite graphs, in 24 bytes
+/// (order-11 lists hold up to 1.7·10⁸ classes). Its canonical key
+/// (Canonical::key: the canonical adjacency, bit c·n + s) is also its
+/// representative, so no graph is stored.
 struct GraphClass {
-  BipGraph graph;              ///< a representative (nauty's canonical form)
-  u128 key = 0;                ///< canonical key (Canonical::key)
+  std::uint64_t key_low = 0;        ///< bits 0-63 of the canonical key
+  std::uint64_t key_high = 0;       ///< bits 64-127 of the canonical key
   std::uint64_t automorphisms = 0;  ///< |Aut| preserving both sides
+
+  GraphClass() = default;
+  GraphClass(u128 key, std::uint64_t aut) : key_low(low64(key)), key_high(high64(key)), automorphisms(aut) {}
+  /// The canonical key.
+  [[nodiscard]] u128 key() const { return join64(key_low, key_high); }
+  /// The representative: the canonical form of the class, as n+n (n as in
+  /// the list the class came from).
+  [[nodiscard]] BipGraph graph(int n) const;
 };
 
 /// Where class lists are cached.
@@ -86,31 +98,44 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 /// Three indexes: by invariant_key (cheap) for the classes whose invariant
 /// is unique in the table — a proof, checked when the table is built, that
 /// the invariant separates them; by deep_invariant_key for the others whose
-/// deep key is unique among them; and by canonical key for all classes.
+/// deep key is unique among them; and by canonical key for all classes,
+/// searched in the class list itself, which the table shares rather than
+/// copies. Per class it holds N (8 bytes when every N < 2^64, else 16) and
+/// 12 bytes of invariant index: about 20 bytes beside the list's 24.
 class FactorTable {
 public:
   FactorTable() = default;
-  /// One entry per class: representative, canonical key, N. Throws
-  /// InternalError on a duplicate canonical key.
-  FactorTable(const std::vector<GraphClass>& classes, std::vector<u128> values);
+  /// One entry per class of `classes` (order n, sorted by canonical key
+  /// without repeats), N(G) in `values` in the same order. Throws
+  /// InternalError when the sizes differ, the list is not strictly sorted,
+  /// or it holds 2^32 classes or more.
+  FactorTable(std::shared_ptr<const std::vector<GraphClass>> classes, int n, const std::vector<u128>& values);
   /// N of the class with this canonical key; throws InternalError if absent.
   [[nodiscard]] u128 at(u128 key) const;
   /// N of the class of g (any labelling): by invariant when it is unique,
   /// else by canonical form. Throws InternalError if the class is absent.
   [[nodiscard]] u128 lookup(const BipGraph& g) const;
-  [[nodiscard]] std::size_t size() const { return by_key_.size(); }
+  [[nodiscard]] std::size_t size() const { return classes_ ? classes_->size() : 0; }
   /// Classes whose invariant is shared with another class (looked up by
   /// canonical form).
   [[nodiscard]] std::size_t ambiguous() const { return ambiguous_; }
   /// Of those, the classes whose deep_invariant_key is shared too within
   /// that set (looked up by canonical form; the others by the deep key).
   [[nodiscard]] std::size_t canonical_only() const { return canonical_only_; }
+  /// Bytes the table holds beside its class list.
+  [[nodiscard]] std::size_t bytes() const;
 
 private:
-  std::vector<std::pair<u128, u128>> by_key_;                 // sorted by canonical key
-  std::vector<std::pair<std::uint64_t, u128>> by_invariant_;  // sorted; invariant unique among all classes
-  std::vector<std::uint64_t> shared_;                         // sorted invariants of two or more classes
-  std::vector<std::pair<std::uint64_t, u128>> by_deep_;       // sorted; deep key unique among those classes
+  [[nodiscard]] u128 value(std::size_t i) const { return wide_.empty() ? u128{narrow_[i]} : wide_[i]; }
+
+  std::shared_ptr<const std::vector<GraphClass>> classes_;  // sorted by canonical key
+  std::vector<std::uint64_t> narrow_;                       // N per class when every N < 2^64
+  std::vector<u128> wide_;                                  // else N per class
+  std::vector<std::uint64_t> inv_keys_;                     // sorted invariants unique among all classes
+  std::vector<std::uint32_t> inv_index_;                    // their classes
+  std::vector<std::uint64_t> shared_;                       // sorted invariants of two or more classes
+  std::vector<std::uint64_t> deep_keys_;                    // sorted deep keys unique among those classes
+  std::vector<std::uint32_t> deep_index_;                   // their classes
   std::size_t ambiguous_ = 0;
   std::size_t canonical_only_ = 0;
 };
