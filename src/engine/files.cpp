@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -60,25 +61,9 @@ int create_exclusive(const std::string& path, const char* infix, std::string& na
 /// Writes `content` to a new temporary file beside `path` and fsyncs it;
 /// returns its name. Throws std::runtime_error("<path>: cannot write: ...").
 std::string write_temporary(const std::string& path, std::string_view content) {
-  std::string tmp;
-  const int fd = create_exclusive(path, ".tmp.", tmp);
-  if (fd < 0) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-  std::size_t done = 0;
-  bool ok = true;
-  while (ok && done < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    ok = n >= 0;
-    if (ok) done += static_cast<std::size_t>(n);
-  }
-  ok = ok && ::fsync(fd) == 0;
-  const int saved = errno;
-  ok = ::close(fd) == 0 && ok;
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + std::strerror(saved != 0 ? saved : errno));
-  }
-  return tmp;
+  AtomicWriter out(path);
+  out.write(content);
+  return out.close_temporary();
 }
 
 /// Makes a rename or link into `path`'s directory durable.
@@ -93,14 +78,72 @@ void sync_directory_of(const std::string& path) {
 
 }  // namespace
 
-void write_atomically(const std::string& path, std::string_view content) {
-  const std::string tmp = write_temporary(path, content);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + why);
+constexpr std::size_t kWriterBuffer = std::size_t{1} << 20;
+
+AtomicWriter::AtomicWriter(std::string path) : path_(std::move(path)) {
+  fd_ = create_exclusive(path_, ".tmp.", tmp_);
+  if (fd_ < 0) throw std::runtime_error(path_ + ": cannot write: " + std::strerror(errno));
+  buffer_.reserve(kWriterBuffer);
+}
+
+AtomicWriter::~AtomicWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+}
+
+void AtomicWriter::fail(int err) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!tmp_.empty()) ::unlink(tmp_.c_str());
+  tmp_.clear();
+  throw std::runtime_error(path_ + ": cannot write: " + std::strerror(err));
+}
+
+void AtomicWriter::flush() {
+  if (fd_ < 0) fail(EBADF);
+  std::size_t done = 0;
+  while (done < buffer_.size()) {
+    const ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(errno);
+    done += static_cast<std::size_t>(n);
   }
-  sync_directory_of(path);
+  buffer_.clear();
+}
+
+void AtomicWriter::write(std::string_view text) {
+  if (buffer_.size() + text.size() > kWriterBuffer) flush();
+  if (text.size() > kWriterBuffer) {
+    buffer_.assign(text);  // one large piece goes straight through
+    flush();
+    return;
+  }
+  buffer_.append(text);
+}
+
+std::string AtomicWriter::close_temporary() {
+  flush();
+  if (::fsync(fd_) != 0) fail(errno);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail(errno);
+  return std::exchange(tmp_, std::string());
+}
+
+void AtomicWriter::commit() {
+  const std::string tmp = close_temporary();
+  if (::rename(tmp.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error(path_ + ": cannot write: " + std::strerror(err));
+  }
+  sync_directory_of(path_);
+}
+
+void write_atomically(const std::string& path, std::string_view content) {
+  AtomicWriter out(path);
+  out.write(content);
+  out.commit();
 }
 
 bool create_atomically(const std::string& path, std::string_view content) {

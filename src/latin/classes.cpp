@@ -139,15 +139,20 @@ std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& f
 /// Writes a cache file atomically, creating its directory first: the cache
 /// directory is made only when there is something to keep in it, so a run
 /// refused before (bad input, no genbg) leaves nothing behind.
-void write_cache_text(const std::filesystem::path& file, const std::string& text, const std::string& what,
-                      const std::string& option) {
+/// `write` fills an engine::AtomicWriter, line by line: lists of 10⁸
+/// classes are never held as one string.
+template <class Write>
+void write_cache_file(const std::filesystem::path& file, const std::string& what, const std::string& option,
+                      Write write) {
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
   if (ec)
     throw InvalidArgument(option, "cannot create the cache directory " + file.parent_path().string() + ": " +
                                       ec.message());
   try {
-    engine::write_atomically(file.string(), text);
+    engine::AtomicWriter out(file.string());
+    write(out);
+    out.commit();
   } catch (const std::runtime_error& e) {
     throw InvalidArgument(option, "cannot write the " + what + " cache file " + e.what());
   }
@@ -155,16 +160,16 @@ void write_cache_text(const std::filesystem::path& file, const std::string& text
 
 void write_cache(const std::filesystem::path& file, int n, int d, const std::vector<GraphClass>& classes,
                  const std::string& option) {
-  std::ostringstream out;
-  out << cache_header(n, d) << '\n';
-  LineHash hash;
-  for (const GraphClass& c : classes) {
-    const std::string line = hex128(c.key()) + ' ' + std::to_string(c.automorphisms);
-    hash.add(line);
-    out << line << '\n';
-  }
-  out << "end " << classes.size() << ' ' << hex128(hash.value()).substr(16) << '\n';
-  write_cache_text(file, out.str(), "class", option);
+  write_cache_file(file, "class", option, [&](engine::AtomicWriter& out) {
+    out.write(cache_header(n, d) + '\n');
+    LineHash hash;
+    for (const GraphClass& c : classes) {
+      const std::string line = hex128(c.key()) + ' ' + std::to_string(c.automorphisms);
+      hash.add(line);
+      out.write(line + '\n');
+    }
+    out.write("end " + std::to_string(classes.size()) + ' ' + hex128(hash.value()).substr(16) + '\n');
+  });
 }
 
 std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache, int threads) {
@@ -195,24 +200,25 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
   // made than there are workers.
   const int workers = threads > 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int mod = n >= 10 && d >= 4 ? std::min(workers, 64) : 1;
-  std::vector<std::vector<std::string>> slices(static_cast<std::size_t>(mod));
+  // Each slice's lines are canonicalised on its worker as genbg writes
+  // them, so no list is ever held as text (at order 11, 1.6·10⁸ lines).
+  std::vector<std::vector<GraphClass>> slices(static_cast<std::size_t>(mod));
   engine::for_each_index(static_cast<std::size_t>(mod), threads, [&](std::size_t res) {
-    slices[res] = genbg_regular(n, d, static_cast<int>(res), mod);
+    genbg_each(n, d, static_cast<int>(res), mod, [&](std::string_view line) {
+      const BipGraph g = from_graph6(line, n);
+      if (g.regular_degree() != d)
+        throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
+      const Canonical can = canonical(g);
+      slices[res].emplace_back(can.key, can.automorphisms);
+    });
   });
-  std::vector<std::string> lines;
-  for (auto& slice : slices)
-    for (auto& line : slice) lines.push_back(std::move(line));
-  classes.resize(lines.size());
-  engine::for_each_index(
-      lines.size(), threads,
-      [&](std::size_t i) {
-        const BipGraph g = from_graph6(lines[i], n);
-        if (g.regular_degree() != d)
-          throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
-        const Canonical can = canonical(g);
-        classes[i] = GraphClass(can.key, can.automorphisms);
-      },
-      64);
+  std::size_t total = 0;
+  for (const auto& slice : slices) total += slice.size();
+  classes.reserve(total);
+  for (auto& slice : slices) {
+    classes.insert(classes.end(), slice.begin(), slice.end());
+    slice = {};  // freed as it is copied: the peak is the list and one slice
+  }
   return classes;
 }
 
@@ -300,16 +306,16 @@ std::optional<std::vector<T>> read_checked_lines(const std::filesystem::path& fi
 template <class T, class Format>
 void write_checked_lines(const std::filesystem::path& file, const std::string& header, const std::vector<T>& values,
                          Format format, const std::string& what, const std::string& option) {
-  std::string out = header + '\n';
-  LineHash hash;
-  for (const T& v : values) {
-    const std::string line = format(v);
-    hash.add(line);
-    out += line;
-    out += '\n';
-  }
-  out += "end " + std::to_string(values.size()) + " " + hex128(hash.value()).substr(16) + "\n";
-  write_cache_text(file, out, what, option);
+  write_cache_file(file, what, option, [&](engine::AtomicWriter& out) {
+    out.write(header + '\n');
+    LineHash hash;
+    for (const T& v : values) {
+      const std::string line = format(v);
+      hash.add(line);
+      out.write(line + '\n');
+    }
+    out.write("end " + std::to_string(values.size()) + " " + hex128(hash.value()).substr(16) + "\n");
+  });
 }
 
 /// The cached values of a table of `count` classes whose header must be

@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <functional>
+#include <string_view>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -29,7 +32,53 @@ std::string genbg_program() {
   return "nauty-genbg";
 }
 
-std::vector<std::string> run_lines(const std::string& program, const std::vector<std::string>& args) {
+namespace {
+
+/// Longest output line taken from the program: a graph6 line of 22
+/// vertices is 1 + 39 characters, so anything longer is not genbg's.
+constexpr std::size_t kMaxLine = 4096;
+
+/// Waits for the child and throws when it failed.
+void reap(pid_t pid, const std::string& program) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("'" + program + "' failed (" +
+                             (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                                : "signal " + std::to_string(WTERMSIG(status))) +
+                             ")");
+}
+
+/// Feeds the lines read from `fd` to `line`, each without its newline and
+/// empty lines skipped; throws std::runtime_error at a line over kMaxLine.
+void read_lines(int fd, const std::string& program, const std::function<void(std::string_view)>& line) {
+  std::string pending;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t got = read(fd, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    std::string_view chunk(buf, static_cast<std::size_t>(got));
+    for (std::size_t end; (end = chunk.find('\n')) != std::string_view::npos; chunk.remove_prefix(end + 1)) {
+      if (pending.empty()) {
+        if (end > 0) line(chunk.substr(0, end));
+      } else {
+        pending.append(chunk.substr(0, end));
+        line(pending);
+        pending.clear();
+      }
+    }
+    pending.append(chunk);
+    if (pending.size() > kMaxLine) throw std::runtime_error("'" + program + "' wrote a line over 4096 bytes");
+  }
+  if (!pending.empty()) line(pending);
+}
+
+}  // namespace
+
+void run_each_line(const std::string& program, const std::vector<std::string>& args,
+                   const std::function<void(std::string_view)>& line) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;
@@ -51,41 +100,45 @@ std::vector<std::string> run_lines(const std::string& program, const std::vector
                                           "' cannot be run (" + std::strerror(rc) +
                                           "); install the Debian package nauty, set PCOUNT_GENBG, or use --method search");
   }
-  std::string data;
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t got = read(fds[0], buf, sizeof buf);
-    if (got > 0) {
-      data.append(buf, static_cast<std::size_t>(got));
-    } else if (got == 0 || errno != EINTR) {
-      break;
+  try {
+    read_lines(fds[0], program, line);
+  } catch (...) {
+    // A line refused (or a stop request) ends the run: the child is stopped
+    // and reaped, whatever its status, and the first error goes on.
+    kill(pid, SIGTERM);
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    throw;
   }
   close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("'" + program + "' failed (" +
-                             (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
-                                                : "signal " + std::to_string(WTERMSIG(status))) +
-                             ")");
+  reap(pid, program);
+}
+
+std::vector<std::string> run_lines(const std::string& program, const std::vector<std::string>& args) {
   std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < data.size()) {
-    std::size_t end = data.find('\n', start);
-    if (end == std::string::npos) end = data.size();
-    if (end > start) lines.emplace_back(data, start, end - start);
-    start = end + 1;
-  }
+  run_each_line(program, args, [&](std::string_view l) { lines.emplace_back(l); });
   return lines;
 }
 
-std::vector<std::string> genbg_regular(int n, int d, int res, int mod) {
+namespace {
+
+std::vector<std::string> genbg_args(int n, int d, int res, int mod) {
   const std::string dd = std::to_string(d) + ":" + std::to_string(d);
   std::vector<std::string> args{"-q", "-d" + dd, "-D" + dd, std::to_string(n), std::to_string(n)};
   if (mod > 1) args.push_back(std::to_string(res) + "/" + std::to_string(mod));
-  return run_lines(genbg_program(), args);
+  return args;
+}
+
+}  // namespace
+
+void genbg_each(int n, int d, int res, int mod, const std::function<void(std::string_view)>& line) {
+  run_each_line(genbg_program(), genbg_args(n, d, res, mod), line);
+}
+
+std::vector<std::string> genbg_regular(int n, int d, int res, int mod) {
+  return run_lines(genbg_program(), genbg_args(n, d, res, mod));
 }
 
 }  // namespace pcount::latin

@@ -314,6 +314,19 @@ TEST(LatinClasses, MissingOrFailingGenbg) {
   const auto lines = run_lines("echo", {"a", "b"});
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0], "a b");
+  // Lines are handed over as they come: a refusal stops an endless program
+  // (yes never ends by itself) and goes on as the error.
+  int seen = 0;
+  EXPECT_THROW(run_each_line("yes", {"0123456789"},
+                             [&](std::string_view l) {
+                               EXPECT_EQ(l, "0123456789");
+                               if (++seen == 100000) throw std::runtime_error("enough");
+                             }),
+               std::runtime_error);
+  EXPECT_EQ(seen, 100000);
+  // Reads are bounded: a line over 4096 bytes is refused.
+  EXPECT_THROW((void)run_lines("printf", {std::string(5000, 'a')}), std::runtime_error);
+  EXPECT_EQ(run_lines("printf", {std::string(4000, 'a') + "\\n\\nb"}).size(), 2u);
 }
 
 TEST(LatinClasses, CacheIsRebuiltWhenCorruptAndRefusedWhenUnwritable) {

@@ -32,6 +32,37 @@ namespace pcount::engine {
 /// temporary file is removed then and `path` is left as it was.
 void write_atomically(const std::string& path, std::string_view content);
 
+/// write_atomically in pieces, for a file too large to build in memory (a
+/// class list of 10⁸ lines): the pieces go, through a 1 MiB buffer, to a
+/// temporary file beside `path` (created as write_atomically creates its
+/// own), and commit() renames it over `path`. Destroyed uncommitted (an
+/// exception on the way), it removes the temporary file and `path` is left
+/// as it was. Every call throws std::runtime_error("<path>: cannot write:
+/// <reason>") on a failed create, write, fsync or rename.
+class AtomicWriter {
+public:
+  explicit AtomicWriter(std::string path);
+  ~AtomicWriter();
+  AtomicWriter(const AtomicWriter&) = delete;
+  AtomicWriter& operator=(const AtomicWriter&) = delete;
+  /// Appends `text`.
+  void write(std::string_view text);
+  /// Flushes, fsyncs and renames the file over `path`, then fsyncs the
+  /// directory. Nothing may be written after.
+  void commit();
+  /// Flushes, fsyncs and closes the temporary file and hands it over: the
+  /// caller links or renames it, or removes it. Returns its name.
+  [[nodiscard]] std::string close_temporary();
+
+private:
+  void flush();
+  [[noreturn]] void fail(int err);
+  std::string path_;
+  std::string tmp_;
+  int fd_ = -1;
+  std::string buffer_;
+};
+
 /// Checks before any work that `path` can be written later by
 /// write_atomically (or in place, for a checkpoint or --output): it must not
 /// be "-" (an output option never means standard output), a symbolic link
