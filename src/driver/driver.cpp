@@ -43,6 +43,14 @@ po::options_description common_options(const Program& program) {
       "print each object counted, one per line (JSON lines with --json), in a fixed order; K ≥ 1: only the "
       "first K; the report goes to stderr" + (lists.empty() ? std::string("; no problem of ") + program.name +
       " lists" : "; problems that list: " + lists);
+  std::string priced;  // the problems that price their memory
+  for (const Problem& e : program.problems)
+    if (e.memory_limit) priced += (priced.empty() ? "" : ", ") + dashed(e.option);
+  const std::string memory_help =
+      "refuse (exit 2, before any work) a run whose priced peak memory per process exceeds SIZE (bytes, or "
+      "with K, M, G, T: powers of 1024); default: each problem's own" +
+      (priced.empty() ? std::string("; no problem of ") + program.name + " prices its memory"
+                      : "; problems that price it: " + priced);
   po::options_description d("Common options");
   // One option a line, as --help shows them.
   // clang-format off
@@ -61,6 +69,7 @@ po::options_description common_options(const Program& program) {
        "do not run: print the predicted tree size, CPU and wall time (95% interval) for these "
        "--threads/--shard, from a sample of tasks run in full (timed probes of them where tasks take "
        "hours) within about S seconds (default 3)")
+      ("memory-limit", po::value<std::string>()->value_name("SIZE"), memory_help.c_str())
       ("quiet,q", "no progress display on stderr")
       ("progress", "show progress on stderr even when it is not a terminal");
   // clang-format on
@@ -199,6 +208,8 @@ Common read_common(const po::variables_map& vm) {
       c.estimate_budget = v;
     }
   }
+  if (vm.count("memory-limit"))
+    c.memory_limit = parse_memory_size("--memory-limit", vm["memory-limit"].as<std::string>());
   auto file = [&vm](const char* name) -> std::string {
     if (!vm.count(name)) return {};
     const std::string v = vm[name].as<std::string>();
@@ -429,6 +440,36 @@ const engine::RunResult* Invocation::replayed() const { return session.replay; }
 
 std::string Invocation::replayed_fingerprint() const {
   return session.replay_files ? session.replay_files->fingerprint : std::string();
+}
+
+double parse_memory_size(const std::string& arg, const std::string& text) {
+  const char* what =
+      "must be a size in bytes from 1M to below 16384P (2^64), e.g. 8G or 512M (units K, M, G, T are powers of 1024)";
+  std::size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 15) throw InvalidArgument(arg, what);
+  double value = std::stod(text.substr(0, digits));
+  std::string unit = text.substr(digits);
+  if (unit.size() == 3 && unit.substr(1) == "iB") unit = unit.substr(0, 1);
+  static const std::string kUnits = "KMGT";
+  if (unit.size() == 1 && kUnits.find(unit[0]) != std::string::npos)
+    value *= std::pow(1024.0, static_cast<double>(kUnits.find(unit[0]) + 1));
+  else if (!unit.empty())
+    throw InvalidArgument(arg, what);
+  if (value < 1024.0 * 1024.0 || value >= 18446744073709551616.0) throw InvalidArgument(arg, what);
+  return value;
+}
+
+double machine_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+std::string gibibytes(double bytes) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f GiB", bytes < 1024.0 * 1024.0 * 1024.0 ? 3 : 1,
+                bytes / (1024.0 * 1024.0 * 1024.0));
+  return buf;
 }
 
 long long parse_int(const std::string& arg, const std::string& text, long long lo, long long hi) {
@@ -693,6 +734,14 @@ void check_combinations(const Invocation& inv, const Program& program) {
     for (const char* o : {"checkpoint", "out", "profile", "list", "output", "strategy-out", "svg"})
       if (inv.has(o))
         throw InvalidArgument("--estimate", std::string("runs only a sample and keeps nothing; drop --") + o);
+  if (inv.common.memory_limit && !problem.memory_limit) {
+    std::string can;
+    for (const Problem& e : program.problems)
+      if (e.memory_limit) can += (can.empty() ? "" : ", ") + dashed(e.option);
+    throw InvalidArgument("--memory-limit", "does not apply to " + dashed(problem.option) +
+                                                " (it does not price its memory)" +
+                                                (can.empty() ? std::string() : "; problems that do: " + can));
+  }
   if (!inv.common.list) return;
   if (!problem.lists) {
     std::string can;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -107,11 +108,19 @@ private:
 };
 
 /// Reads a cache file; nullopt when missing or not valid in every line.
-std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& file, int n, int d) {
+/// The header of slice `res` of `slices` of a list's part files.
+std::string part_header(int n, int d, int res, int slices) {
+  return cache_header(n, d) + " slice=" + std::to_string(res) + "/" + std::to_string(slices);
+}
+
+/// Reads a list file (or part file) headed `header`; nullopt when missing
+/// or not valid in every line.
+std::optional<std::vector<GraphClass>> read_cache(const std::filesystem::path& file, int n, int d,
+                                                  const std::string& header) {
   CacheLines in(file);
   if (!in) return std::nullopt;
   std::string line;
-  if (!in.next(line) || line != cache_header(n, d)) return std::nullopt;
+  if (!in.next(line) || line != header) return std::nullopt;
   std::vector<GraphClass> classes;
   LineHash hash;
   while (in.next(line)) {
@@ -158,10 +167,10 @@ void write_cache_file(const std::filesystem::path& file, const std::string& what
   }
 }
 
-void write_cache(const std::filesystem::path& file, int n, int d, const std::vector<GraphClass>& classes,
+void write_cache(const std::filesystem::path& file, const std::string& header, const std::vector<GraphClass>& classes,
                  const std::string& option) {
   write_cache_file(file, "class", option, [&](engine::AtomicWriter& out) {
-    out.write(cache_header(n, d) + '\n');
+    out.write(header + '\n');
     LineHash hash;
     for (const GraphClass& c : classes) {
       const std::string line = hex128(c.key()) + ' ' + std::to_string(c.automorphisms);
@@ -170,6 +179,21 @@ void write_cache(const std::filesystem::path& file, int n, int d, const std::vec
     }
     out.write("end " + std::to_string(classes.size()) + ' ' + hex128(hash.value()).substr(16) + '\n');
   });
+}
+
+/// The canonical classes of genbg's slice `res` of `mod` of the d-regular
+/// n+n list, as genbg writes them (run_each_line), canonicalised on the
+/// calling thread.
+std::vector<GraphClass> genbg_slice_classes(int n, int d, int res, int mod) {
+  std::vector<GraphClass> out;
+  genbg_each(n, d, res, mod, [&](std::string_view line) {
+    const BipGraph g = from_graph6(line, n);
+    if (g.regular_degree() != d)
+      throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
+    const Canonical can = canonical(g);
+    out.emplace_back(can.key, can.automorphisms);
+  });
+  return out;
 }
 
 std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache, int threads) {
@@ -203,15 +227,8 @@ std::vector<GraphClass> generate_classes(int n, int d, const CacheOptions& cache
   // Each slice's lines are canonicalised on its worker as genbg writes
   // them, so no list is ever held as text (at order 11, 1.6·10⁸ lines).
   std::vector<std::vector<GraphClass>> slices(static_cast<std::size_t>(mod));
-  engine::for_each_index(static_cast<std::size_t>(mod), threads, [&](std::size_t res) {
-    genbg_each(n, d, static_cast<int>(res), mod, [&](std::string_view line) {
-      const BipGraph g = from_graph6(line, n);
-      if (g.regular_degree() != d)
-        throw std::runtime_error("genbg returned a graph that is not " + std::to_string(d) + "-regular");
-      const Canonical can = canonical(g);
-      slices[res].emplace_back(can.key, can.automorphisms);
-    });
-  });
+  engine::for_each_index(static_cast<std::size_t>(mod), threads,
+                         [&](std::size_t res) { slices[res] = genbg_slice_classes(n, d, static_cast<int>(res), mod); });
   std::size_t total = 0;
   for (const auto& slice : slices) total += slice.size();
   classes.reserve(total);
@@ -406,10 +423,97 @@ std::vector<std::size_t> complement_indices(int n, int d, const std::vector<Grap
   return comp;
 }
 
+/// "latin-classes-n<n>-d<d>.part-" — the start of every part file's name.
+std::string part_prefix(int n, int d) {
+  return "latin-classes-n" + std::to_string(n) + "-d" + std::to_string(d) + ".part-";
+}
+
+/// The list merged from a complete set of part files in `dir` (every slice
+/// 0 … M−1 of one M, each valid; the first such M found), sorted; nullopt
+/// when no set is complete. Throws InternalError when two parts share a
+/// class (genbg's slices are disjoint, so the parts are not one list's).
+std::optional<std::vector<GraphClass>> merge_parts(const std::filesystem::path& dir, int n, int d) {
+  const std::string prefix = part_prefix(n, d);
+  std::map<long long, std::size_t> found;  // M → part files seen
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const auto of = name.find("-of-");
+    if (name.rfind(prefix, 0) != 0 || of == std::string::npos || !name.ends_with(".txt")) continue;
+    const std::string m = name.substr(of + 4, name.size() - of - 8);
+    if (m.empty() || m.size() > 7 || m.find_first_not_of("0123456789") != std::string::npos) continue;
+    ++found[std::stoll(m)];
+  }
+  for (const auto& [slices, count] : found) {
+    if (count < static_cast<std::size_t>(slices)) continue;
+    std::vector<GraphClass> all;
+    bool complete = true;
+    for (int res = 0; res < slices && complete; ++res) {
+      auto part = read_cache(class_part_file(dir, n, d, res, static_cast<int>(slices)), n, d,
+                             part_header(n, d, res, static_cast<int>(slices)));
+      complete = part.has_value();
+      if (complete) all.insert(all.end(), part->begin(), part->end());
+    }
+    if (!complete) continue;
+    sort_by_key(all);
+    for (std::size_t i = 1; i < all.size(); ++i)
+      if (all[i - 1].key() == all[i].key()) throw InternalError("two part files of a class list share a class");
+    return all;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::filesystem::path class_list_file(const std::filesystem::path& dir, int n, int d) {
   return dir / ("latin-classes-n" + std::to_string(n) + "-d" + std::to_string(d) + ".txt");
+}
+
+std::filesystem::path class_part_file(const std::filesystem::path& dir, int n, int d, int res, int slices) {
+  return dir / (part_prefix(n, d) + std::to_string(res) + "-of-" + std::to_string(slices) + ".txt");
+}
+
+engine::Job make_class_list_job(int n, int d, int slices, const CacheOptions& cache) {
+  if (n < 2 || n > kMaxClassOrder || d < 1 || 2 * d > n)
+    throw InvalidArgument("order", "a class list job builds d-regular n+n lists for 2 ≤ n ≤ " +
+                                       std::to_string(kMaxClassOrder) + ", 1 ≤ d ≤ n/2");
+  if (slices < 1 || slices > kMaxListSlices)
+    throw InvalidArgument("slices", "expected 1 to " + std::to_string(kMaxListSlices) + " slices");
+  if (!cache.dir) throw InvalidArgument(cache.option, "a class list job writes its parts to a cache directory");
+  ensure_writable_dir(*cache.dir, cache.option);
+  engine::Job job;
+  job.fingerprint = engine::Fingerprint("latin-classes")
+                        .add("n", n)
+                        .add("degree", d)
+                        .add("slices", slices)
+                        .add("source", "genbg")
+                        .str();
+  job.counter_names = {"classes"};
+  job.task_count = static_cast<std::size_t>(slices);
+  job.split_depth = -1;
+  job.run_task = [n, d, slices, cache](std::size_t id, engine::Tally& tally) {
+    const int res = static_cast<int>(id);
+    const auto file = class_part_file(*cache.dir, n, d, res, slices);
+    const std::string header = part_header(n, d, res, slices);
+    auto part = read_cache(file, n, d, header);  // a valid part already there is kept
+    if (!part) {
+      part = genbg_slice_classes(n, d, res, slices);
+      sort_by_key(*part);
+      write_cache(file, header, *part, cache.option);
+    }
+    tally.add(0, part->size());
+  };
+  return job;
+}
+
+std::optional<std::size_t> merge_class_parts(int n, int d, const CacheOptions& cache) {
+  if (!cache.dir) return std::nullopt;
+  const auto file = class_list_file(*cache.dir, n, d);
+  if (auto cached = read_cache(file, n, d, cache_header(n, d))) return cached->size();
+  auto merged = merge_parts(*cache.dir, n, d);
+  if (!merged) return std::nullopt;
+  write_cache(file, cache_header(n, d), *merged, cache.option);
+  return merged->size();
 }
 
 std::filesystem::path table_cache_file(const std::filesystem::path& dir, int n, int d) {
@@ -451,10 +555,12 @@ std::vector<GraphClass> regular_classes(int n, int d, const CacheOptions& cache,
   if (cache.dir) {
     ensure_writable_dir(*cache.dir, cache.option);
     const auto file = class_list_file(*cache.dir, n, d);
-    if (auto cached = read_cache(file, n, d)) return std::move(*cached);
-    auto classes = generate_classes(n, d, cache, threads);
-    sort_by_key(classes);
-    write_cache(file, n, d, classes, cache.option);
+    if (auto cached = read_cache(file, n, d, cache_header(n, d))) return std::move(*cached);
+    // A list built as slices (make_class_list_job) is merged from its parts.
+    auto merged = merge_parts(*cache.dir, n, d);
+    auto classes = merged ? std::move(*merged) : generate_classes(n, d, cache, threads);
+    if (!merged) sort_by_key(classes);
+    write_cache(file, cache_header(n, d), classes, cache.option);
     return classes;
   }
   auto classes = generate_classes(n, d, cache, threads);
@@ -499,17 +605,19 @@ std::optional<std::size_t> find_sorted(const std::vector<std::uint64_t>& keys, s
 
 }  // namespace
 
-FactorTable::FactorTable(std::shared_ptr<const std::vector<GraphClass>> classes, int n, const std::vector<u128>& values)
+FactorTable::FactorTable(std::shared_ptr<const std::vector<GraphClass>> classes, int n, std::vector<u128> values)
     : classes_(std::move(classes)) {
   const std::vector<GraphClass>& cls = *classes_;
   if (cls.size() != values.size()) throw InternalError("FactorTable: sizes differ");
   if (cls.size() >= (std::size_t{1} << 32)) throw InternalError("FactorTable: 2^32 classes or more");
   for (std::size_t i = 1; i < cls.size(); ++i)
     if (!(cls[i - 1].key() < cls[i].key())) throw InternalError("two classes with the same canonical key, or unsorted");
-  if (std::all_of(values.begin(), values.end(), [](u128 v) { return high64(v) == 0; }))
+  if (std::all_of(values.begin(), values.end(), [](u128 v) { return high64(v) == 0; })) {
     narrow_.assign(values.begin(), values.end());
-  else
-    wide_ = values;
+    values = {};
+  } else {
+    wide_ = std::move(values);
+  }
   std::vector<std::pair<std::uint64_t, std::uint32_t>> inv(cls.size());
   for (std::size_t i = 0; i < cls.size(); ++i) inv[i] = {invariant_key(cls[i].graph(n)), static_cast<std::uint32_t>(i)};
   std::sort(inv.begin(), inv.end());
@@ -674,7 +782,7 @@ struct TableBuilder {
     if (cache.dir)
       if (auto values = read_table(table_cache_file(*cache.dir, n, d), header, cls->size())) {
         from_cache = true;
-        return FactorTable(cls, n, *values);
+        return FactorTable(cls, n, std::move(*values));
       }
     std::vector<u128> values;
     if (d <= dfs) {
@@ -685,7 +793,7 @@ struct TableBuilder {
     }
     from_cache = false;
     if (cache.dir) write_table(table_cache_file(*cache.dir, n, d), header, values, cache.option);
-    return FactorTable(cls, n, values);
+    return FactorTable(cls, n, std::move(values));
   }
 };
 
@@ -747,10 +855,10 @@ ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads, st
   if (k < 1 || k > n)
     throw InvalidArgument("rows", "expected K from 1 to N = " + std::to_string(n) + ", got " + std::to_string(k));
   const int degree = checked_class_degree(n, k, class_degree);
-  if (n == kMaxClassOrder && degree > 4)
-    throw InvalidArgument("rows", "the classes method counts R(K,11) for K ≤ 6; larger K and R(11) need the " +
-                                      std::to_string(degree) +
-                                      "-regular 11+11 classes (about 1.4·10⁸ for degree 5), which it does not list");
+  if (n == kMaxClassOrder && degree > 4 && k < n - 1)
+    throw InvalidArgument("rows",
+                          "the classes method counts R(K,11) for K ≤ 6 and squares; K = 7 … 9 need the "
+                          "5- and 6-regular 11+11 tables at once, which it does not build");
   const auto t0 = std::chrono::steady_clock::now();
   TableBuilder tables{n, std::min((n - 1) / 2, 3), cache, threads};
   bool complements_from_cache = false;

@@ -369,7 +369,7 @@ Rates measure_rates(int n, int h, const CacheOptions& cache) {
   const double t0 = engine::thread_cpu_seconds();
   for (const GraphClass& c : *base) values.push_back(count_factorisations(c.graph(n)));
   r.dfs = (engine::thread_cpu_seconds() - t0) / static_cast<double>(base->size());
-  const FactorTable table(base, n, values);
+  const FactorTable table(base, n, std::move(values));
   for (int k = 0; k <= 22; k += 2) r.search[static_cast<std::size_t>(k)] = search_seconds(std::size_t{1} << k, rng);
   for (int k = 1; k <= 21; k += 2)
     r.search[static_cast<std::size_t>(k)] =
@@ -388,27 +388,31 @@ Rates measure_rates(int n, int h, const CacheOptions& cache) {
   return r;
 }
 
-/// Bytes one listed class costs while its list is read: genbg's graph6
-/// line (a std::string holding more than its 15 inline characters: the
-/// object and a 48-byte heap block) and its GraphClass, twice for the
-/// vector's growth. Over the sum, the list and its table cost less (a
-/// GraphClass and four table entries). Checked against R(10)'s peak RSS
+/// Bytes one class of the top list costs at the job's peak (classes.hpp's
+/// layout). Listing: genbg's slices as GraphClass records (its text is
+/// streamed, never held), then the list they are copied into. Odd n also
+/// builds the top table over its own list: the list, 16 bytes of N per
+/// class as computed, the table's 8-byte N, and then the invariant pairs
+/// being sorted (16 bytes) beside the kept index (12 bytes); the values
+/// are freed once narrowed. Checked against R(10)'s peak RSS
 /// (results/latin.md).
-constexpr double kListingBytes = sizeof(std::string) + 48 + 2 * sizeof(GraphClass);
-constexpr double kTableBytes =
-    sizeof(std::pair<u128, u128>) + 2 * sizeof(std::pair<std::uint64_t, u128>) + sizeof(u128);
+constexpr double kListingBytes = 2 * sizeof(GraphClass);
+constexpr double kOddTableBytes = sizeof(GraphClass) + std::max(sizeof(u128) + sizeof(std::uint64_t),
+                                                                sizeof(std::uint64_t) + 2 * sizeof(std::uint64_t) + 12);
 /// The process without its lists and tables: code, oneTBB, buffers.
 constexpr double kBaseBytes = 16.0 * (1 << 20);
 
+}  // namespace
+
 /// The peak of a square's job: the largest of reading the top list and of
 /// building its table, plus the base, ±25 % for the allocator.
-Interval peak_bytes(int n, int h) {
-  const Interval top = class_count(n, h);
-  const double per = std::max(kListingBytes, n % 2 == 1 ? sizeof(GraphClass) + kTableBytes : 0.0);
+Interval square_peak_bytes(int n) {
+  if (n < 9 || n > kMaxClassOrder)
+    throw InvalidArgument("order", "the classes price covers 9 ≤ N ≤ " + std::to_string(kMaxClassOrder));
+  const Interval top = class_count(n, n / 2);
+  const double per = std::max(kListingBytes, n % 2 == 1 ? kOddTableBytes : 0.0);
   return {0.8 * (kBaseBytes + top.low * per), 1.25 * (kBaseBytes + top.high * per)};
 }
-
-}  // namespace
 
 SquarePrice price_square_classes(int n, const CacheOptions& cache) {
   if (n < 9 || n > kMaxClassOrder)
@@ -446,7 +450,7 @@ SquarePrice price_square_classes(int n, const CacheOptions& cache) {
   } else {
     p.stages.push_back(peel_stage("the sum (tasks)", classes, h + 1, classes, r));
   }
-  p.peak_bytes = peak_bytes(n, h);
+  p.peak_bytes = square_peak_bytes(n);
   for (StagePrice& s : p.stages) {
     if (s.cached) s.cpu_seconds = {0.0, 0.0};
     p.cpu_seconds.low += s.cpu_seconds.low;

@@ -28,7 +28,12 @@ void add_latin_options(po::options_description& d) {
       "where --method classes caches graph class lists; default: $XDG_CACHE_HOME/pcount "
       "or ~/.cache/pcount")("class-degree", po::value<std::string>()->value_name("D"),
                             "--method classes, rectangles: run over the D-regular graph classes, the other "
-                            "K−D ≤ 2 rows by row extension; default: chosen by measurement");
+                            "K−D ≤ 2 rows by row extension; default: chosen by measurement")(
+      "build-classes", po::value<std::string>()->value_name("D"),
+      "instead of counting, build the D-regular N+N graph class list (1 ≤ D ≤ N/2) in the cache directory as "
+      "genbg slices, one task each, for shards or MPI ranks; the parts merge into the list once all are there")(
+      "slices", po::value<std::string>()->value_name("M"),
+      "--build-classes: genbg slices, 1 ≤ M ≤ 1000000; default: 1000 for the 5-regular 11+11 list, else 16");
   // --method for --latin: search (tree search, 1 ≤ N ≤ 16; default below 8) or
   // classes (bipartite-graph classes with nauty, 2 ≤ N ≤ 11; default from 8,
   // and for N = 11 up to K = 6 rows).
@@ -47,34 +52,50 @@ Report make_report(int n, int k, const std::string& method, u128 reduced) {
   return report;
 }
 
-/// Largest K the classes method counts for N = 11: R(K,11) for K ≥ 7 and
-/// R(11) need the 5-regular 11+11 classes, which it does not list.
+/// Largest K the classes method counts for 11-column rectangles: K = 7 … 9
+/// need the 5- and 6-regular 11+11 tables at once; squares (K ≥ 10) need
+/// the 5-regular list and its table only.
 constexpr int kMaxRowsAt11 = 6;
 
-/// Refuses R(K,11) for K > kMaxRowsAt11, naming --rows (or --latin for
-/// squares) with InvalidArgument.
-void refuse_beyond_rows_at_11(const Invocation& inv, int n, int k) {
-  if (n == kMaxClassOrder && k > kMaxRowsAt11)
-    throw InvalidArgument(inv.value("rows") ? "--rows" : "--latin",
-                          "the classes method counts R(K,11) for K ≤ " + std::to_string(kMaxRowsAt11) +
-                              "; R(11) and K ≥ 7 need the 5-regular 11+11 graph classes (about 1.4·10⁸), "
-                              "which it does not list yet (count --latin 11 --estimate 60 prices them)");
+/// Refuses R(K,11) for kMaxRowsAt11 < K < 10 with InvalidArgument("--rows").
+void refuse_beyond_rows_at_11(int n, int k) {
+  if (n == kMaxClassOrder && k > kMaxRowsAt11 && k < n - 1)
+    throw InvalidArgument("--rows", "the classes method counts R(K,11) for K ≤ " + std::to_string(kMaxRowsAt11) +
+                                        " and squares (K = 10 or 11); K = 7 … 9 need the 5- and 6-regular 11+11 "
+                                        "tables at once (about 1.6·10⁸ classes each), which it does not build");
 }
 
-Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
-  if (n < 2 || n > kMaxClassOrder)
-    throw InvalidArgument("--method", "classes handles 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
-                                          ", got N = " + std::to_string(n) + "; use --method search");
-  refuse_beyond_rows_at_11(inv, n, k);
-  if (inv.common.split_depth)
-    throw InvalidArgument("--split-depth", "applies to --method search only; classes splits by graph class");
-  // The class job writes its fingerprint itself (latin/classes.cpp), with
-  // " degree=D" whether given or chosen; the driver checks a given one.
-  std::optional<int> class_degree;
-  const int lo = k >= n - 1 ? n / 2 : std::max(1, k - kMaxExtensionRows);
-  const int hi = k >= n - 1 ? n / 2 : k;
-  if (const auto d = params.optional_integer("--class-degree", "degree", lo, hi, Params::checked))
-    class_degree = static_cast<int>(*d);
+/// The --memory-limit of a square by classes when none is given: what one
+/// process may hold on a cluster node's 16 GiB share (docs/latin.md, "R(11)
+/// on a cluster").
+constexpr double kDefaultMemoryLimit = 16.0 * 1024 * 1024 * 1024;
+
+/// A square by classes of order ≥ 9: its priced peak memory per process
+/// (square_peak_bytes), refused with InvalidArgument("--memory-limit")
+/// when the interval's upper end passes the limit. Anything else: nullopt,
+/// and --memory-limit is refused, since nothing else is priced.
+std::optional<Interval> check_memory(const Invocation& inv, int n, int k) {
+  if (n < 9 || k < n - 1) {
+    if (inv.common.memory_limit)
+      throw InvalidArgument("--memory-limit",
+                            "applies to squares by --method classes (N ≥ 9), whose peak "
+                            "memory is priced; not to rectangles or the search");
+    return std::nullopt;
+  }
+  const Interval peak = square_peak_bytes(n);
+  const double limit = inv.common.memory_limit.value_or(kDefaultMemoryLimit);
+  if (peak.high > limit)
+    throw InvalidArgument("--memory-limit", "R(" + std::to_string(n) + ") by classes is priced at " +
+                                                gibibytes(peak.low) + " to " + gibibytes(peak.high) +
+                                                " per process, more than the limit of " + gibibytes(limit) +
+                                                (inv.common.memory_limit ? "" : " (the default)") +
+                                                "; give a higher --memory-limit on a machine that has it");
+  return peak;
+}
+
+/// The cache directory of --cache-dir, else default_cache_dir (a note on
+/// stderr when there is none).
+CacheOptions cache_options(const Invocation& inv) {
   CacheOptions cache;
   if (auto dir = inv.value("cache-dir")) {
     if (dir->empty()) throw InvalidArgument("--cache-dir", "expected a directory, got an empty string");
@@ -86,10 +107,29 @@ Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
               << ": --latin: note: no cache of graph class lists (neither XDG_CACHE_HOME nor "
                  "HOME is set; give --cache-dir DIR to keep them)\n";
   }
+  return cache;
+}
+
+Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
+  if (n < 2 || n > kMaxClassOrder)
+    throw InvalidArgument("--method", "classes handles 2 ≤ N ≤ " + std::to_string(kMaxClassOrder) +
+                                          ", got N = " + std::to_string(n) + "; use --method search");
+  refuse_beyond_rows_at_11(n, k);
+  const std::optional<Interval> peak = check_memory(inv, n, k);
+  if (inv.common.split_depth)
+    throw InvalidArgument("--split-depth", "applies to --method search only; classes splits by graph class");
+  // The class job writes its fingerprint itself (latin/classes.cpp), with
+  // " degree=D" whether given or chosen; the driver checks a given one.
+  std::optional<int> class_degree;
+  const int lo = k >= n - 1 ? n / 2 : std::max(1, k - kMaxExtensionRows);
+  const int hi = k >= n - 1 ? n / 2 : k;
+  if (const auto d = params.optional_integer("--class-degree", "degree", lo, hi, Params::checked))
+    class_degree = static_cast<int>(*d);
+  const CacheOptions cache = cache_options(inv);
   auto cj = std::make_shared<ClassJob>(make_class_job(n, k, cache, inv.common.threads, class_degree));
   Plan plan;
   plan.job = cj->job;
-  plan.report = [n, k, cj](const engine::RunResult& result) {
+  plan.report = [n, k, cj, peak](const engine::RunResult& result) {
     const u128 reduced = reduced_from_all(n, k, labelled_total(*cj, result.totals));
     if (k >= n - 1) check_mod_n(n, reduced);
     Report report = make_report(n, k, "classes", reduced);
@@ -99,6 +139,7 @@ Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
     report.extra["table_seconds"] = cj->table_seconds;
     if (cj->table_classes) report.extra["table_from_cache"] = cj->table_from_cache;
     if (k >= n - 1 && n % 2 == 0) report.extra["complements_from_cache"] = cj->complements_from_cache;
+    if (peak) report.extra["peak_memory_priced"] = gibibytes(peak->low) + " to " + gibibytes(peak->high);
     if (cj->table_classes)
       report.extra["lookup_table"] = std::to_string(cj->table_classes) + " classes of degree " +
                                      std::to_string(cj->table_degree) + ", " + std::to_string(cj->table_ambiguous) +
@@ -123,15 +164,62 @@ Plan plan_search(const Invocation& inv, const Params& params, int n, int k) {
   return plan;
 }
 
+/// --build-classes D: the D-regular N+N class list as a job of genbg
+/// slices (make_class_list_job); its report merges the parts once all are
+/// in the cache directory.
+Plan plan_class_list(const Invocation& inv, Params& params, int n) {
+  for (const char* o : {"rows", "class-degree", "list", "method", "split-depth", "memory-limit"})
+    if (inv.has(o)) throw InvalidArgument(std::string("--") + o, "does not apply to --build-classes");
+  if (n < 2 || n > kMaxClassOrder)
+    throw InvalidArgument("--latin", "--build-classes lists classes for 2 ≤ N ≤ " + std::to_string(kMaxClassOrder));
+  const int d = static_cast<int>(params.integer("--build-classes", "degree", 1, n / 2, std::nullopt, Params::checked));
+  const int slices = static_cast<int>(
+      params.integer("--slices", "slices", 1, kMaxListSlices, n == 11 && d == 5 ? 1000 : 16, Params::checked));
+  CacheOptions cache = cache_options(inv);
+  if (!cache.dir) throw InvalidArgument("--cache-dir", "--build-classes writes its parts there; give --cache-dir DIR");
+  cache.option = "--cache-dir";
+  Plan plan;
+  plan.job = make_class_list_job(n, d, slices, cache);
+  plan.report = [&inv, n, d, slices, cache](const engine::RunResult& result) {
+    Report report;
+    report.problem = "latin";
+    report.params["n"] = n;
+    report.params["degree"] = d;
+    report.method = "genbg slices";
+    report.title = std::to_string(d) + "-regular " + std::to_string(n) + "+" + std::to_string(n) + " graph classes, " +
+                   std::to_string(slices) + " genbg slices";
+    const u128 classes = result.totals.counts[0];
+    report.counts.emplace_back("classes", to_string(classes));
+    report.extra["slices"] = slices;
+    // `count merge` drops --cache-dir (it changes no count): the parts are
+    // merged by the first run that reads the list there.
+    if (inv.replayed() != nullptr) {
+      report.extra["list_file"] = "merged from the parts by the first run that reads it";
+    } else if (const auto merged = merge_class_parts(n, d, cache)) {
+      if (static_cast<u128>(*merged) != classes)
+        throw InternalError("the merged class list holds " + std::to_string(*merged) + " classes, the slices " +
+                            to_string(classes));
+      report.extra["list_file"] = class_list_file(*cache.dir, n, d).string();
+    } else {
+      report.extra["list_file"] = "not merged: the parts are not all in " + cache.dir->string();
+    }
+    return report;
+  };
+  return plan;
+}
+
 Plan plan_latin(const Invocation& inv) {
   Params params(inv);
   const int n = static_cast<int>(params.integer("--latin", "n", 1, kMaxSearchOrder));
+  if (inv.value("build-classes")) return plan_class_list(inv, params, n);
+  if (inv.value("slices")) throw InvalidArgument("--slices", "applies to --build-classes only");
   const int k = static_cast<int>(params.integer("--rows", "rows", 1, n, n));
   if (inv.common.list) {
     // --list writes the squares of a plain search; classes count graph
     // classes and cannot list.
     if (inv.common.method == "classes")
       throw InvalidArgument("--list", "needs --method search (classes count graph classes, they do not list squares)");
+    if (inv.common.memory_limit) throw InvalidArgument("--memory-limit", "applies to --method classes only");
     (void)params.method({"search", "classes"}, "search");
     Plan plan;
     plan.job =
@@ -145,10 +233,11 @@ Plan plan_latin(const Invocation& inv) {
     };
     return plan;
   }
-  const bool classes_apply = n >= 8 && (n < kMaxClassOrder || (n == kMaxClassOrder && k <= kMaxRowsAt11));
+  const bool classes_apply = n >= 8 && (n < kMaxClassOrder || k <= kMaxRowsAt11 || k >= n - 1);
   const std::string method = params.method({"search", "classes"}, classes_apply ? "classes" : "search");
   if (method == "classes") return plan_classes(inv, params, n, k);
   if (inv.value("class-degree")) throw InvalidArgument("--class-degree", "applies to --method classes only");
+  if (inv.common.memory_limit) throw InvalidArgument("--memory-limit", "applies to --method classes only");
   // --cache-dir is accepted and unused with search (scripts may always pass it).
   return plan_search(inv, params, n, k);
 }
@@ -217,7 +306,7 @@ std::optional<SetupPrice> price_latin_setup(const Invocation& inv) {
   const auto dir =
       inv.value("cache-dir") ? std::optional(std::filesystem::path(*inv.value("cache-dir"))) : default_cache_dir();
   if (k >= n - 1 && !inv.value("class-degree")) return price_square_setup(static_cast<int>(n), dir, inv.common.threads);
-  refuse_beyond_rows_at_11(inv, static_cast<int>(n), static_cast<int>(k));  // before pricing what cannot run
+  refuse_beyond_rows_at_11(static_cast<int>(n), static_cast<int>(k));  // before pricing what cannot run
   // The degrees listed: the class degree and those of the tables below it.
   const auto degree = inv.value("class-degree");
   const long long top = degree ? parse_int("--class-degree", *degree, 1, n)
@@ -254,6 +343,7 @@ std::span<const Problem> problems() {
        .plan = plan_latin,
        .parameters = kParameters,
        .lists = true,
+       .memory_limit = true,
        .price_setup = price_latin_setup},
   };
   return table;

@@ -28,9 +28,6 @@ void add_queens_options(po::options_description& d) {
       "join method: outer columns fixed per task (K/2 on each side), even, from max(0, N-20) to min(N-2, 18 for even "
       "N, 14 for odd N); "
       "default: N − 8 for even N ≤ 20, N − 6 above; N − 11 for odd N ≤ 19, N − 7 above (at least 0)")(
-      "memory-limit", po::value<std::string>()->value_name("SIZE"),
-      "join method: refuse a run whose estimated peak memory exceeds SIZE (bytes, or with K, M, G, T: "
-      "binary units); default: 80 % of the machine's memory")(
       "show", po::value<std::string>()->value_name("K"),
       "also print the first K distinct solutions (canonical form, lexicographic order), 0 ≤ K ≤ 10000")(
       "ascii", "draw the --show boards with Q and . instead of Unicode")(
@@ -88,38 +85,6 @@ Report report_counts(const Invocation& inv, int n, const std::string& method, co
   return report;
 }
 
-/// Physical memory of the machine in bytes (0 when unknown).
-double machine_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-}
-
-/// Parses --memory-limit: a whole number of bytes, optionally with a binary
-/// unit K, M, G or T (also KiB, MiB, GiB, TiB); at least 1 MiB, below 2^64
-/// bytes (16 EiB).
-double parse_memory_limit(const std::string& text) {
-  const char* what =
-      "must be a size in bytes from 1M to below 16384P (2^64), e.g. 8G or 512M (units K, M, G, T are powers of 1024)";
-  std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  if (digits == 0 || digits > 15) throw InvalidArgument("--memory-limit", what);
-  double value = std::stod(text.substr(0, digits));
-  std::string unit = text.substr(digits);
-  if (unit.size() == 3 && unit.substr(1) == "iB") unit = unit.substr(0, 1);
-  if (unit == "K")
-    value *= 1024.0;
-  else if (unit == "M")
-    value *= 1024.0 * 1024.0;
-  else if (unit == "G")
-    value *= 1024.0 * 1024.0 * 1024.0;
-  else if (unit == "T")
-    value *= 1024.0 * 1024.0 * 1024.0 * 1024.0;
-  else if (!unit.empty())
-    throw InvalidArgument("--memory-limit", what);
-  if (value < 1024.0 * 1024.0 || value >= 18446744073709551616.0) throw InvalidArgument("--memory-limit", what);
-  return value;
-}
-
 /// Peak resident set size of this process so far, in bytes (getrusage).
 double peak_rss_bytes() {
   rusage usage{};
@@ -132,14 +97,6 @@ std::string mebibytes(double bytes) {
   o.setf(std::ios::fixed);
   o.precision(1);
   o << bytes / (1024.0 * 1024.0) << " MiB";
-  return o.str();
-}
-
-std::string gibibytes(double bytes) {
-  std::ostringstream o;
-  o.setf(std::ios::fixed);
-  o.precision(bytes < 1024.0 * 1024.0 * 1024.0 ? 3 : 1);
-  o << bytes / (1024.0 * 1024.0 * 1024.0) << " GiB";
   return o.str();
 }
 
@@ -178,8 +135,7 @@ Plan plan_queens(const Invocation& inv) {
     if (inv.has("outer-columns") && outer % 2 != 0)
       throw InvalidArgument("--outer-columns",
                             "must be even, from " + std::to_string(least) + " to " + std::to_string(most));
-    const double limit =
-        inv.has("memory-limit") ? parse_memory_limit(*inv.value("memory-limit")) : 0.8 * machine_memory();
+    const double limit = inv.common.memory_limit ? *inv.common.memory_limit : 0.8 * machine_memory();
     const double need = join_memory_estimate(n, outer, inv.common.threads);
     if (limit > 0 && need > limit) {
       const int threads = inv.common.threads;
@@ -248,7 +204,8 @@ std::span<const Problem> problems() {
        .methods = "search|constellations|join",
        .plan = plan_queens,
        .parameters = kParameters,
-       .lists = true},
+       .lists = true,
+       .memory_limit = true},
   };
   return table;
 }

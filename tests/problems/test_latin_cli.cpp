@@ -235,13 +235,76 @@ TEST(LatinCli, ShardsMergeToTheWholeCount) {
   }
 }
 
+TEST(LatinCli, ClassListBuiltAsShardsOfGenbgSlices) {
+  // The 4-regular 9+9 list as 7 genbg slices in two shards (a cluster's job
+  // array): the parts merge into the list genbg gives whole, and R(9) is
+  // counted from it.
+  const auto run_in = [](const fs::path& dir, std::vector<std::string> args) {
+    args.insert(args.end(), {"--json", "--cache-dir", dir.string()});
+    const CommandResult r = run_count(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    return r.status == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+  };
+  const fs::path sliced = fs::path(cache_dir()) / "sliced";
+  const fs::path whole = fs::path(cache_dir()) / "whole";
+  fs::remove_all(sliced);
+  fs::remove_all(whole);
+  std::vector<std::string> files;
+  std::size_t classes = 0;
+  for (int i = 0; i < 2; ++i) {
+    files.push_back(
+        (fs::path(cache_dir()) / std::string("sliced-s").append(std::to_string(i)).append(".json")).string());
+    const CommandResult r = run_count({"--latin", "9", "--build-classes", "4", "--slices", "7", "--shard",
+                                       std::to_string(i) + "/2", "--json", "--out", files.back(), "--cache-dir",
+                                       sliced.string(), "--threads", std::to_string(i + 1)});
+    ASSERT_EQ(r.status, 0) << r.err;
+    classes += std::stoull(nlohmann::json::parse(r.out)["partial_counts"]["classes"].get<std::string>());
+  }
+  const fs::path list = sliced / "latin-classes-n9-d4.txt";
+  EXPECT_FALSE(fs::exists(list));  // shards print partial counts and merge nothing
+  for (int res = 0; res < 7; ++res)
+    EXPECT_TRUE(
+        fs::exists(sliced / std::string("latin-classes-n9-d4.part-").append(std::to_string(res)).append("-of-7.txt")))
+        << res;
+  // A damaged part is rebuilt by a rerun, which keeps the valid ones.
+  const fs::path part3 = sliced / "latin-classes-n9-d4.part-3-of-7.txt";
+  write_file(part3, slurp(part3.string()).substr(0, 200));
+  const auto rerun = run_in(sliced, {"--latin", "9", "--build-classes", "4", "--slices", "7"});
+  EXPECT_EQ(rerun["counts"]["classes"], std::to_string(classes));
+  EXPECT_EQ(rerun["list_file"], list.string());
+  const CommandResult merged = run_count({"merge", "--json", files[0], files[1]});
+  ASSERT_EQ(merged.status, 0) << merged.err;
+  EXPECT_EQ(nlohmann::json::parse(merged.out)["counts"]["classes"], std::to_string(classes));
+  // The merged list is genbg's whole list, byte for byte, and R(9) follows.
+  const auto r9 = run_in(sliced, {"--latin", "9"});
+  EXPECT_EQ(r9["counts"]["reduced"], "377597570964258816");  // A000315
+  (void)run_in(whole, {"--latin", "9"});
+  EXPECT_EQ(slurp(list.string()), slurp((whole / "latin-classes-n9-d4.txt").string()));
+}
+
 TEST(LatinCli, BadInput) {
   expect_bad_input({
       {{"--latin", "0"}, "--latin"},
       {{"--latin", "17"}, "--latin"},
       {{"--latin", "x"}, "--latin"},
       {{"--latin", "12", "--method", "classes"}, "--method"},
-      {{"--latin", "11", "--method", "classes"}, "--latin"},
+      // R(11) runs by classes, within --memory-limit (its price: 6.4–11.7 GiB).
+      {{"--latin", "11", "--memory-limit", "1G"}, "--memory-limit"},
+      {{"--latin", "11", "--method", "classes", "--memory-limit", "4096M"}, "--memory-limit"},
+      {{"--latin", "9", "--memory-limit", "1M"}, "--memory-limit"},
+      {{"--latin", "9", "--memory-limit", "1000"}, "--memory-limit"},
+      {{"--latin", "8", "--rows", "4", "--memory-limit", "8G"}, "--memory-limit"},
+      {{"--latin", "7", "--method", "search", "--memory-limit", "8G"}, "--memory-limit"},
+      {{"--latin", "7", "--list", "--memory-limit", "8G"}, "--memory-limit"},
+      {{"--sudoku", "2x2", "--memory-limit", "1G"}, "--memory-limit"},
+      {{"--latin", "8", "--build-classes", "0"}, "--build-classes"},
+      {{"--latin", "8", "--build-classes", "5"}, "--build-classes"},
+      {{"--latin", "12", "--build-classes", "3"}, "--latin"},
+      {{"--latin", "8", "--build-classes", "3", "--slices", "0"}, "--slices"},
+      {{"--latin", "8", "--build-classes", "3", "--rows", "4"}, "--rows"},
+      {{"--latin", "8", "--build-classes", "3", "--method", "classes"}, "--method"},
+      {{"--latin", "8", "--slices", "4"}, "--slices"},
+      {{"--latin", "8", "--build-classes", "3", "--cache-dir", "/proc/pcount-no"}, "--cache-dir"},
       {{"--latin", "11", "--rows", "7", "--method", "classes"}, "--rows"},
       {{"--latin", "11", "--rows", "8", "--estimate", "60"}, "--rows"},  // refused, not priced
       {{"--latin", "9", "--rows", "6", "--class-degree", "3"}, "--class-degree"},

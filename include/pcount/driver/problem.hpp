@@ -68,6 +68,10 @@ struct Common {
   /// full, about S seconds, default 3) instead of running it.
   bool estimate = false;
   double estimate_budget = 3.0;  ///< S, in seconds: 0.1 ≤ S ≤ 600
+  /// --memory-limit SIZE, in bytes (Problem::memory_limit): a run whose
+  /// priced peak memory per process exceeds it is refused before any work.
+  /// Unset = the problem's own default.
+  std::optional<double> memory_limit;
 };
 
 /// One call of the program with one problem chosen.
@@ -305,6 +309,10 @@ struct Problem {
   /// prints one object per line; see list_json and docs/engine.md). The
   /// driver refuses --list for the others (exit 2) before any work.
   bool lists = false;
+  /// Whether its plan prices its peak memory per process and refuses a run
+  /// above --memory-limit (InvalidArgument("--memory-limit")). The driver
+  /// refuses --memory-limit for the others (exit 2) before any work.
+  bool memory_limit = false;
   /// Optional, for a problem whose plan() has a long set-up: its price for
   /// this invocation, from cheap checks only (which cache files exist), or
   /// nullopt when there is nothing to say. --estimate calls it before
@@ -336,6 +344,17 @@ using engine::fingerprint_prefix;
 /// Whole number from `text` in [lo, hi]; throws InvalidArgument(arg) naming
 /// the range otherwise.
 [[nodiscard]] long long parse_int(const std::string& arg, const std::string& text, long long lo, long long hi);
+
+/// A size in bytes from `text`: a whole number, optionally with a binary
+/// unit K, M, G or T (also KiB, MiB, GiB, TiB), from 1 MiB to below 2^64
+/// bytes; throws InvalidArgument(arg) naming that range otherwise.
+[[nodiscard]] double parse_memory_size(const std::string& arg, const std::string& text);
+
+/// Physical memory of the machine in bytes (sysconf); 0 when unknown.
+[[nodiscard]] double machine_memory();
+
+/// "12.5 GiB" (three decimals below 1 GiB).
+[[nodiscard]] std::string gibibytes(double bytes);
 
 /// "RxC" box shape, 1 ≤ R, C ≤ max_side; throws InvalidArgument(arg).
 [[nodiscard]] std::pair<int, int> parse_box(const std::string& arg, const std::string& text, int max_side = 16);

@@ -65,6 +65,37 @@ struct CacheOptions {
 /// ("latin-classes-n<n>-d<d>.txt"; its format: regular_classes).
 [[nodiscard]] std::filesystem::path class_list_file(const std::filesystem::path& dir, int n, int d);
 
+/// Most slices a class list job may have (genbg's res/mod; results/latin.md
+/// measured slices of 1/1000 and 1/100,000 of the 5-regular 11+11 list).
+inline constexpr int kMaxListSlices = 1000000;
+
+/// The part file of slice `res` of `slices` of the d-regular n+n list in
+/// `dir` ("latin-classes-n<n>-d<d>.part-<res>-of-<slices>.txt"): the list's
+/// format (regular_classes), its header ending " slice=<res>/<slices>".
+[[nodiscard]] std::filesystem::path class_part_file(const std::filesystem::path& dir, int n, int d, int res,
+                                                    int slices);
+
+/// An engine job that builds the d-regular n+n class list in the cache
+/// directory as `slices` tasks, for a cluster to run as shards or MPI ranks
+/// (docs/latin.md, "R(11) on a cluster"): task i runs genbg's slice
+/// i/slices, canonicalises and sorts its classes and writes them as a part
+/// file (class_part_file: atomically, checksummed); a valid part already
+/// there is read instead, so a rerun redoes only what is missing. Counter 0
+/// "classes" counts the classes of the tasks run. Once every part of one
+/// `slices` is in the directory, regular_classes merges them into the list
+/// file instead of running genbg. 2 ≤ n ≤ kMaxClassOrder, 1 ≤ d ≤ n/2
+/// (InvalidArgument("order")), 1 ≤ slices ≤ kMaxListSlices
+/// (InvalidArgument("slices")); `cache.dir` must be set and writable
+/// (InvalidArgument(cache.option)).
+[[nodiscard]] engine::Job make_class_list_job(int n, int d, int slices, const CacheOptions& cache);
+
+/// The size of the d-regular n+n list file in the cache directory: read
+/// when valid, else merged from a complete set of part files and written
+/// (atomically); nullopt when neither is there. Never runs genbg. Throws
+/// InternalError when two parts share a class, InvalidArgument(cache.option)
+/// when the list cannot be written.
+[[nodiscard]] std::optional<std::size_t> merge_class_parts(int n, int d, const CacheOptions& cache);
+
 /// The cache file of the d-regular n+n lookup table in `dir`
 /// ("latin-table-n<n>-d<d>.txt"; its format: ClassJob::table_from_cache).
 [[nodiscard]] std::filesystem::path table_cache_file(const std::filesystem::path& dir, int n, int d);
@@ -86,6 +117,8 @@ void ensure_writable_dir(const std::filesystem::path& dir, const std::string& op
 /// the source; one line "<canonical key, 32 hex digits> <|Aut|>" per class,
 /// keys strictly increasing, each graph d-regular; "end <count> <FNV-1a 64
 /// of the class lines>"), otherwise generated —
+/// merged from a complete set of part files (make_class_list_job) when
+/// `dir` holds one, else
 /// d ≤ n/2 with genbg (for n ≥ 10 and d ≥ 4 as one res/mod slice per worker, run concurrently on
 /// `threads` engine workers, 0 = all hardware threads; engine/parallel.hpp), higher degrees as complements of the
 /// (n-d)-regular list — canonised with nauty and written atomically (temp
@@ -106,10 +139,11 @@ class FactorTable {
 public:
   FactorTable() = default;
   /// One entry per class of `classes` (order n, sorted by canonical key
-  /// without repeats), N(G) in `values` in the same order. Throws
-  /// InternalError when the sizes differ, the list is not strictly sorted,
-  /// or it holds 2^32 classes or more.
-  FactorTable(std::shared_ptr<const std::vector<GraphClass>> classes, int n, const std::vector<u128>& values);
+  /// without repeats), N(G) in `values` in the same order (taken, and freed
+  /// once narrowed, before the indexes are built). Throws InternalError
+  /// when the sizes differ, the list is not strictly sorted, or it holds
+  /// 2^32 classes or more.
+  FactorTable(std::shared_ptr<const std::vector<GraphClass>> classes, int n, std::vector<u128> values);
   /// N of the class with this canonical key; throws InternalError if absent.
   [[nodiscard]] u128 at(u128 key) const;
   /// N of the class of g (any labelling): by invariant when it is unique,
@@ -183,8 +217,9 @@ struct ClassJob {
 /// the D-regular classes, D = `class_degree` (k − kMaxExtensionRows ≤ D ≤
 /// k; squares only ⌊n/2⌋; InvalidArgument("class-degree") otherwise) or
 /// default_class_degree, with the k − D further rows counted per class by
-/// row_extensions. For n = 11, D ≤ 4 (R(K,11) for K ≤ 6; the 5-regular
-/// classes are not listed; InvalidArgument("rows") otherwise). Tasks are
+/// row_extensions. For n = 11, rectangles need D ≤ 4 (R(K,11) for K ≤ 6;
+/// K = 7 … 9 would hold the 5- and 6-regular tables at once:
+/// InvalidArgument("rows")); squares run over the 5-regular classes. Tasks are
 /// slices of consecutive classes (at most 4096 tasks; ids stable for given
 /// n, k, D). The fingerprint names n, k, D, the extension and the class list.
 [[nodiscard]] ClassJob make_class_job(int n, int k, const CacheOptions& cache, int threads,

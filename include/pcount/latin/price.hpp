@@ -67,8 +67,7 @@ struct SquarePrice {
   int n = 0;
   std::vector<StagePrice> stages;  ///< in the order the job runs them
   Interval cpu_seconds;            ///< their sum
-  /// Bytes one process holds at its peak: the class list the sum runs over
-  /// and the largest lookup table, at sizeof of today's layout.
+  /// Bytes one process holds at its peak (square_peak_bytes).
   Interval peak_bytes;
   double speed = 1.0;  ///< this machine's genbg CPU time over the recorded one (1 = as recorded)
 };
@@ -82,5 +81,12 @@ struct SquarePrice {
 /// regular_classes and genbg throw (InvalidArgument("method") when genbg
 /// cannot be run), InvalidArgument("order") for another n.
 [[nodiscard]] SquarePrice price_square_classes(int n, const CacheOptions& cache);
+
+/// SquarePrice::peak_bytes alone, from the class counts and the layout of
+/// classes.hpp (no measurement, microseconds): the peak of one process of
+/// `count --latin n --method classes`, 9 ≤ n ≤ kMaxClassOrder (throws
+/// InvalidArgument("order") otherwise). Checked against R(10)'s peak RSS
+/// (results/latin.md).
+[[nodiscard]] Interval square_peak_bytes(int n);
 
 }  // namespace pcount::latin
