@@ -180,5 +180,23 @@ TEST(Slurm, ScalingPredictionEndsQuietlyIntoHead) {
   fs::remove_all(dir);
 }
 
+TEST(Slurm, LatinSquaresListTablesShardsAndMerge) {
+  // scripts/slurm/latin-squares: the 4-regular 8+8 list as 5 genbg slices,
+  // shard 0 building the tables, the other 3 shards, the merge: R(8).
+  const fs::path results = fresh_dir("latin-squares");
+  const CommandResult r = shell(kSource, results, {"PCOUNT_COUNT=" + std::string(PCOUNT_COUNT_EXE)},
+                                "$S/latin-squares 8 '" + (results / "cache").string() + "' 5 4");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  for (int i = 0; i < 5; ++i)
+    EXPECT_TRUE(fs::exists(results / "cache" / ("latin-classes-n8-d4.part-" + std::to_string(i) + "-of-5.txt"))) << i;
+  EXPECT_TRUE(fs::exists(results / "list" / "shard-4.json"));
+  const nlohmann::json total = nlohmann::json::parse(slurp((results / "total.json").string()));
+  EXPECT_EQ(total["counts"]["reduced"], "535281401856");  // R(8), A000315
+  EXPECT_EQ(total["shards"], 4);
+  // Bad arguments: the usage, exit 2, nothing submitted.
+  EXPECT_EQ(shell(kSource, results, {}, "$S/latin-squares 8").status, 2);
+  EXPECT_EQ(shell(kSource, results, {}, "$S/latin-squares x cache").status, 2);
+}
+
 }  // namespace
 }  // namespace pcount::test
