@@ -233,7 +233,7 @@ Plan plan_latin(const Invocation& inv) {
     };
     return plan;
   }
-  const bool classes_apply = n >= 8 && (n < kMaxClassOrder || k <= kMaxRowsAt11 || k >= n - 1);
+  const bool classes_apply = n >= 8 && n <= kMaxClassOrder && (n < kMaxClassOrder || k <= kMaxRowsAt11 || k >= n - 1);
   const std::string method = params.method({"search", "classes"}, classes_apply ? "classes" : "search");
   if (method == "classes") return plan_classes(inv, params, n, k);
   if (inv.value("class-degree")) throw InvalidArgument("--class-degree", "applies to --method classes only");
