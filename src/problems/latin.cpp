@@ -126,6 +126,11 @@ Plan plan_classes(const Invocation& inv, Params& params, int n, int k) {
   if (const auto d = params.optional_integer("--class-degree", "degree", lo, hi, Params::checked))
     class_degree = static_cast<int>(*d);
   const CacheOptions cache = cache_options(inv);
+  if (n == kMaxClassOrder && k >= n - 1 && !inv.common.quiet &&
+      !(cache.dir && std::filesystem::exists(class_list_file(*cache.dir, n, n / 2))))
+    inv.err << inv.program() << ": --latin 11: note: the set-up lists the 5-regular 11+11 classes with genbg "
+            << "and builds their table first, hundreds of CPU-hours (count --latin 11 --estimate 60 prices "
+               "each stage; docs/latin.md runs them as cluster jobs)\n";
   auto cj = std::make_shared<ClassJob>(make_class_job(n, k, cache, inv.common.threads, class_degree));
   Plan plan;
   plan.job = cj->job;

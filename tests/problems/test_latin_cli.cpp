@@ -346,5 +346,21 @@ TEST(LatinCli, MissingGenbgIsOneLineAndExit2) {
   EXPECT_EQ(s.status, 0) << s.err;
 }
 
+TEST(LatinCli, OrderElevenSaysItsSetUpIsLongBeforeStartingIt) {
+  // R(11) with nothing cached: a note names the set-up's size first; here
+  // genbg is missing, so the run then stops with its one error line.
+  const std::string empty_cache = cache_dir() + "/empty11";
+  std::filesystem::remove_all(empty_cache);
+  ::setenv("PCOUNT_GENBG", "/nonexistent/nauty-genbg", 1);
+  const CommandResult r = run_count({"--latin", "11", "--cache-dir", empty_cache});
+  const CommandResult quiet = run_count({"--latin", "11", "--cache-dir", empty_cache, "--quiet"});
+  ::unsetenv("PCOUNT_GENBG");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err.rfind("count: --latin 11: note: the set-up lists the 5-regular 11+11 classes", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find("\ncount: --method: the classes method needs nauty's genbg"), std::string::npos) << r.err;
+  EXPECT_EQ(quiet.status, 2);
+  EXPECT_TRUE(is_one_line(quiet.err)) << quiet.err;
+}
+
 }  // namespace
 }  // namespace pcount::test
