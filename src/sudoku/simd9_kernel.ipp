@@ -71,7 +71,11 @@ typedef u32 V4 __attribute__((vector_size(16)));
 // 2026-11-27). A piece holds kW / 4
 // digits of four band lanes; folds over the digits are lane-wise over the
 // pieces, then within the piece (kSlotLevels swaps of digit slots).
-#if (defined(__AVX512F__) && !defined(W8)) || !(defined(__x86_64__) && defined(__SSE4_1__))
+// PCOUNT_SIMD9_AVX512_W8 (an experiment) builds the AVX-512 path with the
+// AVX2 pieces of 8 lanes: with incremental propagation it ran serg 9 %
+// faster than 16 lanes but 1106 7 % and top1465 9 % slower
+// (results/sudoku-puzzles.md 2026-11-29).
+#if (defined(__AVX512F__) && !defined(PCOUNT_SIMD9_AVX512_W8)) || !(defined(__x86_64__) && defined(__SSE4_1__))
 #define PCOUNT_SIMD9_W16 1
 #endif
 #ifdef PCOUNT_SIMD9_W16
@@ -325,8 +329,8 @@ constexpr Pieces kAllPieces = (1u << kP) - 1u;
 /// A configuration branch changes the piece of one digit, so the first
 /// sweep after it finds hidden singles and locked candidates on one piece
 /// of kP. Measured (CPU time, x86-64-v3 build, results/sudoku-puzzles.md
-/// 2026-11-29): AVX2 (5 pieces) 1.2x faster on the serg set and 1.07x on
-/// forum hardest 1106; SSE4.1 (9 pieces) 1.4x and 1.25x; AVX-512 (3 pieces,
+/// 2026-11-29): AVX2 (5 pieces) 1.21x faster on the serg set and 1.09x on
+/// forum hardest 1106; SSE4.1 (9 pieces) 1.44x and 1.29x; AVX-512 (3 pieces,
 /// each 4 digits, so most sweeps change all of them) 4 % faster on serg
 /// but 5-6 % slower on 1106 and magictour top1465, so it is off there.
 /// start() never tracks: with every piece changed the tracking is pure
