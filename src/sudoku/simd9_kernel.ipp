@@ -33,6 +33,14 @@
 //     every cell single that passed step 1 is a valid grid.
 // At a fixpoint of these steps with more than kTriadOpen cells open, the
 // triads (below) run, and the sweep goes on if they removed anything.
+//
+// Incremental propagation (kIncremental; the AVX2 and SSE4.1 paths):
+// steps 1 and 2 and the row, box and column part of step 4 work on each
+// piece alone, so after an assignment they run only on the pieces changed
+// since they last looked (bit masks of pieces; a configuration branch
+// changes one piece, the piece of its digit). Steps 3 and the cell part of
+// step 4 still fold over every piece. Every state passes through the same
+// sweeps as without the tracking, so the nodes are the same.
 #if defined(__x86_64__) && defined(__SSE4_1__)
 #include <immintrin.h>
 #endif
@@ -63,7 +71,14 @@ typedef u32 V4 __attribute__((vector_size(16)));
 // 2026-11-27). A piece holds kW / 4
 // digits of four band lanes; folds over the digits are lane-wise over the
 // pieces, then within the piece (kSlotLevels swaps of digit slots).
-#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+// PCOUNT_SIMD9_AVX512_W8 (an experiment) builds the AVX-512 path with the
+// AVX2 pieces of 8 lanes: with incremental propagation it ran serg 9 %
+// faster than 16 lanes but 1106 7 % and top1465 9 % slower
+// (results/sudoku-puzzles.md 2026-11-29).
+#if (defined(__AVX512F__) && !defined(PCOUNT_SIMD9_AVX512_W8)) || !(defined(__x86_64__) && defined(__SSE4_1__))
+#define PCOUNT_SIMD9_W16 1
+#endif
+#ifdef PCOUNT_SIMD9_W16
 constexpr int kW = 16;
 typedef u32 V __attribute__((vector_size(64)));
 constexpr V make4(u32 a, u32 b, u32 c, u32 d) { return V{a, b, c, d, a, b, c, d, a, b, c, d, a, b, c, d}; }
@@ -115,7 +130,7 @@ PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u);
 // Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding
 // lane stays. Digit-slot swaps (lane ^ 4, lane ^ 8) within a piece for folds
 // over the digits.
-#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+#ifdef PCOUNT_SIMD9_W16
 PCOUNT_SIMD9_INLINE V br1(V x) { return __builtin_shufflevector(x, x, 1, 2, 0, 3, 5, 6, 4, 7, 9, 10, 8, 11, 13, 14, 12, 15); }
 PCOUNT_SIMD9_INLINE V br2(V x) { return __builtin_shufflevector(x, x, 2, 0, 1, 3, 6, 4, 5, 7, 10, 8, 9, 11, 14, 12, 13, 15); }
 PCOUNT_SIMD9_INLINE V slot_swap(V x, int level) {
@@ -151,7 +166,7 @@ PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
 PCOUNT_SIMD9_INLINE V colexp(V x) { return x | (x << 9) | (x << 18); }
 
 PCOUNT_SIMD9_INLINE bool any(V x) {
-#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+#ifdef PCOUNT_SIMD9_W16
   const V8 h = __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7) | __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
   const V4 q = __builtin_shufflevector(h, h, 0, 1, 2, 3) | __builtin_shufflevector(h, h, 4, 5, 6, 7);
 #if defined(__x86_64__) && defined(__SSE4_1__)
@@ -305,13 +320,47 @@ long simd9_sweeps = 0, simd9_calls = 0;
 #endif
 constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
 
-/// Locked candidates (step 1) on every piece; returns the contradictions
-/// found (any lane nonzero), and in `removed` (any lane nonzero) whether
-/// it removed any candidate.
-PCOUNT_SIMD9_INLINE V locked(V* a, V& removed) {
-  V bad{};
-  removed = V{};
+/// Pieces as bit masks (bit k: piece k).
+using Pieces = unsigned;
+constexpr Pieces kAllPieces = (1u << kP) - 1u;
+
+/// Incremental propagation after an assignment (see the top of this file):
+/// each step looks again only at the pieces changed since it last looked.
+/// A configuration branch changes the piece of one digit, so the first
+/// sweep after it finds hidden singles and locked candidates on one piece
+/// of kP. Measured (CPU time, x86-64-v3 build, results/sudoku-puzzles.md
+/// 2026-11-29): AVX2 (5 pieces) 1.21x faster on the serg set and 1.09x on
+/// forum hardest 1106; SSE4.1 (9 pieces) 1.44x and 1.29x; AVX-512 (3 pieces,
+/// each 4 digits, so most sweeps change all of them) 4 % faster on serg
+/// but 5-6 % slower on 1106 and magictour top1465, so it is off there.
+/// start() never tracks: with every piece changed the tracking is pure
+/// cost (7 % of the 17-clue set's time on AVX2 when it was shared).
+/// Overridable at compile time (0 or 1) for experiments.
+#ifndef PCOUNT_SIMD9_INCREMENTAL
+#define PCOUNT_SIMD9_INCREMENTAL (kW < 16)
+#endif
+constexpr bool kIncremental = PCOUNT_SIMD9_INCREMENTAL;
+
+/// Bit k set when pieces `after[k]` and `before[k]` differ.
+PCOUNT_SIMD9_INLINE Pieces changed_pieces(const V* after, const V* before) {
+  Pieces m = 0;
+  for (int k = 0; k < kP; ++k) m |= static_cast<Pieces>(any(after[k] ^ before[k])) << k;
+  return m;
+}
+
+/// Locked candidates (step 1). Incremental: only on the pieces of `dirty`
+/// (the others passed this step with no removal and have not changed
+/// since); a piece from which nothing is removed leaves `dirty`, one that
+/// changes stays in it (the step's two halves may feed each other) and
+/// joins `changed`. Otherwise on every piece; `changed` gets every piece if
+/// anything was removed, else `dirty` is cleared. Returns the
+/// contradictions found (any lane nonzero).
+template <bool Incremental>
+PCOUNT_SIMD9_INLINE V locked(V* a, Pieces& dirty, Pieces& changed) {
+  V bad{}, removed{};
+#pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
+    if (Incremental && !((dirty >> k) & 1u)) continue;
     const V start = a[k];
     // Locked candidates within the band (rows × boxes).
     const V S = seg(a[k]);
@@ -324,9 +373,38 @@ PCOUNT_SIMD9_INLINE V locked(V* a, V& removed) {
     // A stack with no column left: its lead bit (0, 3, 6) stays clear.
     bad |= ~(C | (C >> 1) | (C >> 2)) & (valid(k) & 0111u);
     a[k] &= colexp(C);
-    removed |= start ^ a[k];
+    if constexpr (Incremental) {
+      if (any(start ^ a[k])) {
+        changed |= 1u << k;
+      } else {
+        dirty &= ~(1u << k);
+      }
+    } else {
+      removed |= start ^ a[k];
+    }
+  }
+  if constexpr (!Incremental) {
+    if (any(removed)) {
+      changed = kAllPieces;
+    } else {
+      dirty = 0;
+    }
   }
   return bad;
+}
+
+/// Hidden singles of one piece: a segment that is the only one of its row
+/// (or box) and holds one cell; a column with one cell in one band and none
+/// in the others.
+PCOUNT_SIMD9_INLINE V hidden(V x) {
+  const V S = seg(x);
+  const V row_only = S & ~bc1(S) & ~bc2(S);
+  const V box_only = S & ~rr1(S) & ~rr2(S);
+  const V h = x & widen((row_only | box_only) & seg_single(x));
+  const V y = x >> 9, z = x >> 18;
+  const V col_single = (x ^ y ^ z) & ~(x & y & z) & 0777u;
+  const V cs = (x | y | z) & 0777u;
+  return h | (x & colexp(col_single & ~br1(cs) & ~br2(cs)));
 }
 
 /// Hidden and naked singles (steps 2-4): finds them on every piece and
@@ -334,30 +412,27 @@ PCOUNT_SIMD9_INLINE V locked(V* a, V& removed) {
 /// from. `placed` holds the singles whose eliminations are done (placed by
 /// an earlier call, or before the last assignment; they stay singles); when
 /// no other single is found, nothing is placed and `fresh` is false, else
-/// `placed` takes the new set. Returns the contradictions found (any lane
-/// nonzero).
-PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh) {
+/// `placed` takes the new set. `hid` holds each piece's hidden singles as
+/// last found. Incremental: only the pieces of `dirty` (changed since) are
+/// looked at again, only pieces with new singles clear their rows, boxes
+/// and columns, and the pieces the placements change join `changed`;
+/// otherwise every piece, and `changed` gets all. Returns the
+/// contradictions found (any lane nonzero).
+template <bool Incremental>
+PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, V* hid, Pieces dirty, Pieces& changed, Fold& f, bool& fresh) {
   f = fold(a);
   V bad = (f.o ^ kM27) & kBandLanes;
   const V naked = f.o & ~f.t;
   V p[kP];
+#pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
-    const V x = a[k];
-    const V S = seg(x);
-    const V row_only = S & ~bc1(S) & ~bc2(S);
-    const V box_only = S & ~rr1(S) & ~rr2(S);
-    V h = x & widen((row_only | box_only) & seg_single(x));
-    const V y = x >> 9, z = x >> 18;
-    const V col_single = (x ^ y ^ z) & ~(x & y & z) & 0777u;
-    const V cs = (x | y | z) & 0777u;
-    h |= x & colexp(col_single & ~br1(cs) & ~br2(cs));
-    p[k] = h | (x & naked);
+    if (!Incremental || ((dirty >> k) & 1u)) hid[k] = hidden(a[k]);
+    p[k] = hid[k] | (a[k] & naked);
   }
   V grown = p[0] ^ placed[0];
   for (int k = 1; k < kP; ++k) grown |= p[k] ^ placed[k];
   fresh = any(grown);
   if (!fresh) return bad;
-  for (int k = 0; k < kP; ++k) placed[k] = p[k];
   // Cells claimed by two digits.
   V claimed = p[0], twice{};
   for (int k = 1; k < kP; ++k) {
@@ -370,12 +445,22 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh) {
     claimed |= o;
   }
   bad |= twice;
+#pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
-    const V row_box_fill = rows_boxes(seg(p[k]));
-    V pc = colset(p[k]);
-    pc |= br1(pc) | br2(pc);
-    a[k] &= ~(claimed | row_box_fill | colexp(pc)) | p[k];
+    const V x = a[k];
+    V keep = ~claimed;
+    // A piece's singles leave their rows, boxes and columns; those placed
+    // before have done so already.
+    if (!Incremental || any(p[k] ^ placed[k])) {
+      V pc = colset(p[k]);
+      pc |= br1(pc) | br2(pc);
+      keep &= ~(rows_boxes(seg(p[k])) | colexp(pc));
+    }
+    a[k] = x & (keep | p[k]);
+    placed[k] = p[k];
+    if constexpr (Incremental) changed |= static_cast<Pieces>(any(a[k] ^ x)) << k;
   }
+  if constexpr (!Incremental) changed = kAllPieces;
   return bad;
 }
 
@@ -383,7 +468,7 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, Fold& f, bool& fresh) {
 PCOUNT_SIMD9_INLINE V load_single(const Simd9State& s) {
   V4 q;
   __builtin_memcpy(&q, s.single, sizeof q);
-#if defined(__AVX512F__) || !(defined(__x86_64__) && defined(__SSE4_1__))
+#ifdef PCOUNT_SIMD9_W16
   return __builtin_shufflevector(q, q, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
 #elif defined(__AVX2__)
   return __builtin_shufflevector(q, q, 0, 1, 2, 3, 0, 1, 2, 3);
@@ -405,28 +490,37 @@ PCOUNT_SIMD9_INLINE V load_single(const Simd9State& s) {
 /// slower. `assigned`: `s` is a propagated state changed by an assignment,
 /// so its cells in Simd9State::single count as placed (a first pass that
 /// finds nothing else goes straight to the locked candidates; 1.2 % fewer
-/// instructions on serg, 2 % on 11+, 0-2 % faster).
-__attribute__((noinline)) bool propagate(Simd9State& s, bool assigned) {
+/// instructions on serg, 2 % on 11+, 0-2 % faster). `Incremental` (see
+/// kIncremental): `s` is such a state and `dirty` holds the pieces the
+/// assignment changed; the others passed every step unchanged. start()
+/// has its own copy without the tracking.
+template <bool Incremental>
+__attribute__((noinline)) bool propagate(Simd9State& s, bool assigned, Pieces dirty) {
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
 #endif
-  V a[kP], placed[kP] = {};
+  V a[kP], placed[kP] = {}, hid[kP] = {};
   load(s, a);
   if (assigned) {
     const V n = load_single(s);
     for (int k = 0; k < kP; ++k) placed[k] = a[k] & n;
   }
+  // Pieces changed since the singles (sdirty) or the locked candidates
+  // (ldirty) last looked at them.
+  Pieces sdirty = dirty, ldirty = dirty;
   for (;;) {
 #ifdef PCOUNT_SIMD9_STATS
     ++simd9_sweeps;
 #endif
     Fold f;
     bool fresh;
-    if (any(singles(a, placed, f, fresh))) return false;
+    Pieces moved = 0;
+    if (any(singles<Incremental>(a, placed, hid, sdirty, moved, f, fresh))) return false;
+    sdirty = moved;
+    ldirty |= moved;
     if (fresh) continue;
-    V removed;
-    if (any(locked(a, removed))) return false;
-    if (any(removed)) continue;
+    if (any(locked<Incremental>(a, ldirty, sdirty))) return false;
+    if (sdirty) continue;
     // A fixpoint of the cheap steps. Every cell single: a valid grid (see
     // the top of this file). Else the triads, and on if they removed anything.
     if (!any(f.t & kBandLanes)) {
@@ -441,7 +535,13 @@ __attribute__((noinline)) bool propagate(Simd9State& s, bool assigned) {
       V before[kP];
       for (int k = 0; k < kP; ++k) before[k] = a[k];
       if (any(triads(a))) return false;
-      if (changed(a, before)) continue;
+      if constexpr (Incremental) {
+        sdirty = changed_pieces(a, before);
+      } else {
+        sdirty = changed(a, before) ? kAllPieces : 0;
+      }
+      ldirty |= sdirty;
+      if (sdirty) continue;
     }
 #endif
     store(s, a);
@@ -496,7 +596,7 @@ bool start(Simd9State& s, const std::uint8_t* clues) {
     const V a = ((kM27 & ~taken) | g) & valid(k);
     __builtin_memcpy(s.lane + kW * k, &a, sizeof(V));
   }
-  return propagate(s, false);
+  return propagate<false>(s, false, kAllPieces);
 }
 
 bool assign(Simd9State& s, int cell, int digit) {
@@ -510,13 +610,14 @@ bool assign(Simd9State& s, int cell, int digit) {
       for (int j = 0; j < 3; ++j)
         s.lane[simd9_lane(d, j)] &= ~(0x40201u * (7u << st)) | (0x40201u << (st + kPerm[digit][j]));
     }
-    return propagate(s, true);
+    // Only the piece of digit d changed.
+    return propagate<kIncremental>(s, true, 1u << (simd9_lane(d, 0) / kW));
   }
   const int b = cell / 27;
   const u32 bit = 1u << (cell % 27);
   for (int d = 0; d < 9; ++d)
     if (d != digit) s.lane[simd9_lane(d, b)] &= ~bit;
-  return propagate(s, true);
+  return propagate<kIncremental>(s, true, kAllPieces);
 }
 
 namespace {
