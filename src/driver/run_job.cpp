@@ -486,10 +486,13 @@ engine::RunResult run_watched(const Invocation& inv, engine::Batch& batch, engin
   return result;
 }
 
-/// The CPU time and peak memory of the run: this process's, or under MPI
-/// every rank's (CPU summed, RSS the largest; gathered as one record per rank).
+/// The CPU time and peak memory of the run: this process's, with the
+/// helper programs it ran and waited for (genbg for the Latin class lists),
+/// or under MPI every rank's (CPU summed, RSS the largest; gathered as one
+/// record per rank).
 void add_usage(const Invocation& inv, engine::RunResult& result) {
-  const engine::ProcessUsage own = engine::process_usage();
+  engine::ProcessUsage own = engine::process_usage();
+  own.cpu_seconds += own.children_cpu_seconds;
   result.cpu_seconds = own.cpu_seconds;
   result.max_rss_bytes = own.max_rss_bytes;
   Distributed* const dist = inv.session.distributed;
