@@ -636,6 +636,19 @@ constexpr auto kOpenPerms = [] {
   return t;
 }();
 
+/// Pieces packed three to a vector by choose_configuration's stack count.
+constexpr int kPacked = (kP + 2) / 3;
+/// Band lane b (0-2) of every digit slot.
+constexpr V kSlotLane[3] = {make4(~0u, 0, 0, 0), make4(0, ~0u, 0, 0), make4(0, 0, ~0u, 0)};
+
+/// Where choose_configuration's stack counts keep digit d (0-based): piece
+/// k = d / (kW / 4), packed into vector k / 3 at band lane k % 3 of the
+/// digit's slot.
+constexpr int packed_lane(int d) {
+  const int k = d / (kW / 4), slot = d % (kW / 4);
+  return kW * (k / 3) + 4 * slot + k % 3;
+}
+
 /// Configuration branch: the placements of one digit within one band (which
 /// box each row uses) or one stack (which column each band uses) still
 /// open, one child per permutation. Picks the band or stack with the fewest
@@ -644,12 +657,10 @@ constexpr auto kOpenPerms = [] {
 /// and stack is fixed.
 Branch choose_configuration(const Simd9State& s, const V* a) {
   alignas(64) u32 hc[48], vc[48];
-  // Per lane the configurations left of its digit in its band (h) and, in
-  // 3-bit fields, in each stack (v: the same in every band lane); their sums
-  // over the digits, per band (hs) and per stack, by the folds of the
-  // counts: stacks 0 and 2 in vs (bits 0-5 and 6-11), stack 1 in vm (bits
-  // 3-8); a sum is at most 54, so no field reaches the next.
-  V hs{}, vs{}, vm{};
+  // Per lane the configurations left of its digit in its band (h); their
+  // sums over the digits per band (hs).
+  V hs{}, T[kP];
+#pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
     // Permutations through each segment (row 0, box c): the boxes c+1, c+2
     // of rows 1, 2 in either order; summed over the three boxes (3-bit
@@ -658,15 +669,33 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     const V b1 = bc1(S), b2 = bc2(S);
     const V x = (S & (b1 >> 9) & (b2 >> 18) & 0111u) + (S & (b2 >> 9) & (b1 >> 18) & 0111u);
     const V h = (x + (x >> 3) + (x >> 6)) & 7u;
-    const V c0 = colset(a[k]), c1 = br1(c0), c2 = br2(c0);
-    V v{};
-    for (int i = 0; i < 6; ++i) v += (c0 >> kPerm[i][0]) & (c1 >> kPerm[i][1]) & (c2 >> kPerm[i][2]) & 0111u;
     __builtin_memcpy(hc + kW * k, &h, sizeof(V));
-    __builtin_memcpy(vc + kW * k, &v, sizeof(V));
     hs += h;
+    // The column sets of the digit's three bands in one lane (rows of 9
+    // bits, band b first in lane b: the count below does not depend on the
+    // order of the rows).
+    const V c = colset(a[k]);
+    T[k] = c | (br1(c) << 9) | (br2(c) << 18);
+  }
+  // Stack configurations, in 3-bit fields per stack: the same in every band
+  // lane of a digit, so lane b of every digit slot of packed vector j takes
+  // the digits of piece 3j + b (vc: packed vector j at lanes kW·j; see
+  // packed_lane). Their sums over the digits: stacks 0 and 2 in vs (bits
+  // 0-5 and 6-11), stack 1 in vm (bits 3-8); a sum is at most 54, so no
+  // field reaches the next.
+  V vs{}, vm{};
+#pragma GCC unroll 16
+  for (int j = 0; j < kPacked; ++j) {
+    V u{};
+    for (int b = 0; b < 3 && 3 * j + b < kP; ++b) u |= T[3 * j + b] & kSlotLane[b];
+    V v{};
+    for (int i = 0; i < 6; ++i) v += (u >> kPerm[i][0]) & (u >> (9 + kPerm[i][1])) & (u >> (18 + kPerm[i][2])) & 0111u;
+    __builtin_memcpy(vc + kW * j, &v, sizeof(V));
     vs += v & 0707u;
     vm += v & 070u;
   }
+  vs += br1(vs) + br2(vs);
+  vm += br1(vm) + br2(vm);
   for (int l = 0; l < kSlotLevels; ++l) {
     hs += slot_swap(hs, l);
     vs += slot_swap(vs, l);
@@ -687,7 +716,7 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   int best_d = -1, fewest = 99;
   for (int d = 0; d < 9; ++d) {
     const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
-                                : static_cast<int>((vc[simd9_lane(d, 0)] >> (3 * (best_unit - 3))) & 7u);
+                                : static_cast<int>((vc[packed_lane(d)] >> (3 * (best_unit - 3))) & 7u);
     if (n >= 2 && n < fewest) {
       fewest = n;
       best_d = d;
