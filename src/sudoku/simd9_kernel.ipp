@@ -118,15 +118,36 @@ constexpr u32 row_perm_leads(int i) {
 
 PCOUNT_SIMD9_INLINE V valid(int k) { return k == kP - 1 ? kLastLanes : kBandLanes; }
 
+}  // namespace
+
+/// Broadcast constants kept in memory (one per value C, in every lane),
+/// for the masks of the bit formulas below. A literal mask lets GCC build
+/// the broadcast in registers (mov, vmovd, vpbroadcastd on AVX2) again each
+/// time it has run out of registers to hold it: 13 % of the propagation's
+/// instructions. These are neither const nor internal, so GCC cannot fold
+/// them back into literals and reads them as operands in memory instead
+/// (callgrind, AVX2, limit 2: -10 % of the propagation's instructions,
+/// results/sudoku-puzzles.md 2026-11-29). Never written.
+template <u32 C>
+V gSplat = make4(C, C, C, C);
+
+namespace {
+
+/// The broadcast constant C (see gSplat).
+template <u32 C>
+PCOUNT_SIMD9_INLINE V mem() {
+  return gSplat<C>;
+}
+
 // Row rotations within a band: row r receives row r+1 (rr1) or r+2 (rr2).
-PCOUNT_SIMD9_INLINE V rr1(V x) { return ((x >> 9) | (x << 18)) & kM27; }
-PCOUNT_SIMD9_INLINE V rr2(V x) { return ((x >> 18) | (x << 9)) & kM27; }
+PCOUNT_SIMD9_INLINE V rr1(V x) { return ((x >> 9) | (x << 18)) & mem<kM27>(); }
+PCOUNT_SIMD9_INLINE V rr2(V x) { return ((x >> 18) | (x << 9)) & mem<kM27>(); }
 // Box rotations of segment leads within each row: box c receives box c+1 / c+2.
-PCOUNT_SIMD9_INLINE V bc1(V x) { return ((x >> 3) & (kL0 | kL1)) | ((x << 6) & kL2); }
-PCOUNT_SIMD9_INLINE V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL2)); }
+PCOUNT_SIMD9_INLINE V bc1(V x) { return ((x >> 3) & mem<kL0 | kL1>()) | ((x << 6) & mem<kL2>()); }
+PCOUNT_SIMD9_INLINE V bc2(V x) { return ((x >> 6) & mem<kL0>()) | ((x << 3) & mem<kL1 | kL2>()); }
 // Column rotations within each stack of a 9-bit column set: column j receives j+1 / j+2.
-PCOUNT_SIMD9_INLINE V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
-PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
+PCOUNT_SIMD9_INLINE V cc1(V x) { return ((x >> 1) & mem<0333u>()) | ((x << 2) & mem<0444u>()); }
+PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & mem<0111u>()) | ((x << 1) & mem<0666u>()); }
 // Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding
 // lane stays. Digit-slot swaps (lane ^ 4, lane ^ 8) within a piece for folds
 // over the digits.
@@ -154,15 +175,15 @@ PCOUNT_SIMD9_INLINE V is_zero_one(V x) { return (x - 1u) >> 31; }            // 
 
 /// Segment leads (kLead bits) to their three cells.
 PCOUNT_SIMD9_INLINE V widen(V x) { return x * 7u; }
-PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
-PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
+PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & mem<kLead>(); }
+PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & mem<kLead>(); }
 /// The cells of every row and box holding one of the segment leads `z`:
 /// each row's lead in box 0 times a row, each box's lead in row 0 times a box.
 PCOUNT_SIMD9_INLINE V rows_boxes(V z) {
-  const V rows = (z | (z >> 3) | (z >> 6)) & kL0, boxes = (z | (z >> 9) | (z >> 18)) & 0111u;
-  return rows * 0777u | boxes * (kL0 * 7u);
+  const V rows = (z | (z >> 3) | (z >> 6)) & mem<kL0>(), boxes = (z | (z >> 9) | (z >> 18)) & mem<0111u>();
+  return rows * 0777u | boxes * mem<kL0 * 7u>();
 }
-PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
+PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & mem<0777u>(); }
 PCOUNT_SIMD9_INLINE V colexp(V x) { return x | (x << 9) | (x << 18); }
 
 PCOUNT_SIMD9_INLINE bool any(V x) {
@@ -402,8 +423,8 @@ PCOUNT_SIMD9_INLINE V hidden(V x) {
   const V box_only = S & ~rr1(S) & ~rr2(S);
   const V h = x & widen((row_only | box_only) & seg_single(x));
   const V y = x >> 9, z = x >> 18;
-  const V col_single = (x ^ y ^ z) & ~(x & y & z) & 0777u;
-  const V cs = (x | y | z) & 0777u;
+  const V col_single = (x ^ y ^ z) & ~(x & y & z) & mem<0777u>();
+  const V cs = (x | y | z) & mem<0777u>();
   return h | (x & colexp(col_single & ~br1(cs) & ~br2(cs)));
 }
 
@@ -421,7 +442,7 @@ PCOUNT_SIMD9_INLINE V hidden(V x) {
 template <bool Incremental>
 PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, V* hid, Pieces dirty, Pieces& changed, Fold& f, bool& fresh) {
   f = fold(a);
-  V bad = (f.o ^ kM27) & kBandLanes;
+  V bad = (f.o ^ mem<kM27>()) & kBandLanes;
   const V naked = f.o & ~f.t;
   V p[kP];
 #pragma GCC unroll 16
@@ -667,8 +688,8 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     // fields at bits 0, 3, 6 hold 0-2 each).
     const V S = seg(a[k]);
     const V b1 = bc1(S), b2 = bc2(S);
-    const V x = (S & (b1 >> 9) & (b2 >> 18) & 0111u) + (S & (b2 >> 9) & (b1 >> 18) & 0111u);
-    const V h = (x + (x >> 3) + (x >> 6)) & 7u;
+    const V x = (S & (b1 >> 9) & (b2 >> 18) & mem<0111u>()) + (S & (b2 >> 9) & (b1 >> 18) & mem<0111u>());
+    const V h = (x + (x >> 3) + (x >> 6)) & mem<7u>();
     __builtin_memcpy(hc + kW * k, &h, sizeof(V));
     hs += h;
     // The column sets of the digit's three bands in one lane (rows of 9
@@ -689,10 +710,10 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     V u{};
     for (int b = 0; b < 3 && 3 * j + b < kP; ++b) u |= T[3 * j + b] & kSlotLane[b];
     V v{};
-    for (int i = 0; i < 6; ++i) v += (u >> kPerm[i][0]) & (u >> (9 + kPerm[i][1])) & (u >> (18 + kPerm[i][2])) & 0111u;
+    for (int i = 0; i < 6; ++i) v += (u >> kPerm[i][0]) & (u >> (9 + kPerm[i][1])) & (u >> (18 + kPerm[i][2])) & mem<0111u>();
     __builtin_memcpy(vc + kW * j, &v, sizeof(V));
-    vs += v & 0707u;
-    vm += v & 070u;
+    vs += v & mem<0707u>();
+    vm += v & mem<070u>();
   }
   vs += br1(vs) + br2(vs);
   vm += br1(vm) + br2(vm);
