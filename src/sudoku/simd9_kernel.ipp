@@ -3,7 +3,7 @@
 // simd9_avx512.cpp) with PCOUNT_SIMD9_NS naming the namespace; CMake adds
 // -march=x86-64-v2 (SSE4.1), -v3 (AVX2) or -v4 (AVX-512) after the project
 // flags; the code is the same, written on one native register ("piece":
-// 16 lanes with AVX-512, 8 with AVX2, 4 with SSE) with GCC vector
+// 8 lanes with AVX2 and AVX-512, 4 with SSE) with GCC vector
 // extensions, looping over the pieces of the state. Only plain functions
 // on Simd9State leave this file (no inline library code shared with other
 // translation units, so no copy built for a wider instruction set can be
@@ -64,18 +64,21 @@ typedef u32 V4 __attribute__((vector_size(16)));
 
 // The state is kP native vectors of kW lanes ("pieces"), lane l of the
 // state being lane l % kW of piece l / kW. Only lanes 0..35 (digits 1..9)
-// are worked on: AVX-512 3 pieces of 16 lanes, AVX2 5 of 8, SSE 9 of 4, so
+// are worked on: 3 pieces of 16 lanes (PCOUNT_SIMD9_AVX512_W16), AVX2 and
+// AVX-512 5 of 8, SSE 9 of 4, so
 // no narrower path carries a piece of padding alone (whole 16-lane groups
 // were 6 AVX2 or 12 SSE registers; leaving them took 15-19 % (AVX2) and
 // 24-27 % (SSE) of the instructions off, results/sudoku-puzzles.md
 // 2026-11-27). A piece holds kW / 4
 // digits of four band lanes; folds over the digits are lane-wise over the
 // pieces, then within the piece (kSlotLevels swaps of digit slots).
-// PCOUNT_SIMD9_AVX512_W8 (an experiment) builds the AVX-512 path with the
-// AVX2 pieces of 8 lanes: with incremental propagation it ran serg 9 %
-// faster than 16 lanes but 1106 7 % and top1465 9 % slower
-// (results/sudoku-puzzles.md 2026-11-29).
-#if (defined(__AVX512F__) && !defined(PCOUNT_SIMD9_AVX512_W8)) || !(defined(__x86_64__) && defined(__SSE4_1__))
+// The AVX-512 path uses the AVX2 pieces of 8 lanes too (with AVX-512VL
+// encodings and 32 registers): with incremental propagation, the masks in
+// memory and the packed stack count it ran 2-17 % faster than 3 pieces of
+// 16 lanes on every reference set in CPU time (serg 1.17x, forum hardest
+// 1106 1.05x, results/sudoku-puzzles.md 2026-11-29). PCOUNT_SIMD9_AVX512_W16
+// (an experiment) builds it with the 16-lane pieces.
+#if (defined(__AVX512F__) && defined(PCOUNT_SIMD9_AVX512_W16)) || !(defined(__x86_64__) && defined(__SSE4_1__))
 #define PCOUNT_SIMD9_W16 1
 #endif
 #ifdef PCOUNT_SIMD9_W16
@@ -351,9 +354,10 @@ constexpr Pieces kAllPieces = (1u << kP) - 1u;
 /// sweep after it finds hidden singles and locked candidates on one piece
 /// of kP. Measured (CPU time, x86-64-v3 build, results/sudoku-puzzles.md
 /// 2026-11-29): AVX2 (5 pieces) 1.21x faster on the serg set and 1.09x on
-/// forum hardest 1106; SSE4.1 (9 pieces) 1.44x and 1.29x; AVX-512 (3 pieces,
-/// each 4 digits, so most sweeps change all of them) 4 % faster on serg
-/// but 5-6 % slower on 1106 and magictour top1465, so it is off there.
+/// forum hardest 1106; SSE4.1 (9 pieces) 1.44x and 1.29x; 16-lane pieces
+/// (3 pieces, each 4 digits, so most sweeps change all of them) 4 % faster
+/// on serg but 5-6 % slower on 1106 and magictour top1465, so it is off
+/// there.
 /// start() never tracks: with every piece changed the tracking is pure
 /// cost (7 % of the 17-clue set's time on AVX2 when it was shared).
 /// Overridable at compile time (0 or 1) for experiments.
