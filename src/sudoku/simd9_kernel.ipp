@@ -139,6 +139,8 @@ namespace {
 /// The broadcast constant C (see gSplat).
 template <u32 C>
 PCOUNT_SIMD9_INLINE V mem() {
+  // SSE: literals took 1.6-2.2 % fewer instructions (serg, 1106).
+  if constexpr (kW == 4) return V{} + C;
   return gSplat<C>;
 }
 
