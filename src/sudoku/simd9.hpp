@@ -9,7 +9,8 @@
 // band b (rows 3b..3b+2; bit 9·(row mod 3) + column). Lanes with b = 3 or a
 // digit above 9 are padding and stay 0. Every operation of the propagation is
 // the same bit formula on every lane; the kernel works on lanes 0..35 as
-// 3 AVX-512, 5 AVX2 or 9 SSE registers (simd9_kernel.ipp).
+// 5 AVX2 registers (also on the AVX-512 path) or 9 SSE registers
+// (simd9_kernel.ipp).
 #include <array>
 #include <bit>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // simd9_avx512.cpp) with PCOUNT_SIMD9_NS naming the namespace; CMake adds
 // -march=x86-64-v2 (SSE4.1), -v3 (AVX2) or -v4 (AVX-512) after the project
 // flags; the code is the same, written on one native register ("piece":
-// 16 lanes with AVX-512, 8 with AVX2, 4 with SSE) with GCC vector
+// 8 lanes with AVX2 and AVX-512, 4 with SSE) with GCC vector
 // extensions, looping over the pieces of the state. Only plain functions
 // on Simd9State leave this file (no inline library code shared with other
 // translation units, so no copy built for a wider instruction set can be
@@ -64,18 +64,21 @@ typedef u32 V4 __attribute__((vector_size(16)));
 
 // The state is kP native vectors of kW lanes ("pieces"), lane l of the
 // state being lane l % kW of piece l / kW. Only lanes 0..35 (digits 1..9)
-// are worked on: AVX-512 3 pieces of 16 lanes, AVX2 5 of 8, SSE 9 of 4, so
+// are worked on: 3 pieces of 16 lanes (PCOUNT_SIMD9_AVX512_W16), AVX2 and
+// AVX-512 5 of 8, SSE 9 of 4, so
 // no narrower path carries a piece of padding alone (whole 16-lane groups
 // were 6 AVX2 or 12 SSE registers; leaving them took 15-19 % (AVX2) and
 // 24-27 % (SSE) of the instructions off, results/sudoku-puzzles.md
 // 2026-11-27). A piece holds kW / 4
 // digits of four band lanes; folds over the digits are lane-wise over the
 // pieces, then within the piece (kSlotLevels swaps of digit slots).
-// PCOUNT_SIMD9_AVX512_W8 (an experiment) builds the AVX-512 path with the
-// AVX2 pieces of 8 lanes: with incremental propagation it ran serg 9 %
-// faster than 16 lanes but 1106 7 % and top1465 9 % slower
-// (results/sudoku-puzzles.md 2026-11-29).
-#if (defined(__AVX512F__) && !defined(PCOUNT_SIMD9_AVX512_W8)) || !(defined(__x86_64__) && defined(__SSE4_1__))
+// The AVX-512 path uses the AVX2 pieces of 8 lanes too (with AVX-512VL
+// encodings and 32 registers): with incremental propagation, the masks in
+// memory and the packed stack count it ran 2-17 % faster than 3 pieces of
+// 16 lanes on every reference set in CPU time (serg 1.17x, forum hardest
+// 1106 1.05x, results/sudoku-puzzles.md 2026-11-29). PCOUNT_SIMD9_AVX512_W16
+// (an experiment) builds it with the 16-lane pieces.
+#if (defined(__AVX512F__) && defined(PCOUNT_SIMD9_AVX512_W16)) || !(defined(__x86_64__) && defined(__SSE4_1__))
 #define PCOUNT_SIMD9_W16 1
 #endif
 #ifdef PCOUNT_SIMD9_W16
@@ -118,15 +121,38 @@ constexpr u32 row_perm_leads(int i) {
 
 PCOUNT_SIMD9_INLINE V valid(int k) { return k == kP - 1 ? kLastLanes : kBandLanes; }
 
+}  // namespace
+
+/// Broadcast constants kept in memory (one per value C, in every lane),
+/// for the masks of the bit formulas below. A literal mask lets GCC build
+/// the broadcast in registers (mov, vmovd, vpbroadcastd on AVX2) again each
+/// time it has run out of registers to hold it: 13 % of the propagation's
+/// instructions. These are neither const nor internal, so GCC cannot fold
+/// them back into literals and reads them as operands in memory instead
+/// (callgrind, AVX2, limit 2: -10 % of the propagation's instructions,
+/// results/sudoku-puzzles.md 2026-11-29). Never written.
+template <u32 C>
+V gSplat = make4(C, C, C, C);
+
+namespace {
+
+/// The broadcast constant C (see gSplat).
+template <u32 C>
+PCOUNT_SIMD9_INLINE V mem() {
+  // SSE: literals took 1.6-2.2 % fewer instructions (serg, 1106).
+  if constexpr (kW == 4) return V{} + C;
+  return gSplat<C>;
+}
+
 // Row rotations within a band: row r receives row r+1 (rr1) or r+2 (rr2).
-PCOUNT_SIMD9_INLINE V rr1(V x) { return ((x >> 9) | (x << 18)) & kM27; }
-PCOUNT_SIMD9_INLINE V rr2(V x) { return ((x >> 18) | (x << 9)) & kM27; }
+PCOUNT_SIMD9_INLINE V rr1(V x) { return ((x >> 9) | (x << 18)) & mem<kM27>(); }
+PCOUNT_SIMD9_INLINE V rr2(V x) { return ((x >> 18) | (x << 9)) & mem<kM27>(); }
 // Box rotations of segment leads within each row: box c receives box c+1 / c+2.
-PCOUNT_SIMD9_INLINE V bc1(V x) { return ((x >> 3) & (kL0 | kL1)) | ((x << 6) & kL2); }
-PCOUNT_SIMD9_INLINE V bc2(V x) { return ((x >> 6) & kL0) | ((x << 3) & (kL1 | kL2)); }
+PCOUNT_SIMD9_INLINE V bc1(V x) { return ((x >> 3) & mem<kL0 | kL1>()) | ((x << 6) & mem<kL2>()); }
+PCOUNT_SIMD9_INLINE V bc2(V x) { return ((x >> 6) & mem<kL0>()) | ((x << 3) & mem<kL1 | kL2>()); }
 // Column rotations within each stack of a 9-bit column set: column j receives j+1 / j+2.
-PCOUNT_SIMD9_INLINE V cc1(V x) { return ((x >> 1) & 0333u) | ((x << 2) & 0444u); }
-PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & 0111u) | ((x << 1) & 0666u); }
+PCOUNT_SIMD9_INLINE V cc1(V x) { return ((x >> 1) & mem<0333u>()) | ((x << 2) & mem<0444u>()); }
+PCOUNT_SIMD9_INLINE V cc2(V x) { return ((x >> 2) & mem<0111u>()) | ((x << 1) & mem<0666u>()); }
 // Band rotations (lanes of a digit): band b receives band b+1 / b+2; padding
 // lane stays. Digit-slot swaps (lane ^ 4, lane ^ 8) within a piece for folds
 // over the digits.
@@ -154,15 +180,15 @@ PCOUNT_SIMD9_INLINE V is_zero_one(V x) { return (x - 1u) >> 31; }            // 
 
 /// Segment leads (kLead bits) to their three cells.
 PCOUNT_SIMD9_INLINE V widen(V x) { return x * 7u; }
-PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & kLead; }
-PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & kLead; }
+PCOUNT_SIMD9_INLINE V seg(V x) { return (x | (x >> 1) | (x >> 2)) & mem<kLead>(); }
+PCOUNT_SIMD9_INLINE V seg_single(V x) { return (x ^ (x >> 1) ^ (x >> 2)) & ~(x & (x >> 1) & (x >> 2)) & mem<kLead>(); }
 /// The cells of every row and box holding one of the segment leads `z`:
 /// each row's lead in box 0 times a row, each box's lead in row 0 times a box.
 PCOUNT_SIMD9_INLINE V rows_boxes(V z) {
-  const V rows = (z | (z >> 3) | (z >> 6)) & kL0, boxes = (z | (z >> 9) | (z >> 18)) & 0111u;
-  return rows * 0777u | boxes * (kL0 * 7u);
+  const V rows = (z | (z >> 3) | (z >> 6)) & mem<kL0>(), boxes = (z | (z >> 9) | (z >> 18)) & mem<0111u>();
+  return rows * 0777u | boxes * mem<kL0 * 7u>();
 }
-PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & 0777u; }
+PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & mem<0777u>(); }
 PCOUNT_SIMD9_INLINE V colexp(V x) { return x | (x << 9) | (x << 18); }
 
 PCOUNT_SIMD9_INLINE bool any(V x) {
@@ -330,9 +356,10 @@ constexpr Pieces kAllPieces = (1u << kP) - 1u;
 /// sweep after it finds hidden singles and locked candidates on one piece
 /// of kP. Measured (CPU time, x86-64-v3 build, results/sudoku-puzzles.md
 /// 2026-11-29): AVX2 (5 pieces) 1.21x faster on the serg set and 1.09x on
-/// forum hardest 1106; SSE4.1 (9 pieces) 1.44x and 1.29x; AVX-512 (3 pieces,
-/// each 4 digits, so most sweeps change all of them) 4 % faster on serg
-/// but 5-6 % slower on 1106 and magictour top1465, so it is off there.
+/// forum hardest 1106; SSE4.1 (9 pieces) 1.44x and 1.29x; 16-lane pieces
+/// (3 pieces, each 4 digits, so most sweeps change all of them) 4 % faster
+/// on serg but 5-6 % slower on 1106 and magictour top1465, so it is off
+/// there.
 /// start() never tracks: with every piece changed the tracking is pure
 /// cost (7 % of the 17-clue set's time on AVX2 when it was shared).
 /// Overridable at compile time (0 or 1) for experiments.
@@ -402,8 +429,8 @@ PCOUNT_SIMD9_INLINE V hidden(V x) {
   const V box_only = S & ~rr1(S) & ~rr2(S);
   const V h = x & widen((row_only | box_only) & seg_single(x));
   const V y = x >> 9, z = x >> 18;
-  const V col_single = (x ^ y ^ z) & ~(x & y & z) & 0777u;
-  const V cs = (x | y | z) & 0777u;
+  const V col_single = (x ^ y ^ z) & ~(x & y & z) & mem<0777u>();
+  const V cs = (x | y | z) & mem<0777u>();
   return h | (x & colexp(col_single & ~br1(cs) & ~br2(cs)));
 }
 
@@ -421,7 +448,7 @@ PCOUNT_SIMD9_INLINE V hidden(V x) {
 template <bool Incremental>
 PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, V* hid, Pieces dirty, Pieces& changed, Fold& f, bool& fresh) {
   f = fold(a);
-  V bad = (f.o ^ kM27) & kBandLanes;
+  V bad = (f.o ^ mem<kM27>()) & kBandLanes;
   const V naked = f.o & ~f.t;
   V p[kP];
 #pragma GCC unroll 16
@@ -636,6 +663,19 @@ constexpr auto kOpenPerms = [] {
   return t;
 }();
 
+/// Pieces packed three to a vector by choose_configuration's stack count.
+constexpr int kPacked = (kP + 2) / 3;
+/// Band lane b (0-2) of every digit slot.
+constexpr V kSlotLane[3] = {make4(~0u, 0, 0, 0), make4(0, ~0u, 0, 0), make4(0, 0, ~0u, 0)};
+
+/// Where choose_configuration's stack counts keep digit d (0-based): piece
+/// k = d / (kW / 4), packed into vector k / 3 at band lane k % 3 of the
+/// digit's slot.
+constexpr int packed_lane(int d) {
+  const int k = d / (kW / 4), slot = d % (kW / 4);
+  return kW * (k / 3) + 4 * slot + k % 3;
+}
+
 /// Configuration branch: the placements of one digit within one band (which
 /// box each row uses) or one stack (which column each band uses) still
 /// open, one child per permutation. Picks the band or stack with the fewest
@@ -644,29 +684,45 @@ constexpr auto kOpenPerms = [] {
 /// and stack is fixed.
 Branch choose_configuration(const Simd9State& s, const V* a) {
   alignas(64) u32 hc[48], vc[48];
-  // Per lane the configurations left of its digit in its band (h) and, in
-  // 3-bit fields, in each stack (v: the same in every band lane); their sums
-  // over the digits, per band (hs) and per stack, by the folds of the
-  // counts: stacks 0 and 2 in vs (bits 0-5 and 6-11), stack 1 in vm (bits
-  // 3-8); a sum is at most 54, so no field reaches the next.
-  V hs{}, vs{}, vm{};
+  // Per lane the configurations left of its digit in its band (h); their
+  // sums over the digits per band (hs).
+  V hs{}, T[kP];
+#pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
     // Permutations through each segment (row 0, box c): the boxes c+1, c+2
     // of rows 1, 2 in either order; summed over the three boxes (3-bit
     // fields at bits 0, 3, 6 hold 0-2 each).
     const V S = seg(a[k]);
     const V b1 = bc1(S), b2 = bc2(S);
-    const V x = (S & (b1 >> 9) & (b2 >> 18) & 0111u) + (S & (b2 >> 9) & (b1 >> 18) & 0111u);
-    const V h = (x + (x >> 3) + (x >> 6)) & 7u;
-    const V c0 = colset(a[k]), c1 = br1(c0), c2 = br2(c0);
-    V v{};
-    for (int i = 0; i < 6; ++i) v += (c0 >> kPerm[i][0]) & (c1 >> kPerm[i][1]) & (c2 >> kPerm[i][2]) & 0111u;
+    const V x = (S & (b1 >> 9) & (b2 >> 18) & mem<0111u>()) + (S & (b2 >> 9) & (b1 >> 18) & mem<0111u>());
+    const V h = (x + (x >> 3) + (x >> 6)) & mem<7u>();
     __builtin_memcpy(hc + kW * k, &h, sizeof(V));
-    __builtin_memcpy(vc + kW * k, &v, sizeof(V));
     hs += h;
-    vs += v & 0707u;
-    vm += v & 070u;
+    // The column sets of the digit's three bands in one lane (rows of 9
+    // bits, band b first in lane b: the count below does not depend on the
+    // order of the rows).
+    const V c = colset(a[k]);
+    T[k] = c | (br1(c) << 9) | (br2(c) << 18);
   }
+  // Stack configurations, in 3-bit fields per stack: the same in every band
+  // lane of a digit, so lane b of every digit slot of packed vector j takes
+  // the digits of piece 3j + b (vc: packed vector j at lanes kW·j; see
+  // packed_lane). Their sums over the digits: stacks 0 and 2 in vs (bits
+  // 0-5 and 6-11), stack 1 in vm (bits 3-8); a sum is at most 54, so no
+  // field reaches the next.
+  V vs{}, vm{};
+#pragma GCC unroll 16
+  for (int j = 0; j < kPacked; ++j) {
+    V u{};
+    for (int b = 0; b < 3 && 3 * j + b < kP; ++b) u |= T[3 * j + b] & kSlotLane[b];
+    V v{};
+    for (int i = 0; i < 6; ++i) v += (u >> kPerm[i][0]) & (u >> (9 + kPerm[i][1])) & (u >> (18 + kPerm[i][2])) & mem<0111u>();
+    __builtin_memcpy(vc + kW * j, &v, sizeof(V));
+    vs += v & mem<0707u>();
+    vm += v & mem<070u>();
+  }
+  vs += br1(vs) + br2(vs);
+  vm += br1(vm) + br2(vm);
   for (int l = 0; l < kSlotLevels; ++l) {
     hs += slot_swap(hs, l);
     vs += slot_swap(vs, l);
@@ -687,7 +743,7 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   int best_d = -1, fewest = 99;
   for (int d = 0; d < 9; ++d) {
     const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
-                                : static_cast<int>((vc[simd9_lane(d, 0)] >> (3 * (best_unit - 3))) & 7u);
+                                : static_cast<int>((vc[packed_lane(d)] >> (3 * (best_unit - 3))) & 7u);
     if (n >= 2 && n < fewest) {
       fewest = n;
       best_d = d;
