@@ -24,6 +24,7 @@
 #include "pcount/games/codes.hpp"
 #include "support/run_command.hpp"
 #include "support/shard_files.hpp"
+#include "support/until_stolen.hpp"
 
 namespace pcount::games::codes {
 namespace {
@@ -416,6 +417,57 @@ TEST(CodesOptimal, SplitResultRefusesIncompleteTotals) {
   EXPECT_THROW((void)split.result(partial), InternalError);
   o.include = nullptr;
   EXPECT_NO_THROW((void)split.result(engine::run(job, o).totals));
+}
+
+/// A job's run at `threads` threads under `split`.
+engine::RunResult run_policy(const engine::Job& job, int threads, engine::SplitPolicy split) {
+  engine::RunOptions o;
+  o.threads = threads;
+  o.split = split;
+  return engine::run(job, o);
+}
+
+// The strategy walk gives parts of its task away (engine/split.hpp): the
+// same tallies (histogram and nodes) as the static run at 1, 2 and 4
+// threads, with a part always on offer or only while a worker idles, at
+// split depth 0 (one task) and 1.
+TEST(Codes, StrategyWalkPartsCountTheSame) {
+  const std::vector<std::pair<Game, Strategy>> cases = {{Game::mastermind, Strategy::knuth},
+                                                        {Game::mastermind, Strategy::first_consistent},
+                                                        {Game::bulls_and_cows, Strategy::first_consistent}};
+  for (const auto& [game, strategy] : cases)
+    for (int depth : {0, 1}) {
+      const engine::Job job = make_strategy_job(game, strategy, depth);
+      EXPECT_TRUE(job.splits);
+      const engine::RunResult reference = run_policy(job, 1, engine::SplitPolicy::none);
+      for (int threads : {1, 2, 4})
+        for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+          const engine::RunResult r = run_policy(job, threads, split);
+          EXPECT_EQ(r.totals, reference.totals)
+              << "depth " << depth << " threads " << threads << " policy " << static_cast<int>(split);
+          if (threads == 1 && split == engine::SplitPolicy::idle) {
+            EXPECT_EQ(r.steals, 0u);
+          }
+        }
+    }
+}
+
+// One task of Knuth's Mastermind strategy (split depth 0) on 2 threads:
+// the other thread walks parts of it, and every round counts Knuth's 5801
+// guesses with his histogram.
+TEST(Codes, OneWalkTaskOnTwoThreadsHasPartsStolen) {
+  const engine::Job inner = make_strategy_job(Game::mastermind, Strategy::knuth, 0);
+  for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+    std::vector<engine::Tally> rounds;
+    const engine::RunResult r = test::one_task_until_stolen(inner, split, rounds);
+    EXPECT_GT(r.steals, 0u) << "policy " << static_cast<int>(split);
+    ASSERT_FALSE(rounds.empty());
+    for (const engine::Tally& round : rounds) {
+      const Summary s = summarize(round);
+      EXPECT_EQ(s.guesses, 5801u);
+      EXPECT_EQ(s.histogram, (std::vector<std::uint64_t>{1, 6, 62, 533, 694}));
+    }
+  }
 }
 
 /// Whether some strategy solves every secret of `set` within `d` guesses,
