@@ -5,6 +5,7 @@
 // minimum total (= expected) length of a strategy tree over a set of secrets
 // (docs/games.md, "How the optimum is proved"; Koyama & Lai 1993 and Tanaka
 // 1996 give the optima it must reproduce, see docs/sources.md).
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +61,7 @@ class Solver {
 public:
   explicit Solver(const CodeSet& codes, std::uint64_t node_limit = ~std::uint64_t{0});
 
+  [[nodiscard]] const CodeSet& codes() const { return codes_; }
   [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
   [[nodiscard]] bool aborted() const { return aborted_; }
   [[nodiscard]] std::uint64_t lb(std::size_t n) const { return lb_[n]; }
@@ -125,7 +127,101 @@ public:
   /// a lower bound on f(S) one level deep (a memoised value when better).
   std::uint64_t one_level_bound(const std::vector<std::uint16_t>& set);
 
+  /// An exact value of the memo, as another solver hands it on.
+  struct Known {
+    std::vector<std::uint16_t> set;  ///< the memo key (under a cap: capped(set, cap))
+    std::uint64_t value;
+    std::size_t guess;
+    int depth;
+  };
+  /// The exact entries of the strategy best_guess(set, cap) plays (the
+  /// set solved exactly under `cap`): the set's own and those of every set
+  /// of ≥ 3 secrets the strategy reaches. Throws InternalError when one is
+  /// missing.
+  [[nodiscard]] std::vector<Known> strategy_of(const std::vector<std::uint16_t>& set, int cap = kNoCap) const;
+  /// Stores exact entries found by another solver (strategy_of), so that
+  /// best_guess, play_optimal and optimal_subtree read them here.
+  void learn(const std::vector<Known>& known);
+
+  /// What guess `guess` leaves of `set`: the secrets by answer (the solved
+  /// answer's dropped), the symmetries of the history that fix the guess
+  /// and the digits used after it; feasible and evaluate search each class
+  /// from there.
+  struct AfterGuess {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    Group group;  ///< empty when the history had no symmetries to keep
+    unsigned used;
+    /// The group to pass on: null when only the identity is left.
+    [[nodiscard]] const Group* symmetries() const { return group.size() > 1 ? &group : nullptr; }
+  };
+  [[nodiscard]] AfterGuess after_guess(const std::vector<std::uint16_t>& set, std::size_t guess, const Group* group,
+                                       unsigned used) const;
+
+  /// The order in which evaluate solves the classes a guess leaves:
+  /// largest first, empty ones last (ties as std::sort leaves them: the
+  /// same on every run).
+  [[nodiscard]] static std::array<std::size_t, kAnswers> class_order(const AfterGuess& after);
+
+  /// The first pass of evaluate: `c`'s one-level bound with every class of
+  /// ≥ 3 secrets bounded one level deep (bound[a]: class a's part of it).
+  /// Returns false when that already reaches `best`.
+  bool class_bounds(const AfterGuess& after, const std::array<std::size_t, kAnswers>& order, const Candidate& c,
+                    std::uint64_t best, std::array<std::uint64_t, kAnswers>& bound, std::uint64_t& total);
+
+  /// solve's search, each candidate c scored by `evaluate(c, best, out)`:
+  /// true, with c's total in `out`, when that total is < best (solve:
+  /// Solver::evaluate; SplitSearch: its own, giving classes away). The
+  /// first candidate of least total is the set's guess.
+  template <class Evaluate>
+  std::uint64_t search(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group, unsigned used,
+                       int cap, Evaluate&& evaluate) {
+    std::uint64_t known_lb = 0;
+    std::vector<std::uint16_t> capped_key;
+    if (const std::optional<std::uint64_t> settled = settle(set, beta, group, used, cap, known_lb, capped_key))
+      return *settled;
+    const std::vector<std::uint16_t>& key = cap < kNoCap ? capped_key : set;
+    const std::vector<Candidate> cands = candidates(set, group, used, cap);
+    if (aborted_) return beta;
+    const std::uint64_t min_bound = least_bound(known_lb, cands, beta, cap);
+    if (min_bound >= beta) return store(key, min_bound, false);
+    std::uint64_t best = beta;  // best exact value found below beta
+    std::optional<std::size_t> best_guess;
+    for (const Candidate& c : cands) {
+      if (c.bound >= best) break;
+      std::uint64_t v = 0;
+      if (!evaluate(c, best, v)) {
+        if (aborted_) return beta;
+        continue;
+      }
+      best = v;
+      best_guess = c.guess;
+    }
+    if (aborted_) return beta;
+    return conclude(set, key, cap, best_guess ? best : std::max(beta, min_bound), best_guess);  // none: all ≥ beta
+  }
+
 private:
+  // The steps of search:
+  /// The start of solve: the value when the set's size, the memo or (under
+  /// a cap) the plain optimum settle it; else nullopt, with the lower bound
+  /// known in `known_lb` and, under a cap, the memo key in `capped_key`.
+  std::optional<std::uint64_t> settle(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group,
+                                      unsigned used, int cap, std::uint64_t& known_lb,
+                                      std::vector<std::uint16_t>& capped_key);
+  /// The guesses solve tries, best-first (sort_candidates): one per orbit,
+  /// informative and, under a cap, leaving no class too big for cap - 1.
+  /// Empty, with aborted() set, when the node limit is reached.
+  std::vector<Candidate> candidates(const std::vector<std::uint16_t>& set, const Group* group, unsigned used, int cap);
+  /// The least total any candidate could reach: a bound solve stores when
+  /// it is ≥ beta.
+  [[nodiscard]] static std::uint64_t least_bound(std::uint64_t known_lb, const std::vector<Candidate>& cands,
+                                                 std::uint64_t beta, int cap);
+  /// The end of solve: stores under `key` (the set, or its capped key) the
+  /// exact value reached by first guess `guess` (whose classes are solved
+  /// exactly in the memo), or without a guess a lower bound; returns it.
+  std::uint64_t conclude(const std::vector<std::uint16_t>& set, const std::vector<std::uint16_t>& key, int cap,
+                         std::uint64_t value, std::optional<std::size_t> guess);
+
   /// Scores guess g on `set`: count[a] = secrets giving answer a; the
   /// candidate with its one-level bound n + Σ size bound of the classes;
   /// nullopt when every secret gives the same unsolved answer.
@@ -158,8 +254,6 @@ private:
   /// Depth of the strategy stored for `set` (uncapped) starting with `guess`.
   int depth_of(const std::vector<std::uint16_t>& set, std::size_t guess) const;
 
-  std::uint64_t abort(std::uint64_t beta);
-
   std::uint64_t store(const std::vector<std::uint16_t>& set, std::uint64_t value, bool exact, std::size_t guess = 0,
                       int depth = kNoCap);
   /// Lower-bound (inexact) entries stop being added past this many entries;
@@ -179,20 +273,6 @@ private:
   /// True when no element of the history group maps `d` to a code whose
   /// digit-class key is smaller than `own` (d's number, d class-least).
   bool orbit_least(const Code& d, int own, const Group& group, unsigned used, const DigitClasses& cls) const;
-
-  /// What guess `guess` leaves of `set`: the secrets by answer (the solved
-  /// answer's dropped), the symmetries of the history that fix the guess
-  /// and the digits used after it; feasible and evaluate search each class
-  /// from there.
-  struct AfterGuess {
-    std::array<std::vector<std::uint16_t>, kAnswers> classes;
-    Group group;  ///< empty when the history had no symmetries to keep
-    unsigned used;
-    /// The group to pass on: null when only the identity is left.
-    [[nodiscard]] const Group* symmetries() const { return group.size() > 1 ? &group : nullptr; }
-  };
-  AfterGuess after_guess(const std::vector<std::uint16_t>& set, std::size_t guess, const Group* group,
-                         unsigned used) const;
 
   /// Total for guess c (n for this guess plus the classes' optimal totals)
   /// if it is < best; false when cut. First every class's one-level bound
