@@ -172,7 +172,8 @@ engine::Job make_optimal_job(std::shared_ptr<const CodeSet> codes_ptr, std::size
     Solver solver(cs);
     std::vector<std::uint64_t> solved;  // solved[k]: secrets solved with k guesses in all
     const auto& set = (*classes)[id];
-    const std::uint64_t total = solver.solve(set, Solver::kInfinity, group.get(), used);
+    std::uint64_t part_nodes = 0;
+    const std::uint64_t total = solve_task(solver, set, group.get(), used, part_nodes);
     play_optimal(solver, cs, set, 1, solved);
     // The class's minimum counts the guesses after the first one.
     check_played(solved, total, set.size());
@@ -183,8 +184,9 @@ engine::Job make_optimal_job(std::shared_ptr<const CodeSet> codes_ptr, std::size
     }
     if (id == 0) ++solved[1];  // the secret equal to the first guess
     add_solved(solved, out);
-    out.nodes = solver.nodes();
+    out.nodes = u128{solver.nodes()} + part_nodes;
   };
+  job.splits = true;
   return job;
 }
 

@@ -300,6 +300,63 @@ private:
   std::unordered_map<std::vector<std::uint16_t>, Reach, VecHash> reach_;
 };
 
+/// Solver::solve for a task that may give parts away while it runs
+/// (engine::Subtasks; codes_split_search.cpp). The first levels below its
+/// start are searched as solve searches them (Solver::search: the same
+/// candidates in the same order, each evaluated against the best total
+/// found so far, under the same cap);
+/// as it starts a class of a candidate there it asks `wanted()` and then
+/// gives away the next class not started of the shallowest candidate that
+/// has one (at least kMinSplitSet secrets). The part solves that class with
+/// a solver of its own, against the bound the candidate's running total
+/// leaves it (so it is exact whenever the candidate's total is below its
+/// bound: the sum is the same), and hands back the exact entries of its
+/// strategy (Solver::strategy_of), which the candidate's solver learns when
+/// the candidate's total is exact. So every value, every guess chosen and
+/// so every strategy played is the one solve finds; only the memo's other
+/// entries, hence the scored guesses, depend on what was given away.
+class SplitSearch {
+public:
+  /// Searches with `solver`'s memo; a part given away has a solver of its own.
+  explicit SplitSearch(Solver& solver) : solver_(solver) {}
+  SplitSearch(const SplitSearch&) = delete;
+  SplitSearch& operator=(const SplitSearch&) = delete;
+
+  /// As solver.solve(set, beta, group, used, cap): f(set) (under the cap)
+  /// when it is < beta, stored in the solver's memo with its strategy;
+  /// else a value ≥ beta.
+  std::uint64_t solve(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group, unsigned used,
+                      int cap = Solver::kNoCap);
+
+  /// Scored guesses of the parts given away (theirs included).
+  [[nodiscard]] std::uint64_t part_nodes() const { return static_cast<std::uint64_t>(parts_done_.nodes); }
+
+  /// Sets smaller than this are solved by Solver::solve, never given away.
+  static constexpr std::size_t kMinSplitSet = 24;
+  /// Levels of sets below the start searched this way (deeper: Solver::solve).
+  static constexpr int kSplitLevels = 3;
+
+private:
+  struct Slot;
+  struct Frame;
+  std::uint64_t solve_at(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group, unsigned used,
+                         int cap, int level);
+  /// Solver::evaluate with classes given away (see the class comment).
+  bool evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best, std::uint64_t& out,
+                const Group* group, unsigned used, int cap, int level);
+  void give_shallowest();
+
+  Solver& solver_;
+  std::vector<Frame*> frames_;   ///< the candidates being evaluated, shallowest first
+  engine::Tally parts_done_{0};  ///< the nodes of the parts joined
+};
+
+/// The exact f(set) (under `cap`) of a task's set, Solver::solve with no
+/// bound: by a SplitSearch when the run splits tasks, else by `solver`
+/// alone. Adds the scored guesses of the parts given away to `part_nodes`.
+[[nodiscard]] std::uint64_t solve_task(Solver& solver, const std::vector<std::uint16_t>& set, const Group* group,
+                                       unsigned used, std::uint64_t& part_nodes, int cap = Solver::kNoCap);
+
 /// The first p digits of `d` as a decimal number (the code's number).
 [[nodiscard]] int number(const Code& d, int p);
 /// Digits outside the game's alphabet count as used (never "new").

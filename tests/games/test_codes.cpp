@@ -470,6 +470,55 @@ TEST(Codes, OneWalkTaskOnTwoThreadsHasPartsStolen) {
   }
 }
 
+/// The optimal class job's counts and the strategy it played (as JSON) at
+/// `threads` threads under `split`.
+std::pair<std::vector<u128>, std::string> optimal_run(std::shared_ptr<const CodeSet> cs, std::size_t first, int threads,
+                                                      engine::SplitPolicy split) {
+  auto trees = std::make_shared<OptimalTrees>();
+  const engine::RunResult r = run_policy(make_optimal_job(cs, first, trees), threads, split);
+  return {r.totals.counts, tree_to_json(*cs, trees->assemble(), "optimal", 0).dump()};
+}
+
+// The optimal class job gives classes of its branch and bound away
+// (SplitSearch): at 1, 2 and 4 threads, with a part always on offer or only
+// while a worker idles, the same counts and the same strategy tree as the
+// static run: Koyama and Lai's 5625 for Mastermind, and a reduced game.
+TEST(CodesOptimal, PartsGivenAwayFindTheSameStrategy) {
+  const auto mastermind = std::shared_ptr<const CodeSet>(std::shared_ptr<const CodeSet>{}, &code_set(Game::mastermind));
+  const auto reduced = std::make_shared<const CodeSet>(Game::bulls_and_cows, 3, 7);
+  for (const auto& [cs, first] :
+       {std::pair{mastermind, mastermind->find("1123")}, std::pair{reduced, reduced->find("012")}}) {
+    ASSERT_TRUE(first.has_value());
+    EXPECT_TRUE(make_optimal_job(cs, *first).splits);
+    const auto reference = optimal_run(cs, *first, 1, engine::SplitPolicy::none);
+    if (cs == mastermind) {
+      EXPECT_EQ(reference.first[kGuesses], 5625u);
+    }
+    for (int threads : {1, 2, 4})
+      for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always})
+        EXPECT_EQ(optimal_run(cs, *first, threads, split), reference)
+            << cs->size() << " codes, threads " << threads << " policy " << static_cast<int>(split);
+  }
+}
+
+// The optimal Mastermind job's tasks run inside one task on 2 threads: the
+// other thread solves classes given away, and every round finds 5625 with
+// the same histogram.
+TEST(CodesOptimal, OneTaskOnTwoThreadsHasClassesStolen) {
+  const engine::Job inner = make_optimal_job(Game::mastermind);
+  for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+    std::vector<engine::Tally> rounds;
+    const engine::RunResult r = test::one_task_until_stolen(inner, split, rounds);
+    EXPECT_GT(r.steals, 0u) << "policy " << static_cast<int>(split);
+    ASSERT_FALSE(rounds.empty());
+    for (const engine::Tally& round : rounds) {
+      const Summary s = summarize(round);
+      EXPECT_EQ(s.guesses, 5625u);
+      EXPECT_EQ(s.histogram, (std::vector<std::uint64_t>{1, 8, 102, 630, 548, 7}));
+    }
+  }
+}
+
 /// Whether some strategy solves every secret of `set` within `d` guesses,
 /// by exhaustive AND-OR search (every guess at every node, no symmetry, no
 /// bound but "one guess solves one secret"): the reference for the
