@@ -328,6 +328,11 @@ public:
   std::uint64_t solve(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group, unsigned used,
                       int cap = Solver::kNoCap);
 
+  /// As solver.guess_total(set, c, beta, group, used), giving classes of
+  /// `c` away.
+  std::optional<std::uint64_t> guess_total(const std::vector<std::uint16_t>& set, const Candidate& c,
+                                           std::uint64_t beta, const Group* group, unsigned used);
+
   /// Scored guesses of the parts given away (theirs included).
   [[nodiscard]] std::uint64_t part_nodes() const { return static_cast<std::uint64_t>(parts_done_.nodes); }
 
@@ -356,6 +361,12 @@ private:
 /// alone. Adds the scored guesses of the parts given away to `part_nodes`.
 [[nodiscard]] std::uint64_t solve_task(Solver& solver, const std::vector<std::uint16_t>& set, const Group* group,
                                        unsigned used, std::uint64_t& part_nodes, int cap = Solver::kNoCap);
+
+/// solver.guess_total(set, c, beta, group, used) of a task: by a
+/// SplitSearch when the run splits tasks (as solve_task).
+[[nodiscard]] std::optional<std::uint64_t> guess_total_task(Solver& solver, const std::vector<std::uint16_t>& set,
+                                                            const Candidate& c, std::uint64_t beta, const Group* group,
+                                                            unsigned used, std::uint64_t& part_nodes);
 
 /// The first p digits of `d` as a decimal number (the code's number).
 [[nodiscard]] int number(const Code& d, int p);

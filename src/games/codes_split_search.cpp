@@ -64,6 +64,13 @@ std::uint64_t SplitSearch::solve_at(const std::vector<std::uint16_t>& set, std::
   });
 }
 
+std::optional<std::uint64_t> SplitSearch::guess_total(const std::vector<std::uint16_t>& set, const Candidate& c,
+                                                      std::uint64_t beta, const Group* group, unsigned used) {
+  std::uint64_t v = 0;
+  if (c.bound >= beta || !evaluate(set, c, beta, v, group, used, Solver::kNoCap, 0)) return std::nullopt;
+  return v;
+}
+
 bool SplitSearch::evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best,
                            std::uint64_t& out, const Group* group, unsigned used, int cap, int level) {
   const Solver::AfterGuess after = solver_.after_guess(set, c.guess, group, used);
@@ -127,6 +134,16 @@ std::uint64_t solve_task(Solver& solver, const std::vector<std::uint16_t>& set, 
   if (!engine::Subtasks().enabled()) return solver.solve(set, Solver::kInfinity, group, used, cap);
   SplitSearch search(solver);
   const std::uint64_t v = search.solve(set, Solver::kInfinity, group, used, cap);
+  part_nodes += search.part_nodes();
+  return v;
+}
+
+std::optional<std::uint64_t> guess_total_task(Solver& solver, const std::vector<std::uint16_t>& set, const Candidate& c,
+                                              std::uint64_t beta, const Group* group, unsigned used,
+                                              std::uint64_t& part_nodes) {
+  if (!engine::Subtasks().enabled()) return solver.guess_total(set, c, beta, group, used);
+  SplitSearch search(solver);
+  const std::optional<std::uint64_t> v = search.guess_total(set, c, beta, group, used);
   part_nodes += search.part_nodes();
   return v;
 }
