@@ -665,6 +665,27 @@ TEST(CodesWorstCase, ReducedGamesMatchExhaustiveMinimax) {
 
 // One first guess per orbit of the symmetries (positions, symbols): the
 // five Mastermind opening patterns, and 0123 for bulls and cows.
+// The worst-case job's plain and capped searches give classes away: its
+// task of 1112's class 1 black 0 white (whose least total within 5
+// guesses is above the plain optimum: the capped search ran) counts the
+// same at 1, 2 and 4 threads under both policies as in the static run.
+TEST(CodesWorstCase, PartsGivenAwayCountTheSame) {
+  const engine::Job job = make_worst_case_job(Game::mastermind);
+  EXPECT_TRUE(job.splits);
+  const auto counts = [&job](int threads, engine::SplitPolicy policy) {
+    engine::RunOptions o;
+    o.threads = threads;
+    o.split = policy;
+    o.include = [](std::size_t id) { return id == 7; };
+    return engine::run(job, o).totals.counts;
+  };
+  const std::vector<u128> reference = counts(1, engine::SplitPolicy::none);
+  EXPECT_GT(reference[worst_guesses(1, 4)], reference[worst_guesses(1, 5)]);
+  for (int threads : {1, 2, 4})
+    for (engine::SplitPolicy policy : {engine::SplitPolicy::idle, engine::SplitPolicy::always})
+      EXPECT_EQ(counts(threads, policy), reference) << "threads " << threads << " policy " << static_cast<int>(policy);
+}
+
 TEST(CodesWorstCase, FirstGuessOrbits) {
   const CodeSet& mm = code_set(Game::mastermind);
   std::vector<std::string> names;
