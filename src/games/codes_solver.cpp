@@ -258,6 +258,10 @@ std::optional<std::uint64_t> Solver::settle(const std::vector<std::uint16_t>& se
     capped_key = capped(set, cap);
   }
   poll_.tick();
+  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {
+    aborted_ = true;
+    return beta;
+  }
   auto memo = memo_.find(cap < kNoCap ? capped_key : set);
   if (memo != memo_.end() && (memo->second.exact || memo->second.value >= beta)) return memo->second.value;
   known_lb = std::max({lb_[n], plain_lb, memo != memo_.end() ? memo->second.value : std::uint64_t{0}});

@@ -7,6 +7,7 @@
 // 1996 give the optima it must reproduce, see docs/sources.md).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -62,6 +63,9 @@ public:
   explicit Solver(const CodeSet& codes, std::uint64_t node_limit = ~std::uint64_t{0});
 
   [[nodiscard]] const CodeSet& codes() const { return codes_; }
+  /// Makes the search stop as at the node limit (aborted()) once `*flag`
+  /// is set: a part given away whose result is no longer needed.
+  void stop_when(const std::atomic<bool>* flag) { cancel_ = flag; }
   [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
   [[nodiscard]] bool aborted() const { return aborted_; }
   [[nodiscard]] std::uint64_t lb(std::size_t n) const { return lb_[n]; }
@@ -286,6 +290,7 @@ private:
   std::uint64_t limit_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
+  const std::atomic<bool>* cancel_ = nullptr;  ///< see stop_when
   unsigned alphabet_ = 0;
   /// Stop check (engine::throw_if_stopped) every 256 searched sets: each
   /// does a memo lookup and scores candidate guesses, so the tick is

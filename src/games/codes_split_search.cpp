@@ -2,6 +2,7 @@
 // (SplitSearch, codes_solver.hpp): the classes a candidate guess leaves are
 // summed, so they can be solved on other threads, each exact below the
 // bound the candidate's running total leaves it.
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,9 +35,23 @@ struct SplitSearch::Frame {
   const std::array<std::uint64_t, kAnswers>& bound;
   engine::Subtasks& parts;
   std::vector<std::shared_ptr<Slot>>& slots;
+  std::shared_ptr<const std::atomic<bool>> dropped;  ///< set when the parts' results are no longer needed
 };
 
 namespace {
+/// Sets a flag when it goes out of scope: declared after a Subtasks, it
+/// stops the parts still running before the Subtasks waits for them.
+class SetOnExit {
+public:
+  explicit SetOnExit(std::atomic<bool>& flag) : flag_(flag) {}
+  ~SetOnExit() { flag_.store(true, std::memory_order_relaxed); }
+  SetOnExit(const SetOnExit&) = delete;
+  SetOnExit& operator=(const SetOnExit&) = delete;
+
+private:
+  std::atomic<bool>& flag_;
+};
+
 /// Keeps a frame on the stack of open frames while it is evaluated.
 template <class Frame>
 class Open {
@@ -79,11 +94,15 @@ bool SplitSearch::evaluate(const std::vector<std::uint16_t>& set, const Candidat
   std::uint64_t total = 0;
   if (!solver_.class_bounds(after, order, c, best, bound, total)) return false;
   engine::Subtasks parts;
+  // A candidate cut (or stopped) before its parts end stops them: their
+  // classes no longer count, and the Subtasks waits for those running.
+  const auto dropped = std::make_shared<std::atomic<bool>>(false);
+  const SetOnExit drop(*dropped);
   std::vector<std::shared_ptr<Slot>> slots;
   std::size_t classes = 0;
   while (classes < order.size() && !after.classes[order[classes]].empty()) ++classes;
   const int below = cap < Solver::kNoCap ? cap - 1 : Solver::kNoCap;
-  Frame f{after, order, 0, classes, best, below, total, bound, parts, slots};
+  Frame f{after, order, 0, classes, best, below, total, bound, parts, slots, dropped};
   {
     const Open<Frame> open(frames_, f);
     while (f.next < f.end) {
@@ -114,12 +133,13 @@ void SplitSearch::give_shallowest() {
     slot->beta = f->best - (f->total - f->bound[slot->answer]);
     slot->cap = f->cap;
     f->slots.push_back(slot);
-    f->parts.give([slot, group = f->after.group, used = f->after.used, &codes = solver_.codes()](engine::Tally& out,
-                                                                                                 std::string*) {
+    f->parts.give([slot, group = f->after.group, used = f->after.used, &codes = solver_.codes(), dropped = f->dropped](
+                      engine::Tally& out, std::string*) {
       Solver solver(codes);
+      solver.stop_when(dropped.get());
       SplitSearch search(solver);
       const std::uint64_t v = search.solve(slot->set, slot->beta, group.size() > 1 ? &group : nullptr, used, slot->cap);
-      if (v < slot->beta) {
+      if (v < slot->beta && !solver.aborted()) {
         slot->value = v;
         slot->known = solver.strategy_of(slot->set, slot->cap);
       }
