@@ -318,8 +318,10 @@ private:
 /// bound: the sum is the same), and hands back the exact entries of its
 /// strategy (Solver::strategy_of), which the candidate's solver learns when
 /// the candidate's total is exact. So every value, every guess chosen and
-/// so every strategy played is the one solve finds; only the memo's other
-/// entries, hence the scored guesses, depend on what was given away.
+/// so every strategy played is the one solve finds. Only the scored guesses
+/// depend on what was given away: a class given away has a looser bound
+/// than solve would give it after the classes before it, and a candidate
+/// cut by its other classes stops its parts, losing what they did.
 class SplitSearch {
 public:
   /// Searches with `solver`'s memo; a part given away has a solver of its own.
