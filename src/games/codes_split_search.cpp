@@ -107,6 +107,7 @@ bool SplitSearch::evaluate(const std::vector<std::uint16_t>& set, const Candidat
     const Open<Frame> open(frames_, f);
     while (f.next < f.end) {
       const std::size_t a = order[f.next++];
+      engine::throw_if_stopped();  // a class of a large set: seconds of work at the top
       if (parts.wanted()) give_shallowest();
       const std::uint64_t rest = total - bound[a];
       total = rest + solve_at(after.classes[a], best - rest, after.symmetries(), after.used, below, level + 1);
