@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pcount/errors.hpp"
+#include "pcount/engine/split.hpp"
 #include "pcount/engine/task.hpp"
 #include "games/codes_optimal.hpp"
 
@@ -207,6 +208,100 @@ void add_hist(const Hist& h, engine::Tally& out) {
   out.nodes = checked_add(out.nodes, h.nodes);
 }
 
+/// The answer classes of a node: class a is buf[start[a] .. start[a+1]).
+using Starts = std::array<std::size_t, kAnswers + 1>;
+
+/// Levels below a task's (or part's) start at which the split walk asks
+/// whether to give a part away; deeper it runs `walk`.
+constexpr int kWalkSplitLevels = 3;
+
+/// `walk` for a task that may give parts away (engine::Subtasks): the same
+/// histogram and nodes. Its frames are the nodes of its first
+/// kWalkSplitLevels levels; as it starts an answer class of such a node it
+/// asks `wanted()` and then gives away the classes not started yet of the
+/// shallowest node that has some (copied, so the part owns them). A node
+/// keeps the class it started, so a part never gives all of itself away.
+class SplitWalk {
+public:
+  SplitWalk(const CodeSet& codes, Strategy strategy, int top, engine::Subtasks& parts)
+      : codes_(codes),
+        strategy_(strategy),
+        top_(top),
+        parts_(parts),
+        work_(static_cast<std::size_t>(kMaxGuesses), std::vector<std::uint16_t>(codes.size())) {}
+
+  /// walk() from the node whose consistent set is `set`.
+  void node(std::span<const std::uint16_t> set, int made, Hist& h) {
+    if (made - top_ >= kWalkSplitLevels) return walk(codes_, strategy_, set, made, work_, h);
+    if (made >= kMaxGuesses)
+      throw InternalError("code game: strategy needs more than " + std::to_string(kMaxGuesses) + " guesses");
+    ++h.nodes;
+    engine::throw_if_stopped();
+    const std::size_t guess = next_guess(codes_, strategy_, set, made);
+    std::uint16_t* buf = work_[static_cast<std::size_t>(made)].data();
+    Starts start{};
+    partition(codes_, guess, set, buf, start);
+    classes(buf, start, 0, static_cast<std::size_t>(kAnswers), made, h);
+  }
+
+  /// The classes from..to-1 of a node after `made` guesses (the solved
+  /// class counted as solved with made + 1 guesses).
+  void classes(const std::uint16_t* buf, const Starts& start, std::size_t from, std::size_t to, int made, Hist& h) {
+    Frame& f = frames_[static_cast<std::size_t>(made - top_)];
+    f = Frame{buf, &start, from, to, made};
+    while (f.next < f.end) {
+      const std::size_t a = f.next++;
+      const std::size_t len = start[a + 1] - start[a];
+      if (len == 0) continue;
+      if (a == kSolved) {
+        h.solved[static_cast<std::size_t>(made + 1)] += len;
+        continue;
+      }
+      if (parts_.wanted()) give_shallowest(made);
+      node(std::span<const std::uint16_t>(buf + start[a], len), made + 1, h);
+    }
+  }
+
+private:
+  /// A node of the first levels: its classes next..end-1 are not started.
+  struct Frame {
+    const std::uint16_t* buf = nullptr;
+    const Starts* start = nullptr;
+    std::size_t next = 0, end = 0;
+    int made = 0;
+  };
+
+  /// Gives away the classes not started of the shallowest open frame (up
+  /// to the one at `made`) that has some.
+  void give_shallowest(int made) {
+    for (int level = 0; level <= made - top_; ++level) {
+      Frame& f = frames_[static_cast<std::size_t>(level)];
+      if (f.next >= f.end) continue;
+      const Starts& start = *f.start;
+      Starts own{};
+      for (std::size_t a = f.next; a <= f.end; ++a) own[a] = start[a] - start[f.next];
+      std::vector<std::uint16_t> set(f.buf + start[f.next], f.buf + start[f.end]);
+      parts_.give([&codes = codes_, strategy = strategy_, set = std::move(set), own, from = f.next, to = f.end,
+                   at = f.made](engine::Tally& out, std::string*) {
+        engine::Subtasks more;
+        Hist h;
+        SplitWalk(codes, strategy, at, more).classes(set.data(), own, from, to, at, h);
+        add_hist(h, out);
+        more.join(out);
+      });
+      f.end = f.next;
+      return;
+    }
+  }
+
+  const CodeSet& codes_;
+  Strategy strategy_;
+  int top_;
+  engine::Subtasks& parts_;
+  std::vector<std::vector<std::uint16_t>> work_;
+  std::array<Frame, kWalkSplitLevels> frames_{};
+};
+
 struct Frontier {
   std::vector<std::vector<std::uint16_t>> sets;  ///< consistent set of each task
   std::vector<int> made;                          ///< guesses made before the task
@@ -276,13 +371,18 @@ engine::Job make_strategy_job(Game game, Strategy strategy, int split_depth) {
   job.run_task = [f, game, strategy](std::size_t id, engine::Tally& out) {
     const CodeSet& cs = code_set(game);
     Hist h = id == 0 ? f->above : Hist{};
-    if (id < f->sets.size()) {
+    engine::Subtasks parts;
+    if (id < f->sets.size() && parts.enabled()) {
+      SplitWalk(cs, strategy, f->made[id], parts).node(f->sets[id], f->made[id], h);
+    } else if (id < f->sets.size()) {
       std::vector<std::vector<std::uint16_t>> work(static_cast<std::size_t>(kMaxGuesses),
                                                    std::vector<std::uint16_t>(cs.size()));
       walk(cs, strategy, f->sets[id], f->made[id], work, h);
     }
     add_hist(h, out);
+    parts.join(out);
   };
+  job.splits = true;
   return job;
 }
 

@@ -172,7 +172,8 @@ engine::Job make_optimal_job(std::shared_ptr<const CodeSet> codes_ptr, std::size
     Solver solver(cs);
     std::vector<std::uint64_t> solved;  // solved[k]: secrets solved with k guesses in all
     const auto& set = (*classes)[id];
-    const std::uint64_t total = solver.solve(set, Solver::kInfinity, group.get(), used);
+    std::uint64_t part_nodes = 0;
+    const std::uint64_t total = solve_task(solver, set, group.get(), used, part_nodes);
     play_optimal(solver, cs, set, 1, solved);
     // The class's minimum counts the guesses after the first one.
     check_played(solved, total, set.size());
@@ -183,8 +184,9 @@ engine::Job make_optimal_job(std::shared_ptr<const CodeSet> codes_ptr, std::size
     }
     if (id == 0) ++solved[1];  // the secret equal to the first guess
     add_solved(solved, out);
-    out.nodes = solver.nodes();
+    out.nodes = u128{solver.nodes()} + part_nodes;
   };
+  job.splits = true;
   return job;
 }
 
@@ -303,14 +305,15 @@ engine::Job OptimalSplit::job(std::shared_ptr<OptimalTrees> trees) const {
     std::vector<std::uint64_t> solved(3, 0);  // solved[k]: secrets solved with k guesses in all
     std::uint64_t total = 0;
     std::optional<StrategyTree> tree;
+    std::uint64_t part_nodes = 0;
     if (t.whole) {
-      total = solver.solve(set, Solver::kInfinity, &plan->group, plan->used);
+      total = solve_task(solver, set, &plan->group, plan->used, part_nodes);
       play_optimal(solver, cs, set, 1, solved);
       if (trees) tree = optimal_subtree(solver, cs, set);
     } else {
       const std::optional<std::uint64_t> v =
-          solver.guess_total(set, t.second, plan->bounds[t.cls] + 1, &plan->group, plan->used);
-      out.nodes = solver.nodes();
+          guess_total_task(solver, set, t.second, plan->bounds[t.cls] + 1, &plan->group, plan->used, part_nodes);
+      out.nodes = u128{solver.nodes()} + part_nodes;
       if (!v) {
         out.add(split_cut(id), 1);
         return;
@@ -339,12 +342,13 @@ engine::Job OptimalSplit::job(std::shared_ptr<OptimalTrees> trees) const {
     out.add(split_guesses(id), total);
     for (std::size_t k = 2; k < solved.size(); ++k)
       if (solved[k] > 0) out.add(split_solved_in(id, static_cast<int>(k)), solved[k]);
-    out.nodes = solver.nodes();
+    out.nodes = u128{solver.nodes()} + part_nodes;
     if (tree) {
       std::lock_guard lock(trees->mutex);
       trees->trees[id] = std::move(*tree);
     }
   };
+  job.splits = true;
   return job;
 }
 

@@ -4,6 +4,7 @@
 #include "games/codes_solver.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <string>
 
@@ -204,15 +205,7 @@ std::size_t Solver::count_candidates(const std::vector<std::uint16_t>& set, cons
 
 std::vector<Candidate> Solver::root_candidates(const std::vector<std::uint16_t>& set, const Group* group,
                                                unsigned used) {
-  const DigitClasses cls = digit_classes(set);
-  std::vector<Candidate> cands;
-  for (std::size_t g = 0; g < codes_.size(); ++g) {
-    if (!orbit_representative(g, cls, group, used)) continue;
-    std::array<std::uint16_t, kAnswers> count{};
-    if (const std::optional<Candidate> c = score(set, g, count)) cands.push_back(*c);
-  }
-  sort_candidates(cands);
-  return cands;
+  return candidates(set, group, used, kNoCap);
 }
 
 std::optional<std::uint64_t> Solver::guess_total(const std::vector<std::uint16_t>& set, const Candidate& c,
@@ -246,8 +239,9 @@ std::size_t Solver::best_guess(const std::vector<std::uint16_t>& set, int cap) {
   return it->second.guess;
 }
 
-std::uint64_t Solver::solve(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group,
-                            unsigned used, int cap) {
+std::optional<std::uint64_t> Solver::settle(const std::vector<std::uint16_t>& set, std::uint64_t beta,
+                                            const Group* group, unsigned used, int cap, std::uint64_t& known_lb,
+                                            std::vector<std::uint16_t>& capped_key) {
   const std::size_t n = set.size();
   if (cap < kNoCap && n > within(cap)) return kInfinity;
   if (n == 1) return 1;
@@ -261,23 +255,31 @@ std::uint64_t Solver::solve(const std::vector<std::uint16_t>& set, std::uint64_t
       if (stored_depth(set) <= cap) return u;
     }
     if (auto plain = memo_.find(set); plain != memo_.end()) plain_lb = plain->second.value;
+    capped_key = capped(set, cap);
   }
-  std::vector<std::uint16_t> capped_key;
-  if (cap < kNoCap) capped_key = capped(set, cap);
-  const std::vector<std::uint16_t>& key = cap < kNoCap ? capped_key : set;
   poll_.tick();
-  auto memo = memo_.find(key);
+  if (cancel_ != nullptr && cancel_->load(std::memory_order_relaxed)) {
+    aborted_ = true;
+    return beta;
+  }
+  auto memo = memo_.find(cap < kNoCap ? capped_key : set);
   if (memo != memo_.end() && (memo->second.exact || memo->second.value >= beta)) return memo->second.value;
-  const std::uint64_t known_lb =
-      std::max({lb_[n], plain_lb, memo != memo_.end() ? memo->second.value : std::uint64_t{0}});
+  known_lb = std::max({lb_[n], plain_lb, memo != memo_.end() ? memo->second.value : std::uint64_t{0}});
   if (known_lb >= beta) return known_lb;
+  return std::nullopt;
+}
 
+std::vector<Candidate> Solver::candidates(const std::vector<std::uint16_t>& set, const Group* group, unsigned used,
+                                          int cap) {
   const DigitClasses cls = digit_classes(set);
   std::vector<Candidate> cands;
   cands.reserve(256);
   for (std::size_t g = 0; g < codes_.size(); ++g) {
     if (!orbit_representative(g, cls, group, used)) continue;
-    if (++nodes_ > limit_) return abort(beta);
+    if (++nodes_ > limit_) {
+      aborted_ = true;
+      return {};
+    }
     std::array<std::uint16_t, kAnswers> count{};
     const std::optional<Candidate> scored = score(set, g, count);
     if (!scored) continue;  // every secret gives the same answer
@@ -290,27 +292,25 @@ std::uint64_t Solver::solve(const std::vector<std::uint16_t>& set, std::uint64_t
     cands.push_back(*scored);
   }
   sort_candidates(cands);
-  const std::uint64_t min_bound =
-      std::max(known_lb, cands.empty() ? (cap < kNoCap ? kInfinity : beta) : cands.front().bound);
-  if (min_bound >= beta) return store(key, min_bound, false);
+  return cands;
+}
 
-  std::uint64_t best = beta;  // best exact value found below beta
-  std::size_t best_guess = 0;
-  bool found = false;
-  for (const Candidate& c : cands) {
-    if (c.bound >= best) break;
-    std::uint64_t v = 0;
-    if (!evaluate(set, c, best, v, group, used, cap)) {
-      if (aborted_) return beta;
-      continue;
-    }
-    best = v;
-    best_guess = c.guess;
-    found = true;
-  }
-  if (aborted_) return beta;
-  if (found) return store(key, best, true, best_guess, cap < kNoCap ? cap : depth_of(set, best_guess));
-  return store(key, std::max(beta, min_bound), false);  // every candidate is ≥ beta
+std::uint64_t Solver::least_bound(std::uint64_t known_lb, const std::vector<Candidate>& cands, std::uint64_t beta,
+                                  int cap) {
+  return std::max(known_lb, cands.empty() ? (cap < kNoCap ? kInfinity : beta) : cands.front().bound);
+}
+
+std::uint64_t Solver::conclude(const std::vector<std::uint16_t>& set, const std::vector<std::uint16_t>& key, int cap,
+                               std::uint64_t value, std::optional<std::size_t> guess) {
+  if (!guess) return store(key, value, false);
+  return store(key, value, true, *guess, cap < kNoCap ? cap : depth_of(set, *guess));
+}
+
+std::uint64_t Solver::solve(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group,
+                            unsigned used, int cap) {
+  return search(set, beta, group, used, cap, [&](const Candidate& c, std::uint64_t best, std::uint64_t& out) {
+    return evaluate(set, c, best, out, group, used, cap);
+  });
 }
 
 std::uint64_t Solver::one_level_bound(const std::vector<std::uint16_t>& set) {
@@ -337,6 +337,36 @@ std::uint64_t Solver::one_level_bound(const std::vector<std::uint16_t>& set) {
   best = std::max(best, floor);
   store(set, best, false);
   return best;
+}
+
+std::vector<Solver::Known> Solver::strategy_of(const std::vector<std::uint16_t>& set, int cap) const {
+  // As best_guess: under a cap, the plain strategy where its depth fits.
+  std::vector<Known> out;
+  std::vector<std::pair<const std::vector<std::uint16_t>*, int>> todo{{&set, cap}};
+  std::deque<std::vector<std::uint16_t>> reached;  // the classes (a deque keeps them in place)
+  while (!todo.empty()) {
+    auto [s, c] = todo.back();
+    todo.pop_back();
+    if (c < kNoCap && stored_depth(*s) <= c) c = kNoCap;
+    const std::vector<std::uint16_t> key = c < kNoCap ? capped(*s, c) : *s;
+    const auto it = memo_.find(key);
+    if (it == memo_.end() || !it->second.exact) throw InternalError("optimal strategy: no exact value for a set");
+    out.push_back({key, it->second.value, it->second.guess, it->second.depth});
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    const std::uint8_t* row = codes_.row(it->second.guess);
+    for (std::uint16_t x : *s)
+      if (row[x] != solved_) classes[row[x]].push_back(x);
+    for (auto& k : classes)
+      if (k.size() >= 3) {
+        reached.push_back(std::move(k));
+        todo.emplace_back(&reached.back(), c < kNoCap ? c - 1 : kNoCap);
+      }
+  }
+  return out;
+}
+
+void Solver::learn(const std::vector<Known>& known) {
+  for (const Known& k : known) store(k.set, k.value, true, k.guess, k.depth);
 }
 
 std::optional<Candidate> Solver::score(const std::vector<std::uint16_t>& set, std::size_t g,
@@ -379,11 +409,6 @@ int Solver::depth_of(const std::vector<std::uint16_t>& set, std::size_t guess) c
   for (const auto& c : classes)
     if (!c.empty()) deepest = std::max(deepest, stored_depth(c));
   return std::min(kNoCap, deepest + 1);
-}
-
-std::uint64_t Solver::abort(std::uint64_t beta) {
-  aborted_ = true;
-  return beta;
 }
 
 std::uint64_t Solver::store(const std::vector<std::uint16_t>& set, std::uint64_t value, bool exact, std::size_t guess,
@@ -462,26 +487,39 @@ Solver::AfterGuess Solver::after_guess(const std::vector<std::uint16_t>& set, st
   return after;
 }
 
-bool Solver::evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best, std::uint64_t& out,
-                      const Group* group, unsigned used, int cap) {
-  const AfterGuess after = after_guess(set, c.guess, group, used);
+std::array<std::size_t, kAnswers> Solver::class_order(const AfterGuess& after) {
   const auto& classes = after.classes;
   std::array<std::size_t, kAnswers> order{};
   for (std::size_t a = 0; a < order.size(); ++a) order[a] = a;
   std::sort(order.begin(), order.end(),
             [&](std::size_t x, std::size_t y) { return classes[x].size() > classes[y].size(); });
-  std::array<std::uint64_t, kAnswers> bound{};
-  std::uint64_t total = c.bound;  // n + Σ lb(class size)
+  return order;
+}
+
+bool Solver::class_bounds(const AfterGuess& after, const std::array<std::size_t, kAnswers>& order, const Candidate& c,
+                          std::uint64_t best, std::array<std::uint64_t, kAnswers>& bound, std::uint64_t& total) {
+  total = c.bound;  // n + Σ lb(class size)
   for (std::size_t a : order) {
-    const std::size_t k = classes[a].size();
+    const std::size_t k = after.classes[a].size();
     if (k == 0) break;
     bound[a] = lb_[k];
     if (k < 3) continue;
-    const std::uint64_t v = one_level_bound(classes[a]);
+    const std::uint64_t v = one_level_bound(after.classes[a]);
     total += v - bound[a];
     bound[a] = v;
     if (total >= best) return false;
   }
+  return true;
+}
+
+bool Solver::evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best, std::uint64_t& out,
+                      const Group* group, unsigned used, int cap) {
+  const AfterGuess after = after_guess(set, c.guess, group, used);
+  const auto& classes = after.classes;
+  const std::array<std::size_t, kAnswers> order = class_order(after);
+  std::array<std::uint64_t, kAnswers> bound{};
+  std::uint64_t total = 0;
+  if (!class_bounds(after, order, c, best, bound, total)) return false;
   for (std::size_t a : order) {
     const std::size_t k = classes[a].size();
     if (k == 0) break;

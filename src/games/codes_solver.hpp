@@ -5,7 +5,9 @@
 // minimum total (= expected) length of a strategy tree over a set of secrets
 // (docs/games.md, "How the optimum is proved"; Koyama & Lai 1993 and Tanaka
 // 1996 give the optima it must reproduce, see docs/sources.md).
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -60,6 +62,10 @@ class Solver {
 public:
   explicit Solver(const CodeSet& codes, std::uint64_t node_limit = ~std::uint64_t{0});
 
+  [[nodiscard]] const CodeSet& codes() const { return codes_; }
+  /// Makes the search stop as at the node limit (aborted()) once `*flag`
+  /// is set: a part given away whose result is no longer needed.
+  void stop_when(const std::atomic<bool>* flag) { cancel_ = flag; }
   [[nodiscard]] std::uint64_t nodes() const { return nodes_; }
   [[nodiscard]] bool aborted() const { return aborted_; }
   [[nodiscard]] std::uint64_t lb(std::size_t n) const { return lb_[n]; }
@@ -125,7 +131,101 @@ public:
   /// a lower bound on f(S) one level deep (a memoised value when better).
   std::uint64_t one_level_bound(const std::vector<std::uint16_t>& set);
 
+  /// An exact value of the memo, as another solver hands it on.
+  struct Known {
+    std::vector<std::uint16_t> set;  ///< the memo key (under a cap: capped(set, cap))
+    std::uint64_t value;
+    std::size_t guess;
+    int depth;
+  };
+  /// The exact entries of the strategy best_guess(set, cap) plays (the
+  /// set solved exactly under `cap`): the set's own and those of every set
+  /// of ≥ 3 secrets the strategy reaches. Throws InternalError when one is
+  /// missing.
+  [[nodiscard]] std::vector<Known> strategy_of(const std::vector<std::uint16_t>& set, int cap = kNoCap) const;
+  /// Stores exact entries found by another solver (strategy_of), so that
+  /// best_guess, play_optimal and optimal_subtree read them here.
+  void learn(const std::vector<Known>& known);
+
+  /// What guess `guess` leaves of `set`: the secrets by answer (the solved
+  /// answer's dropped), the symmetries of the history that fix the guess
+  /// and the digits used after it; feasible and evaluate search each class
+  /// from there.
+  struct AfterGuess {
+    std::array<std::vector<std::uint16_t>, kAnswers> classes;
+    Group group;  ///< empty when the history had no symmetries to keep
+    unsigned used;
+    /// The group to pass on: null when only the identity is left.
+    [[nodiscard]] const Group* symmetries() const { return group.size() > 1 ? &group : nullptr; }
+  };
+  [[nodiscard]] AfterGuess after_guess(const std::vector<std::uint16_t>& set, std::size_t guess, const Group* group,
+                                       unsigned used) const;
+
+  /// The order in which evaluate solves the classes a guess leaves:
+  /// largest first, empty ones last (ties as std::sort leaves them: the
+  /// same on every run).
+  [[nodiscard]] static std::array<std::size_t, kAnswers> class_order(const AfterGuess& after);
+
+  /// The first pass of evaluate: `c`'s one-level bound with every class of
+  /// ≥ 3 secrets bounded one level deep (bound[a]: class a's part of it).
+  /// Returns false when that already reaches `best`.
+  bool class_bounds(const AfterGuess& after, const std::array<std::size_t, kAnswers>& order, const Candidate& c,
+                    std::uint64_t best, std::array<std::uint64_t, kAnswers>& bound, std::uint64_t& total);
+
+  /// solve's search, each candidate c scored by `evaluate(c, best, out)`:
+  /// true, with c's total in `out`, when that total is < best (solve:
+  /// Solver::evaluate; SplitSearch: its own, giving classes away). The
+  /// first candidate of least total is the set's guess.
+  template <class Evaluate>
+  std::uint64_t search(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group, unsigned used,
+                       int cap, Evaluate&& evaluate) {
+    std::uint64_t known_lb = 0;
+    std::vector<std::uint16_t> capped_key;
+    if (const std::optional<std::uint64_t> settled = settle(set, beta, group, used, cap, known_lb, capped_key))
+      return *settled;
+    const std::vector<std::uint16_t>& key = cap < kNoCap ? capped_key : set;
+    const std::vector<Candidate> cands = candidates(set, group, used, cap);
+    if (aborted_) return beta;
+    const std::uint64_t min_bound = least_bound(known_lb, cands, beta, cap);
+    if (min_bound >= beta) return store(key, min_bound, false);
+    std::uint64_t best = beta;  // best exact value found below beta
+    std::optional<std::size_t> best_guess;
+    for (const Candidate& c : cands) {
+      if (c.bound >= best) break;
+      std::uint64_t v = 0;
+      if (!evaluate(c, best, v)) {
+        if (aborted_) return beta;
+        continue;
+      }
+      best = v;
+      best_guess = c.guess;
+    }
+    if (aborted_) return beta;
+    return conclude(set, key, cap, best_guess ? best : std::max(beta, min_bound), best_guess);  // none: all ≥ beta
+  }
+
 private:
+  // The steps of search:
+  /// The start of solve: the value when the set's size, the memo or (under
+  /// a cap) the plain optimum settle it; else nullopt, with the lower bound
+  /// known in `known_lb` and, under a cap, the memo key in `capped_key`.
+  std::optional<std::uint64_t> settle(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group,
+                                      unsigned used, int cap, std::uint64_t& known_lb,
+                                      std::vector<std::uint16_t>& capped_key);
+  /// The guesses solve tries, best-first (sort_candidates): one per orbit,
+  /// informative and, under a cap, leaving no class too big for cap - 1.
+  /// Empty, with aborted() set, when the node limit is reached.
+  std::vector<Candidate> candidates(const std::vector<std::uint16_t>& set, const Group* group, unsigned used, int cap);
+  /// The least total any candidate could reach: a bound solve stores when
+  /// it is ≥ beta.
+  [[nodiscard]] static std::uint64_t least_bound(std::uint64_t known_lb, const std::vector<Candidate>& cands,
+                                                 std::uint64_t beta, int cap);
+  /// The end of solve: stores under `key` (the set, or its capped key) the
+  /// exact value reached by first guess `guess` (whose classes are solved
+  /// exactly in the memo), or without a guess a lower bound; returns it.
+  std::uint64_t conclude(const std::vector<std::uint16_t>& set, const std::vector<std::uint16_t>& key, int cap,
+                         std::uint64_t value, std::optional<std::size_t> guess);
+
   /// Scores guess g on `set`: count[a] = secrets giving answer a; the
   /// candidate with its one-level bound n + Σ size bound of the classes;
   /// nullopt when every secret gives the same unsolved answer.
@@ -158,8 +258,6 @@ private:
   /// Depth of the strategy stored for `set` (uncapped) starting with `guess`.
   int depth_of(const std::vector<std::uint16_t>& set, std::size_t guess) const;
 
-  std::uint64_t abort(std::uint64_t beta);
-
   std::uint64_t store(const std::vector<std::uint16_t>& set, std::uint64_t value, bool exact, std::size_t guess = 0,
                       int depth = kNoCap);
   /// Lower-bound (inexact) entries stop being added past this many entries;
@@ -180,20 +278,6 @@ private:
   /// digit-class key is smaller than `own` (d's number, d class-least).
   bool orbit_least(const Code& d, int own, const Group& group, unsigned used, const DigitClasses& cls) const;
 
-  /// What guess `guess` leaves of `set`: the secrets by answer (the solved
-  /// answer's dropped), the symmetries of the history that fix the guess
-  /// and the digits used after it; feasible and evaluate search each class
-  /// from there.
-  struct AfterGuess {
-    std::array<std::vector<std::uint16_t>, kAnswers> classes;
-    Group group;  ///< empty when the history had no symmetries to keep
-    unsigned used;
-    /// The group to pass on: null when only the identity is left.
-    [[nodiscard]] const Group* symmetries() const { return group.size() > 1 ? &group : nullptr; }
-  };
-  AfterGuess after_guess(const std::vector<std::uint16_t>& set, std::size_t guess, const Group* group,
-                         unsigned used) const;
-
   /// Total for guess c (n for this guess plus the classes' optimal totals)
   /// if it is < best; false when cut. First every class's one-level bound
   /// (cheap), then the classes exactly, largest first.
@@ -206,6 +290,7 @@ private:
   std::uint64_t limit_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
+  const std::atomic<bool>* cancel_ = nullptr;  ///< see stop_when
   unsigned alphabet_ = 0;
   /// Stop check (engine::throw_if_stopped) every 256 searched sets: each
   /// does a memo lookup and scores candidate guesses, so the tick is
@@ -219,6 +304,76 @@ private:
   std::vector<std::uint64_t> within_;  ///< within_[cap]: see within()
   std::unordered_map<std::vector<std::uint16_t>, Reach, VecHash> reach_;
 };
+
+/// Solver::solve for a task that may give parts away while it runs
+/// (engine::Subtasks; codes_split_search.cpp). The first levels below its
+/// start are searched as solve searches them (Solver::search: the same
+/// candidates in the same order, each evaluated against the best total
+/// found so far, under the same cap);
+/// as it starts a class of a candidate there it asks `wanted()` and then
+/// gives away the next class not started of the shallowest candidate that
+/// has one (at least kMinSplitSet secrets). The part solves that class with
+/// a solver of its own, against the bound the candidate's running total
+/// leaves it (so it is exact whenever the candidate's total is below its
+/// bound: the sum is the same), and hands back the exact entries of its
+/// strategy (Solver::strategy_of), which the candidate's solver learns when
+/// the candidate's total is exact. So every value, every guess chosen and
+/// so every strategy played is the one solve finds. Only the scored guesses
+/// depend on what was given away: a class given away has a looser bound
+/// than solve would give it after the classes before it, and a candidate
+/// cut by its other classes stops its parts, losing what they did.
+class SplitSearch {
+public:
+  /// Searches with `solver`'s memo; a part given away has a solver of its own.
+  explicit SplitSearch(Solver& solver) : solver_(solver) {}
+  SplitSearch(const SplitSearch&) = delete;
+  SplitSearch& operator=(const SplitSearch&) = delete;
+
+  /// As solver.solve(set, beta, group, used, cap): f(set) (under the cap)
+  /// when it is < beta, stored in the solver's memo with its strategy;
+  /// else a value ≥ beta.
+  std::uint64_t solve(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group, unsigned used,
+                      int cap = Solver::kNoCap);
+
+  /// As solver.guess_total(set, c, beta, group, used), giving classes of
+  /// `c` away.
+  std::optional<std::uint64_t> guess_total(const std::vector<std::uint16_t>& set, const Candidate& c,
+                                           std::uint64_t beta, const Group* group, unsigned used);
+
+  /// Scored guesses of the parts given away (theirs included).
+  [[nodiscard]] std::uint64_t part_nodes() const { return static_cast<std::uint64_t>(parts_done_.nodes); }
+
+  /// Sets smaller than this are solved by Solver::solve, never given away.
+  static constexpr std::size_t kMinSplitSet = 24;
+  /// Levels of sets below the start searched this way (deeper: Solver::solve).
+  static constexpr int kSplitLevels = 3;
+
+private:
+  struct Slot;
+  struct Frame;
+  std::uint64_t solve_at(const std::vector<std::uint16_t>& set, std::uint64_t beta, const Group* group, unsigned used,
+                         int cap, int level);
+  /// Solver::evaluate with classes given away (see the class comment).
+  bool evaluate(const std::vector<std::uint16_t>& set, const Candidate& c, std::uint64_t best, std::uint64_t& out,
+                const Group* group, unsigned used, int cap, int level);
+  void give_shallowest();
+
+  Solver& solver_;
+  std::vector<Frame*> frames_;   ///< the candidates being evaluated, shallowest first
+  engine::Tally parts_done_{0};  ///< the nodes of the parts joined
+};
+
+/// The exact f(set) (under `cap`) of a task's set, Solver::solve with no
+/// bound: by a SplitSearch when the run splits tasks, else by `solver`
+/// alone. Adds the scored guesses of the parts given away to `part_nodes`.
+[[nodiscard]] std::uint64_t solve_task(Solver& solver, const std::vector<std::uint16_t>& set, const Group* group,
+                                       unsigned used, std::uint64_t& part_nodes, int cap = Solver::kNoCap);
+
+/// solver.guess_total(set, c, beta, group, used) of a task: by a
+/// SplitSearch when the run splits tasks (as solve_task).
+[[nodiscard]] std::optional<std::uint64_t> guess_total_task(Solver& solver, const std::vector<std::uint16_t>& set,
+                                                            const Candidate& c, std::uint64_t beta, const Group* group,
+                                                            unsigned used, std::uint64_t& part_nodes);
 
 /// The first p digits of `d` as a decimal number (the code's number).
 [[nodiscard]] int number(const Code& d, int p);

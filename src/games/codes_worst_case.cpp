@@ -135,7 +135,8 @@ engine::Job make_worst_case_job(Game game, std::shared_ptr<WorstCaseTrees> trees
     const unsigned u = used[t.first_index];
     Solver solver(cs);
     const int least = solver.min_depth(t.set, group, u);
-    const std::uint64_t plain = solver.solve(t.set, Solver::kInfinity, group, u);
+    std::uint64_t part_nodes = 0;  // (the job reports no nodes)
+    const std::uint64_t plain = solve_task(solver, t.set, group, u, part_nodes);
     const int plain_depth = solver.stored_depth(t.set);
     std::optional<StrategyTree> plain_tree;
     // A cap at which some other class of the same first guess is not
@@ -159,7 +160,7 @@ engine::Job make_worst_case_job(Game game, std::shared_ptr<WorstCaseTrees> trees
       }
       if (c < plain_depth && sibling_unsolvable(c)) continue;
       const int cap = c >= plain_depth ? Solver::kNoCap : c;
-      const std::uint64_t total = cap == Solver::kNoCap ? plain : solver.solve(t.set, Solver::kInfinity, group, u, cap);
+      const std::uint64_t total = cap == Solver::kNoCap ? plain : solve_task(solver, t.set, group, u, part_nodes, cap);
       if (total >= Solver::kInfinity)
         throw InternalError("worst case: class " + answer_name(t.answer) + " has no strategy within " +
                             std::to_string(c) + " guesses, yet the depth search found one");
@@ -190,6 +191,7 @@ engine::Job make_worst_case_job(Game game, std::shared_ptr<WorstCaseTrees> trees
       }
     }
   };
+  job.splits = true;
   return job;
 }
 

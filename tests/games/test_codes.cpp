@@ -24,6 +24,7 @@
 #include "pcount/games/codes.hpp"
 #include "support/run_command.hpp"
 #include "support/shard_files.hpp"
+#include "support/until_stolen.hpp"
 
 namespace pcount::games::codes {
 namespace {
@@ -418,6 +419,130 @@ TEST(CodesOptimal, SplitResultRefusesIncompleteTotals) {
   EXPECT_NO_THROW((void)split.result(engine::run(job, o).totals));
 }
 
+/// A job's run at `threads` threads under `split`.
+engine::RunResult run_policy(const engine::Job& job, int threads, engine::SplitPolicy split) {
+  engine::RunOptions o;
+  o.threads = threads;
+  o.split = split;
+  return engine::run(job, o);
+}
+
+// The strategy walk gives parts of its task away (engine/split.hpp): the
+// same tallies (histogram and nodes) as the static run at 1, 2 and 4
+// threads, with a part always on offer or only while a worker idles, at
+// split depth 0 (one task) and 1.
+TEST(Codes, StrategyWalkPartsCountTheSame) {
+  const std::vector<std::pair<Game, Strategy>> cases = {{Game::mastermind, Strategy::knuth},
+                                                        {Game::mastermind, Strategy::first_consistent},
+                                                        {Game::bulls_and_cows, Strategy::first_consistent}};
+  for (const auto& [game, strategy] : cases)
+    for (int depth : {0, 1}) {
+      const engine::Job job = make_strategy_job(game, strategy, depth);
+      EXPECT_TRUE(job.splits);
+      const engine::RunResult reference = run_policy(job, 1, engine::SplitPolicy::none);
+      for (int threads : {1, 2, 4})
+        for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+          const engine::RunResult r = run_policy(job, threads, split);
+          EXPECT_EQ(r.totals, reference.totals)
+              << "depth " << depth << " threads " << threads << " policy " << static_cast<int>(split);
+          if (threads == 1 && split == engine::SplitPolicy::idle) {
+            EXPECT_EQ(r.steals, 0u);
+          }
+        }
+    }
+}
+
+// One task of Knuth's Mastermind strategy (split depth 0) on 2 threads:
+// the other thread walks parts of it, and every round counts Knuth's 5801
+// guesses with his histogram.
+TEST(Codes, OneWalkTaskOnTwoThreadsHasPartsStolen) {
+  const engine::Job inner = make_strategy_job(Game::mastermind, Strategy::knuth, 0);
+  for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+    std::vector<engine::Tally> rounds;
+    const engine::RunResult r = test::one_task_until_stolen(inner, split, rounds);
+    EXPECT_GT(r.steals, 0u) << "policy " << static_cast<int>(split);
+    ASSERT_FALSE(rounds.empty());
+    for (const engine::Tally& round : rounds) {
+      const Summary s = summarize(round);
+      EXPECT_EQ(s.guesses, 5801u);
+      EXPECT_EQ(s.histogram, (std::vector<std::uint64_t>{1, 6, 62, 533, 694}));
+    }
+  }
+}
+
+/// The optimal class job's counts and the strategy it played (as JSON) at
+/// `threads` threads under `split`.
+std::pair<std::vector<u128>, std::string> optimal_run(std::shared_ptr<const CodeSet> cs, std::size_t first, int threads,
+                                                      engine::SplitPolicy split) {
+  auto trees = std::make_shared<OptimalTrees>();
+  const engine::RunResult r = run_policy(make_optimal_job(cs, first, trees), threads, split);
+  return {r.totals.counts, tree_to_json(*cs, trees->assemble(), "optimal", 0).dump()};
+}
+
+// The optimal class job gives classes of its branch and bound away
+// (SplitSearch): at 1, 2 and 4 threads, with a part always on offer or only
+// while a worker idles, the same counts and the same strategy tree as the
+// static run: Koyama and Lai's 5625 for Mastermind, and a reduced game.
+TEST(CodesOptimal, PartsGivenAwayFindTheSameStrategy) {
+  const auto mastermind = std::shared_ptr<const CodeSet>(std::shared_ptr<const CodeSet>{}, &code_set(Game::mastermind));
+  const auto reduced = std::make_shared<const CodeSet>(Game::bulls_and_cows, 3, 7);
+  for (const auto& [cs, first] :
+       {std::pair{mastermind, mastermind->find("1123")}, std::pair{reduced, reduced->find("012")}}) {
+    ASSERT_TRUE(first.has_value());
+    EXPECT_TRUE(make_optimal_job(cs, *first).splits);
+    const auto reference = optimal_run(cs, *first, 1, engine::SplitPolicy::none);
+    if (cs == mastermind) {
+      EXPECT_EQ(reference.first[kGuesses], 5625u);
+    }
+    for (int threads : {1, 2, 4})
+      for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always})
+        EXPECT_EQ(optimal_run(cs, *first, threads, split), reference)
+            << cs->size() << " codes, threads " << threads << " policy " << static_cast<int>(split);
+  }
+}
+
+// The split proof's tasks (one per answer class and second guess) give
+// classes of their second guess away: every eighth task of Mastermind's
+// split after 1123 counts the same at 1, 2 and 4 threads under both
+// policies as in the static run.
+TEST(CodesOptimal, SplitJobPartsGivenAwayCountTheSame) {
+  const CodeSet& cs = code_set(Game::mastermind);
+  auto trees = std::make_shared<OptimalTrees>();
+  (void)run_policy(make_optimal_job(Game::mastermind, trees), 2, engine::SplitPolicy::idle);
+  const OptimalSplit split(Game::mastermind, OptimalSplit::bounds_from_tree(cs, *cs.find("1123"), trees->assemble()));
+  const engine::Job job = split.job();
+  EXPECT_TRUE(job.splits);
+  const auto counts = [&job](int threads, engine::SplitPolicy policy) {
+    engine::RunOptions o;
+    o.threads = threads;
+    o.split = policy;
+    o.include = [](std::size_t id) { return id % 8 == 0; };
+    return engine::run(job, o).totals.counts;
+  };
+  const std::vector<u128> reference = counts(1, engine::SplitPolicy::none);
+  for (int threads : {1, 2, 4})
+    for (engine::SplitPolicy policy : {engine::SplitPolicy::idle, engine::SplitPolicy::always})
+      EXPECT_EQ(counts(threads, policy), reference) << "threads " << threads << " policy " << static_cast<int>(policy);
+}
+
+// The optimal Mastermind job's tasks run inside one task on 2 threads: the
+// other thread solves classes given away, and every round finds 5625 with
+// the same histogram.
+TEST(CodesOptimal, OneTaskOnTwoThreadsHasClassesStolen) {
+  const engine::Job inner = make_optimal_job(Game::mastermind);
+  for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
+    std::vector<engine::Tally> rounds;
+    const engine::RunResult r = test::one_task_until_stolen(inner, split, rounds);
+    EXPECT_GT(r.steals, 0u) << "policy " << static_cast<int>(split);
+    ASSERT_FALSE(rounds.empty());
+    for (const engine::Tally& round : rounds) {
+      const Summary s = summarize(round);
+      EXPECT_EQ(s.guesses, 5625u);
+      EXPECT_EQ(s.histogram, (std::vector<std::uint64_t>{1, 8, 102, 630, 548, 7}));
+    }
+  }
+}
+
 /// Whether some strategy solves every secret of `set` within `d` guesses,
 /// by exhaustive AND-OR search (every guess at every node, no symmetry, no
 /// bound but "one guess solves one secret"): the reference for the
@@ -540,6 +665,27 @@ TEST(CodesWorstCase, ReducedGamesMatchExhaustiveMinimax) {
 
 // One first guess per orbit of the symmetries (positions, symbols): the
 // five Mastermind opening patterns, and 0123 for bulls and cows.
+// The worst-case job's plain and capped searches give classes away: its
+// task of 1112's class 1 black 0 white (whose least total within 5
+// guesses is above the plain optimum: the capped search ran) counts the
+// same at 1, 2 and 4 threads under both policies as in the static run.
+TEST(CodesWorstCase, PartsGivenAwayCountTheSame) {
+  const engine::Job job = make_worst_case_job(Game::mastermind);
+  EXPECT_TRUE(job.splits);
+  const auto counts = [&job](int threads, engine::SplitPolicy policy) {
+    engine::RunOptions o;
+    o.threads = threads;
+    o.split = policy;
+    o.include = [](std::size_t id) { return id == 7; };
+    return engine::run(job, o).totals.counts;
+  };
+  const std::vector<u128> reference = counts(1, engine::SplitPolicy::none);
+  EXPECT_GT(reference[worst_guesses(1, 4)], reference[worst_guesses(1, 5)]);
+  for (int threads : {1, 2, 4})
+    for (engine::SplitPolicy policy : {engine::SplitPolicy::idle, engine::SplitPolicy::always})
+      EXPECT_EQ(counts(threads, policy), reference) << "threads " << threads << " policy " << static_cast<int>(policy);
+}
+
 TEST(CodesWorstCase, FirstGuessOrbits) {
   const CodeSet& mm = code_set(Game::mastermind);
   std::vector<std::string> names;

@@ -27,8 +27,9 @@ def cli(*args):
 
 
 def comparable(report):
-    """What two runs of one job share: everything but times, memory, the machine."""
-    kept = {k: v for k, v in report.items() if k not in ("context", "wall_seconds", "cpu_seconds", "max_rss_bytes")}
+    """What two runs of one job share: everything but times, memory, the machine and the parts stolen."""
+    varying = ("context", "wall_seconds", "cpu_seconds", "max_rss_bytes", "steals")
+    kept = {k: v for k, v in report.items() if k not in varying}
     kept["counts"] = {name: int(v) for name, v in report["counts"].items()}
     for key in ("setup_seconds", "count_seconds", "memory"):  # per-run figures of some problems
         kept.pop(key, None)

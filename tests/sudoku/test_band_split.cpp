@@ -6,7 +6,6 @@
 // task on 2 threads has parts run by the other thread.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -21,6 +20,7 @@
 #include "pcount/sudoku/box_shape.hpp"
 #include "pcount/sudoku/grids/bands.hpp"
 #include "support/known_grids.hpp"
+#include "support/until_stolen.hpp"
 
 namespace pcount::sudoku {
 namespace {
@@ -90,41 +90,13 @@ TEST(BandSplit, SplittingCountIsThePlainOne) {
   }
 }
 
-/// Runs every task of `inner` in the one task of a job on 2 threads, round
-/// after round, until a part of it has run on the other thread (or a minute
-/// has passed: the test then fails, and does not hang). Each round's
-/// totals go to `rounds`.
-engine::RunResult one_task_until_stolen(const engine::Job& inner, engine::SplitPolicy split,
-                                        std::vector<engine::Tally>& rounds) {
-  engine::Job job;
-  job.fingerprint = "one task";
-  job.counter_names = inner.counter_names;
-  job.task_count = 1;
-  job.splits = true;
-  job.run_task = [&inner, &rounds](std::size_t, engine::Tally& out) {
-    const engine::detail::SplitState* state = engine::detail::current_split();
-    ASSERT_NE(state, nullptr);
-    const auto until = std::chrono::steady_clock::now() + std::chrono::minutes(1);
-    do {
-      engine::Tally round(inner.counter_names.size());
-      for (std::size_t id = 0; id < inner.task_count; ++id) inner.run_task(id, round);
-      rounds.push_back(round);
-    } while (state->steals.load() == 0 && std::chrono::steady_clock::now() < until);
-    out.merge(rounds.back());
-  };
-  engine::RunOptions options;
-  options.threads = 2;
-  options.split = split;
-  return engine::run(job, options);
-}
-
 TEST(BandSplit, OneBigTaskOnTwoThreadsHasPartsStolen) {
   for (const Case& c : {kCases[2], kCases[4], kCases[6], kCases[7], kCases[9]})
     for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
       const auto bands = make(c);
       const engine::Job inner = bands->job("test");
       std::vector<engine::Tally> rounds;
-      const engine::RunResult r = one_task_until_stolen(inner, split, rounds);
+      const engine::RunResult r = test::one_task_until_stolen(inner, split, rounds);
       EXPECT_GT(r.steals, 0u) << name(c) << " policy " << static_cast<int>(split);
       ASSERT_FALSE(rounds.empty());
       for (const engine::Tally& round : rounds)
