@@ -455,8 +455,10 @@ TEST(Codes, StrategyWalkPartsCountTheSame) {
 // One task of Knuth's Mastermind strategy (split depth 0) on 2 threads:
 // the other thread walks parts of it, and every round counts Knuth's 5801
 // guesses with his histogram.
-TEST(Codes, OneWalkTaskOnTwoThreadsHasPartsStolen) {
-  const engine::Job inner = make_strategy_job(Game::mastermind, Strategy::knuth, 0);
+/// Runs `inner`'s one task on 2 threads under both split policies until a
+/// part is stolen, and checks every round's total guesses and histogram.
+void expect_stolen_rounds(const engine::Job& inner, std::uint64_t guesses,
+                          const std::vector<std::uint64_t>& histogram) {
   for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
     std::vector<engine::Tally> rounds;
     const engine::RunResult r = test::one_task_until_stolen(inner, split, rounds);
@@ -464,10 +466,14 @@ TEST(Codes, OneWalkTaskOnTwoThreadsHasPartsStolen) {
     ASSERT_FALSE(rounds.empty());
     for (const engine::Tally& round : rounds) {
       const Summary s = summarize(round);
-      EXPECT_EQ(s.guesses, 5801u);
-      EXPECT_EQ(s.histogram, (std::vector<std::uint64_t>{1, 6, 62, 533, 694}));
+      EXPECT_EQ(s.guesses, guesses);
+      EXPECT_EQ(s.histogram, histogram);
     }
   }
+}
+
+TEST(Codes, OneWalkTaskOnTwoThreadsHasPartsStolen) {
+  expect_stolen_rounds(make_strategy_job(Game::mastermind, Strategy::knuth, 0), 5801, {1, 6, 62, 533, 694});
 }
 
 /// The optimal class job's counts and the strategy it played (as JSON) at
@@ -529,18 +535,7 @@ TEST(CodesOptimal, SplitJobPartsGivenAwayCountTheSame) {
 // other thread solves classes given away, and every round finds 5625 with
 // the same histogram.
 TEST(CodesOptimal, OneTaskOnTwoThreadsHasClassesStolen) {
-  const engine::Job inner = make_optimal_job(Game::mastermind);
-  for (engine::SplitPolicy split : {engine::SplitPolicy::idle, engine::SplitPolicy::always}) {
-    std::vector<engine::Tally> rounds;
-    const engine::RunResult r = test::one_task_until_stolen(inner, split, rounds);
-    EXPECT_GT(r.steals, 0u) << "policy " << static_cast<int>(split);
-    ASSERT_FALSE(rounds.empty());
-    for (const engine::Tally& round : rounds) {
-      const Summary s = summarize(round);
-      EXPECT_EQ(s.guesses, 5625u);
-      EXPECT_EQ(s.histogram, (std::vector<std::uint64_t>{1, 8, 102, 630, 548, 7}));
-    }
-  }
+  expect_stolen_rounds(make_optimal_job(Game::mastermind), 5625, {1, 8, 102, 630, 548, 7});
 }
 
 /// Whether some strategy solves every secret of `set` within `d` guesses,
