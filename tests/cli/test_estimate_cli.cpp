@@ -109,9 +109,7 @@ TEST(EstimateCli, ASampleOfEveryTaskPrintsTheAnswer) {
 // R(10)'s class lists take minutes to make: with none cached and S = 1 the
 // set-up is priced, said, and not run (nothing is written to the cache).
 TEST(EstimateCli, ASetUpPricedAboveTheBudgetIsNotRun) {
-  const std::filesystem::path dir = ::testing::TempDir() + "pcount-estimate-empty-cache";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = scratch_dir("pcount-estimate-empty-cache");
   const CommandResult r =
       run_count({"--latin", "10", "--cache-dir", dir.string(), "--estimate", "1", "--json", "--threads", "2"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -156,7 +154,7 @@ TEST(EstimateCli, ASetUpPricedAboveTheBudgetIsNotRun) {
 TEST(EstimateCli, TheEstimateDescribesTheTasksTheRunExecutes) {
   const nlohmann::json e = estimate_json({"--queens", "14", "--method", "constellations"});
   expect_consistent(e, "Q(14)");
-  const std::string profile = ::testing::TempDir() + "pcount-estimate-q14.csv";
+  const std::string profile = (scratch_dir("pcount-estimate-q14") / "profile.csv").string();
   const CommandResult run =
       run_count({"--queens", "14", "--method", "constellations", "--threads", "2", "--profile", profile, "-q"});
   ASSERT_EQ(run.status, 0) << run.err;

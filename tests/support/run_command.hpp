@@ -26,9 +26,11 @@ struct CommandResult {
   std::string err;
 };
 
-/// A fresh empty directory `name` under gtest's temporary directory.
+/// A fresh empty directory `name`-<pid> under gtest's temporary directory:
+/// the pid keeps two test runs at once (two checkouts on one machine) apart.
 inline std::filesystem::path scratch_dir(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / name;
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / (name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;
