@@ -1,9 +1,11 @@
 #include "pcount/latin/extend.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,59 +59,157 @@ T one_row(const BipGraph& h, const SubsetRanks& r) {
   return cur[0];
 }
 
-/// X_2(H): state = the symbol sets of both rows after c columns, indexed
-/// rank(S1)·C(n,c) + rank(S2). Swapping the two rows maps solutions to
-/// solutions, so f(S1,S2) = f(S2,S1) and only the states with
-/// rank(S1) ≤ rank(S2) are kept: a kept state with S1 ≠ S2 stands for
-/// itself and its mirror, whose moves are the mirrored moves. The loops run
-/// state row, first row's symbol, second set, so the writes stay in one row
-/// of the next layer (1.5× faster than second set outside; twice the speed
-/// of the unfolded programme, bench/latin.cpp BM_RowExtensions).
+/// out[t][k] = Σ_{x ∈ T∩adj} in[rank(T − x)][k] for every set T of size
+/// c+1 (sets_next, t its rank) and k < len, or only k ≥ t when `upper`: one
+/// column's move of one row, applied to the first index of a matrix whose
+/// rows hold `len` counts.
 template <class T>
-T two_rows(const BipGraph& h, const SubsetRanks& r) {
-  thread_local std::vector<T> cur, next;
-  cur.assign(1, T{1});
-  for (int c = 0; c < h.n; ++c) {
-    const auto& sets = r.by_size[static_cast<std::size_t>(c)];
-    const std::size_t m = sets.size();
-    const std::size_t m1 = r.by_size[static_cast<std::size_t>(c) + 1].size();
-    next.assign(m1 * m1, T{0});
-    const std::uint32_t adj = h.adj[static_cast<std::size_t>(c)];
-    for (std::size_t i1 = 0; i1 < m; ++i1) {
-      const std::uint32_t s1 = sets[i1];
-      const T* row = &cur[i1 * m];
-      for (std::uint32_t x = adj & ~s1; x; x &= x - 1) {
-        const std::uint32_t b1 = x & (0u - x);
-        const std::size_t t1 = r.rank[s1 | b1];
-        T* out = &next[t1 * m1];
-        if (const T v = row[i1]; v != 0)  // S2 = S1: its own mirror
-          for (std::uint32_t y = adj & ~s1 & ~b1; y; y &= y - 1) {
-            const std::size_t t2 = r.rank[s1 | (y & (0u - y))];
-            if (t1 <= t2) out[t2] += v;
-          }
-        for (std::size_t i2 = i1 + 1; i2 < m; ++i2) {
-          const T v = row[i2];
-          if (v == 0) continue;
-          const std::uint32_t s2 = sets[i2];
-          for (std::uint32_t y = adj & ~s2 & ~b1; y; y &= y - 1) {
-            const std::size_t t2 = r.rank[s2 | (y & (0u - y))];
-            if (t1 < t2)
-              out[t2] += v;
-            else if (t1 > t2)
-              next[t2 * m1 + t1] += v;
-            else
-              out[t2] += v + v;  // the move and its mirror reach the same state
-          }
-        }
-      }
+void add_down_rows(const T* in, T* out, std::size_t len, bool upper, const std::vector<std::uint32_t>& sets_next,
+                   std::uint32_t adj, const SubsetRanks& r) {
+  for (std::size_t t = 0; t < sets_next.size(); ++t) {
+    const std::size_t k0 = upper ? t : 0;
+    T* __restrict o = out + t * len;
+    std::uint32_t a = sets_next[t] & adj;
+    if (a == 0) {
+      std::fill(o + k0, o + len, T{0});
+      continue;
     }
-    cur.swap(next);
+    const auto row = [&](std::uint32_t b) { return in + std::size_t{r.rank[sets_next[t] ^ b]} * len; };
+    std::copy(row(a & (0u - a)) + k0, row(a & (0u - a)) + len, o + k0);
+    for (a &= a - 1; a; a &= a - 1) {
+      const T* __restrict i = row(a & (0u - a));
+      for (std::size_t k = k0; k < len; ++k) o[k] += i[k];
+    }
   }
-  return cur[0];
 }
 
-/// Whether every partial count of X_e(H) fits 64 bits: a column offers at
-/// most d(d−1)…(d−e+1) choices, so (that)ⁿ bounds the sum over states.
+/// out[j][i] = in[i][j] for i0 ≤ i < i1, j0 ≤ j < j1 (row lengths in_len and
+/// out_len); full 8×8 tiles take the unrolled path.
+template <class T>
+void transpose_tile(const T* in, std::size_t in_len, T* out, std::size_t out_len, std::size_t i0, std::size_t i1,
+                    std::size_t j0, std::size_t j1) {
+  constexpr std::size_t kTile = 8;
+  if (i1 - i0 == kTile && j1 - j0 == kTile) {
+    T tile[kTile][kTile];
+    for (std::size_t i = 0; i < kTile; ++i)
+      for (std::size_t j = 0; j < kTile; ++j) tile[j][i] = in[(i0 + i) * in_len + j0 + j];
+    for (std::size_t j = 0; j < kTile; ++j)
+      for (std::size_t i = 0; i < kTile; ++i) out[(j0 + j) * out_len + i0 + i] = tile[j][i];
+    return;
+  }
+  for (std::size_t i = i0; i < i1; ++i)
+    for (std::size_t j = j0; j < j1; ++j) out[j * out_len + i] = in[i * in_len + j];
+}
+
+/// out = inᵀ for a rows×cols matrix, in 8×8 tiles.
+template <class T>
+void transpose(const T* __restrict in, T* __restrict out, std::size_t rows, std::size_t cols) {
+  constexpr std::size_t kTile = 8;
+  for (std::size_t i0 = 0; i0 < rows; i0 += kTile)
+    for (std::size_t j0 = 0; j0 < cols; j0 += kTile)
+      transpose_tile(in, cols, out, rows, i0, std::min(rows, i0 + kTile), j0, std::min(cols, j0 + kTile));
+}
+
+/// Copies the lower triangle of an n×n matrix onto the upper one, in 8×8
+/// tiles (the diagonal tiles entry by entry).
+template <class T>
+void mirror_lower(T* f, std::size_t n) {
+  constexpr std::size_t kTile = 8;
+  for (std::size_t i0 = 0; i0 < n; i0 += kTile) {
+    const std::size_t i1 = std::min(n, i0 + kTile);
+    for (std::size_t i = i0; i < i1; ++i)
+      for (std::size_t j = i0; j < i; ++j) f[j * n + i] = f[i * n + j];
+    for (std::size_t j0 = 0; j0 < i0; j0 += kTile) transpose_tile(f, n, f, n, i0, i1, j0, j0 + kTile);
+  }
+}
+
+/// Work space of two_rows: four matrices of up to C(n,⌊n/2⌋)² counts and
+/// the index lists of one symbol's correction.
+template <class T>
+struct TwoRowBuffers {
+  std::vector<T> cur, down, across, next;
+  std::vector<std::uint32_t> from, to, offsets, sources;
+  explicit TwoRowBuffers(std::size_t cells) : cur(cells), down(cells), across(cells), next(cells) {}
+};
+
+/// One column of two_rows: f (C(n,c)² counts in b.cur) to f' (C(n,c+1)² in
+/// b.next) for the symbols adj of the column.
+template <class T>
+void two_rows_column(TwoRowBuffers<T>& b, const std::vector<std::uint32_t>& sets,
+                     const std::vector<std::uint32_t>& sets_next, std::uint32_t adj, const SubsetRanks& r) {
+  const std::size_t m = sets.size(), m1 = sets_next.size();
+  add_down_rows(b.cur.data(), b.down.data(), m, false, sets_next, adj, r);  // (D·f)[T2][S1]
+  // (D·(D·f)ᵀ)[T1][T2] = Σ_{x∈T1∩A} (D·f)[T2][T1−x], filled for T1 ≤ T2 as
+  // row T2 of the lower triangle: a gather inside one row of D·f.
+  b.offsets.clear();
+  b.sources.clear();
+  for (std::size_t t = 0; t < m1; ++t) {
+    b.offsets.push_back(static_cast<std::uint32_t>(b.sources.size()));
+    for (std::uint32_t a = sets_next[t] & adj; a; a &= a - 1)
+      b.sources.push_back(r.rank[sets_next[t] ^ (a & (0u - a))]);
+  }
+  b.offsets.push_back(static_cast<std::uint32_t>(b.sources.size()));
+  const std::uint32_t* __restrict offsets = b.offsets.data();
+  const std::uint32_t* __restrict sources = b.sources.data();
+  for (std::size_t t2 = 0; t2 < m1; ++t2) {
+    const T* __restrict d = &b.down[t2 * m];
+    T* __restrict o = &b.next[t2 * m1];
+    for (std::size_t t1 = 0; t1 <= t2; ++t1) {
+      T sum{0};
+      for (std::uint32_t k = offsets[t1]; k < offsets[t1 + 1]; ++k) sum += d[sources[k]];
+      o[t1] = sum;
+    }
+  }
+  for (std::uint32_t a = adj; a; a &= a - 1) {  // both rows took symbol x
+    const std::uint32_t x = a & (0u - a);
+    b.from.clear();
+    b.to.clear();
+    for (std::size_t j = 0; j < m; ++j)
+      if ((sets[j] & x) == 0) {
+        b.from.push_back(static_cast<std::uint32_t>(j));
+        b.to.push_back(r.rank[sets[j] | x]);
+      }
+    // S ↦ S ∪ {x} keeps the order of ranks, so u ≤ v stays in the lower triangle.
+    const std::uint32_t* __restrict from = b.from.data();
+    const std::uint32_t* __restrict to = b.to.data();
+    for (std::size_t v = 0; v < b.from.size(); ++v) {
+      const T* __restrict i = &b.cur[std::size_t{from[v]} * m];
+      T* __restrict o = &b.next[std::size_t{to[v]} * m1];
+      for (std::size_t u = 0; u <= v; ++u) o[to[u]] -= i[from[u]];
+    }
+  }
+  mirror_lower(b.next.data(), m1);
+}
+
+/// X_2(H): state = the symbol sets (S1, S2) of both rows after c columns,
+/// a C(n,c)×C(n,c) matrix f, symmetric because swapping the rows maps
+/// solutions to solutions. Column c moves both rows:
+///   f'(T1,T2) = Σ_{x∈T1∩A} Σ_{y∈T2∩A} f(T1−x, T2−y) − Σ_{x∈T1∩T2∩A} f(T1−x, T2−x)
+/// with A the symbols adjacent to c. The double sum is D·f·Dᵀ for the
+/// one-row move D, done as two passes of whole-row additions (D·f, then
+/// D·(D·f)ᵀ, using fᵀ = f); the second sum removes the moves that give both
+/// rows the same symbol. The second pass and the correction fill the upper
+/// triangle, which is then mirrored. Counts wrap modulo 2^64 (or 2^128) in
+/// between and the result is exact whenever it fits (fits_64).
+template <class T>
+T two_rows(const BipGraph& h, const SubsetRanks& r) {
+  const std::size_t widest = r.by_size[static_cast<std::size_t>(h.n / 2)].size();
+  thread_local std::vector<std::unique_ptr<TwoRowBuffers<T>>> per_order(kMaxClassOrder + 1);
+  auto& slot = per_order[static_cast<std::size_t>(h.n)];
+  if (!slot) slot = std::make_unique<TwoRowBuffers<T>>(widest * widest);
+  TwoRowBuffers<T>& b = *slot;
+  b.cur[0] = T{1};
+  for (int c = 0; c < h.n; ++c) {
+    two_rows_column(b, r.by_size[static_cast<std::size_t>(c)], r.by_size[static_cast<std::size_t>(c) + 1],
+                    h.adj[static_cast<std::size_t>(c)], r);
+    b.cur.swap(b.next);
+  }
+  return b.cur[0];
+}
+
+/// Whether X_e(H) fits 64 bits: a column offers at most d(d−1)…(d−e+1)
+/// choices, so (that)ⁿ bounds the count, and sums taken modulo 2^64 are
+/// then exact.
 bool fits_64(const BipGraph& h, int e) {
   int d = 0;
   for (int c = 0; c < h.n; ++c) d = std::max(d, std::popcount(h.adj[static_cast<std::size_t>(c)]));

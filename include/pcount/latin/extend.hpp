@@ -27,10 +27,12 @@ inline constexpr int kMaxExtensionRows = 2;
 ///
 /// Computed by a dynamic programme over the columns: after c columns the
 /// state is the tuple of symbol sets each row has used (C(n,c)^e states),
-/// and column c takes e distinct unused symbols adjacent to it. About
-/// C(2n,n)·d² additions for e = 2 and a d-regular H (4·10⁷ for n = 11,
-/// d = 8). Work buffers are thread_local. Counts use 64-bit words when
-/// (d(d−1))ⁿ < 2⁶⁴ bounds every partial count, else 128-bit.
+/// and column c takes e distinct unused symbols adjacent to it. For e = 2
+/// each column costs two passes of whole-row additions over the
+/// C(n,c)×C(n,c+1) states plus a correction for equal symbols, about
+/// 6·10⁶ additions for n = 11 and d = 7. Work buffers are thread_local.
+/// Counts use 64-bit words when (d(d−1))ⁿ < 2⁶⁴ bounds the result, else
+/// 128-bit.
 /// Throws InvalidArgument("rows") for e out of range; InternalError on
 /// overflow (not reachable for n ≤ 11).
 [[nodiscard]] u128 row_extensions(const BipGraph& h, int e);
