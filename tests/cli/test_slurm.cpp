@@ -24,13 +24,8 @@ namespace fs = std::filesystem;
 
 const std::string kSource = PCOUNT_SOURCE_DIR;
 
-/// A fresh, empty folder for one test's results.
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("pcount-slurm-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+/// A fresh, empty folder for one test's results, removed at exit.
+fs::path fresh_dir(const std::string& name) { return scratch_dir("pcount-slurm-" + name); }
 
 /// Runs `script` in bash in `cwd` with the stub sbatch first in PATH,
 /// PCOUNT_RESULTS=results and the extra `env` (NAME=VALUE); the scripts

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,13 +27,40 @@ struct CommandResult {
   std::string err;
 };
 
+/// The directories scratch_dir made in this process. They are removed when
+/// the process exits, unless a test failed: then they stay for inspection
+/// and their names go to stderr.
+struct ScratchDirs {
+  std::vector<std::filesystem::path> dirs;
+  ScratchDirs() = default;
+  ScratchDirs(const ScratchDirs&) = delete;
+  ScratchDirs& operator=(const ScratchDirs&) = delete;
+  ~ScratchDirs() {
+    const bool failed = ::testing::UnitTest::GetInstance()->Failed();
+    for (const auto& dir : dirs) {
+      std::error_code ec;
+      if (failed)
+        std::fprintf(stderr, "scratch directory kept: %s\n", dir.c_str());
+      else
+        std::filesystem::remove_all(dir, ec);
+    }
+  }
+  static ScratchDirs& instance() {
+    static ScratchDirs all;
+    return all;
+  }
+};
+
 /// A fresh empty directory `name`-<pid> under gtest's temporary directory:
 /// the pid keeps two test runs at once (two checkouts on one machine) apart.
+/// Removed when the test process exits (ScratchDirs).
 inline std::filesystem::path scratch_dir(const std::string& name) {
+  ScratchDirs& all = ScratchDirs::instance();  // constructed after gtest's UnitTest, so destroyed before it
   const std::filesystem::path dir =
       std::filesystem::path(::testing::TempDir()) / (name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  if (std::find(all.dirs.begin(), all.dirs.end(), dir) == all.dirs.end()) all.dirs.push_back(dir);
   return dir;
 }
 
