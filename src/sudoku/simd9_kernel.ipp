@@ -2,7 +2,9 @@
 // per instruction-set path (simd9_sse41.cpp, simd9_avx2.cpp,
 // simd9_avx512.cpp) with PCOUNT_SIMD9_NS naming the namespace; CMake adds
 // -march=x86-64-v2 (SSE4.1), -v3 (AVX2) or -v4 (AVX-512) after the project
-// flags; the code is the same, written on one native register ("piece":
+// flags (in a native build -march=native for the AVX2 and AVX-512 copies
+// where the CPU has their level, see CMakeLists.txt); the code is the same,
+// written on one native register ("piece":
 // 8 lanes with AVX2 and AVX-512, 4 with SSE) with GCC vector
 // extensions, looping over the pieces of the state. Only plain functions
 // on Simd9State leave this file (no inline library code shared with other
