@@ -292,42 +292,38 @@ PCOUNT_SIMD9_INLINE void store(Simd9State& s, const V* a) {
 }
 
 /// Triads: the three cells of a row segment (or column segment) hold three
-/// different digits. A segment open to only three digits gets all three; a
-/// digit confined to one segment of its row (column) is certain there; three
-/// certain digits close the segment to the rest. A certain digit leaves the
-/// other segments of its row and box (column: its stack within the band and
-/// the column in other bands). Returns the contradictions found (any lane
-/// nonzero).
+/// different digits. A digit confined to one segment of its row (to one
+/// band of its column) is certain there; three certain digits close the
+/// segment to the rest, four are a contradiction. Returns the
+/// contradictions found (any lane nonzero). Run only at a fixpoint of the
+/// cheap steps, where a certain digit has already left the rest of its box
+/// (step 1) and the rest of its row or column (by definition), so only the
+/// closing removes anything. Two rules of the first version are left out:
+/// a certain digit's peers (nothing to remove at such a fixpoint: the
+/// nodes were the same without them) and a segment open to only three
+/// digits (all three certain there; 1.8 % fewer nodes on forum hardest
+/// 1106 for twice the cost). This form costs half as much, 2.6 % fewer
+/// instructions on 1106 at the same threshold (callgrind, AVX2 path,
+/// results/sudoku-puzzles.md 2026-11-29).
 PCOUNT_SIMD9_INLINE V triads(V* a) {
   V bad{};
   V S[kP], cert[kP];
-  for (int k = 0; k < kP; ++k) S[k] = seg(a[k]);
-  Fold4 n = fold4(S);
-  bad |= ~n.h & kLead & kBandLanes;
-  const V three = n.h & ~n.q;
-  for (int k = 0; k < kP; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
+  for (int k = 0; k < kP; ++k) {
+    S[k] = seg(a[k]);
+    cert[k] = S[k] & ~bc1(S[k]) & ~bc2(S[k]);
+  }
   Fold4 c = fold4(cert);
   bad |= c.q & kBandLanes;
-  const V closed = c.h;
+  V closed = widen(c.h);
+  for (int k = 0; k < kP; ++k) a[k] &= ~closed | widen(cert[k]);
   for (int k = 0; k < kP; ++k) {
-    const V keep = widen(cert[k]);
-    const V rest = widen(closed | cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k]));
-    a[k] &= ~rest | keep;
+    S[k] = colset(a[k]);
+    cert[k] = S[k] & ~br1(S[k]) & ~br2(S[k]);
   }
-  for (int k = 0; k < kP; ++k) S[k] = colset(a[k]);
-  n = fold4(S);
-  bad |= ~n.h & 0777u & kBandLanes;
-  const V vthree = n.h & ~n.q;
-  for (int k = 0; k < kP; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
   c = fold4(cert);
   bad |= c.q & kBandLanes;
-  const V vclosed = c.h;
-  for (int k = 0; k < kP; ++k) {
-    const V x = cert[k];
-    // Its stack within the band, and its column in the other bands
-    // (their certain flags rotated into this band's lane).
-    a[k] &= ~colexp(vclosed | cc1(x) | cc2(x) | br1(x) | br2(x)) | colexp(x);
-  }
+  closed = colexp(c.h);
+  for (int k = 0; k < kP; ++k) a[k] &= ~closed | colexp(cert[k]);
   return bad;
 }
 
@@ -345,10 +341,14 @@ long simd9_sweeps = 0, simd9_calls = 0;
 /// never running them saved 9 % on serg. In CPU time (AVX2, with the
 /// uniqueness checks' endgame at 16 cells, 2026-11-27) 45 ran 2 % faster
 /// than 40 on serg and within 2 % elsewhere; 50 gained 1 % more on serg
-/// but lost 1-5 % on the 17-clue and hardest sets. Overridable at compile
+/// but lost 1-5 % on the 17-clue and hardest sets. With the cheaper triads
+/// (2026-11-29; callgrind, limit 2, against 45): 40 takes 3.6-4.6 % off
+/// the three hard sets on AVX2 (3.9-5.0 % on SSE4.1), the 17-clue set
+/// level, serg 0.7 % more (1.4 % on SSE4.1); 35 and 30 took up to 1 %
+/// more off the hard sets but added 2-3 % on serg. Overridable at compile
 /// time.
 #ifndef PCOUNT_SIMD9_TRIAD_OPEN
-#define PCOUNT_SIMD9_TRIAD_OPEN 45
+#define PCOUNT_SIMD9_TRIAD_OPEN 40
 #endif
 constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
 
