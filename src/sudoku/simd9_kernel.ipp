@@ -431,10 +431,12 @@ PCOUNT_SIMD9_INLINE V locked(V* a, Pieces& dirty, Pieces& changed) {
 /// in one band and none in the others. Without `Box` after an assignment:
 /// where step 1 has nothing left to remove, a segment alone in its box is
 /// alone in its row (the digit left the row's other boxes), so the sweeps
-/// end in the same state; the box test is 10 of the 58 instructions of a
-/// piece, and leaving it out took 4.0-4.4 % off the hard sets, 3.2 % off
-/// serg (callgrind, AVX2 path, results/sudoku-puzzles.md 2026-11-29), with
-/// the same nodes. start() keeps it: from the clues it saves sweeps.
+/// reach the same fixpoint (only which sweep places a single changes, so a
+/// contradiction between two singles of one sweep could show later). The
+/// box test is 10 of the 58 instructions of a piece; leaving it out took
+/// 4.0-4.4 % off the hard sets and 3.2 % off serg (callgrind, AVX2 path,
+/// results/sudoku-puzzles.md 2026-11-29), nodes unchanged on all five
+/// reference samples. start() keeps it: from the clues it saves sweeps.
 template <bool Box>
 PCOUNT_SIMD9_INLINE V hidden(V x) {
   const V S = seg(x);
