@@ -2,7 +2,9 @@
 // per instruction-set path (simd9_sse41.cpp, simd9_avx2.cpp,
 // simd9_avx512.cpp) with PCOUNT_SIMD9_NS naming the namespace; CMake adds
 // -march=x86-64-v2 (SSE4.1), -v3 (AVX2) or -v4 (AVX-512) after the project
-// flags; the code is the same, written on one native register ("piece":
+// flags (in a native build -march=native for the AVX2 and AVX-512 copies
+// where the CPU has their level, see CMakeLists.txt); the code is the same,
+// written on one native register ("piece":
 // 8 lanes with AVX2 and AVX-512, 4 with SSE) with GCC vector
 // extensions, looping over the pieces of the state. Only plain functions
 // on Simd9State leave this file (no inline library code shared with other
@@ -21,9 +23,9 @@
 //     boxes c+1, c+2 in some order (cyclic indices). The same across the
 //     three bands of a stack with columns (per digit, bands × columns).
 //     No permutation left: contradiction.
-//  2. hidden singles: a segment that is the only one of its row (or box)
-//     and holds one cell; a column with one cell in one band and none in
-//     the others.
+//  2. hidden singles: a segment that is the only one of its row (or box:
+//     in start() only, see hidden()) and holds one cell; a column with one
+//     cell in one band and none in the others.
 //  3. naked singles: a cell with one digit (bit-sliced counts over the
 //     digits); a cell with none is a contradiction.
 //  4. every single found is placed at once: its digit leaves the cell's row,
@@ -130,9 +132,13 @@ PCOUNT_SIMD9_INLINE V valid(int k) { return k == kP - 1 ? kLastLanes : kBandLane
 /// instructions. These are neither const nor internal, so GCC cannot fold
 /// them back into literals and reads them as operands in memory instead
 /// (callgrind, AVX2, limit 2: -10 % of the propagation's instructions,
-/// results/sudoku-puzzles.md 2026-11-29). Never written.
+/// results/sudoku-puzzles.md 2026-11-29). Never written. Hidden: in
+/// position-independent code a template variable (vague linkage) is reached
+/// through the GOT, an extra instruction per use (a lea once linked); hidden
+/// it is an operand relative to the instruction pointer (1.1-1.4 % fewer
+/// instructions on the hard sets and serg, AVX2 path).
 template <u32 C>
-V gSplat = make4(C, C, C, C);
+__attribute__((visibility("hidden"))) V gSplat = make4(C, C, C, C);
 
 namespace {
 
@@ -286,42 +292,38 @@ PCOUNT_SIMD9_INLINE void store(Simd9State& s, const V* a) {
 }
 
 /// Triads: the three cells of a row segment (or column segment) hold three
-/// different digits. A segment open to only three digits gets all three; a
-/// digit confined to one segment of its row (column) is certain there; three
-/// certain digits close the segment to the rest. A certain digit leaves the
-/// other segments of its row and box (column: its stack within the band and
-/// the column in other bands). Returns the contradictions found (any lane
-/// nonzero).
+/// different digits. A digit confined to one segment of its row (to one
+/// band of its column) is certain there; three certain digits close the
+/// segment to the rest, four are a contradiction. Returns the
+/// contradictions found (any lane nonzero). Run only at a fixpoint of the
+/// cheap steps, where a certain digit has already left the rest of its box
+/// (step 1) and the rest of its row or column (by definition), so only the
+/// closing removes anything. Two rules of the first version are left out:
+/// a certain digit's peers (nothing to remove at such a fixpoint: the
+/// nodes were the same without them) and a segment open to only three
+/// digits (all three certain there; 1.8 % fewer nodes on forum hardest
+/// 1106 for twice the cost). This form costs half as much, 2.6 % fewer
+/// instructions on 1106 at the same threshold (callgrind, AVX2 path,
+/// results/sudoku-puzzles.md 2026-11-29).
 PCOUNT_SIMD9_INLINE V triads(V* a) {
   V bad{};
   V S[kP], cert[kP];
-  for (int k = 0; k < kP; ++k) S[k] = seg(a[k]);
-  Fold4 n = fold4(S);
-  bad |= ~n.h & kLead & kBandLanes;
-  const V three = n.h & ~n.q;
-  for (int k = 0; k < kP; ++k) cert[k] = (S[k] & ~bc1(S[k]) & ~bc2(S[k])) | (S[k] & three);
+  for (int k = 0; k < kP; ++k) {
+    S[k] = seg(a[k]);
+    cert[k] = S[k] & ~bc1(S[k]) & ~bc2(S[k]);
+  }
   Fold4 c = fold4(cert);
   bad |= c.q & kBandLanes;
-  const V closed = c.h;
+  V closed = widen(c.h);
+  for (int k = 0; k < kP; ++k) a[k] &= ~closed | widen(cert[k]);
   for (int k = 0; k < kP; ++k) {
-    const V keep = widen(cert[k]);
-    const V rest = widen(closed | cert[k] | bc1(cert[k]) | bc2(cert[k]) | rr1(cert[k]) | rr2(cert[k]));
-    a[k] &= ~rest | keep;
+    S[k] = colset(a[k]);
+    cert[k] = S[k] & ~br1(S[k]) & ~br2(S[k]);
   }
-  for (int k = 0; k < kP; ++k) S[k] = colset(a[k]);
-  n = fold4(S);
-  bad |= ~n.h & 0777u & kBandLanes;
-  const V vthree = n.h & ~n.q;
-  for (int k = 0; k < kP; ++k) cert[k] = (S[k] & ~br1(S[k]) & ~br2(S[k])) | (S[k] & vthree);
   c = fold4(cert);
   bad |= c.q & kBandLanes;
-  const V vclosed = c.h;
-  for (int k = 0; k < kP; ++k) {
-    const V x = cert[k];
-    // Its stack within the band, and its column in the other bands
-    // (their certain flags rotated into this band's lane).
-    a[k] &= ~colexp(vclosed | cc1(x) | cc2(x) | br1(x) | br2(x)) | colexp(x);
-  }
+  closed = colexp(c.h);
+  for (int k = 0; k < kP; ++k) a[k] &= ~closed | colexp(cert[k]);
   return bad;
 }
 
@@ -339,10 +341,14 @@ long simd9_sweeps = 0, simd9_calls = 0;
 /// never running them saved 9 % on serg. In CPU time (AVX2, with the
 /// uniqueness checks' endgame at 16 cells, 2026-11-27) 45 ran 2 % faster
 /// than 40 on serg and within 2 % elsewhere; 50 gained 1 % more on serg
-/// but lost 1-5 % on the 17-clue and hardest sets. Overridable at compile
+/// but lost 1-5 % on the 17-clue and hardest sets. With the cheaper triads
+/// (2026-11-29; callgrind, limit 2, against 45): 40 takes 3.6-4.6 % off
+/// the three hard sets on AVX2 (3.9-5.0 % on SSE4.1), the 17-clue set
+/// level, serg 0.7 % more (1.4 % on SSE4.1); 35 and 30 took up to 1 %
+/// more off the hard sets but added 2-3 % on serg. Overridable at compile
 /// time.
 #ifndef PCOUNT_SIMD9_TRIAD_OPEN
-#define PCOUNT_SIMD9_TRIAD_OPEN 45
+#define PCOUNT_SIMD9_TRIAD_OPEN 40
 #endif
 constexpr int kTriadOpen = PCOUNT_SIMD9_TRIAD_OPEN;
 
@@ -421,13 +427,22 @@ PCOUNT_SIMD9_INLINE V locked(V* a, Pieces& dirty, Pieces& changed) {
 }
 
 /// Hidden singles of one piece: a segment that is the only one of its row
-/// (or box) and holds one cell; a column with one cell in one band and none
-/// in the others.
+/// (or, with `Box`, of its box) and holds one cell; a column with one cell
+/// in one band and none in the others. Without `Box` after an assignment:
+/// where step 1 has nothing left to remove, a segment alone in its box is
+/// alone in its row (the digit left the row's other boxes), so the sweeps
+/// reach the same fixpoint (only which sweep places a single changes, so a
+/// contradiction between two singles of one sweep could show later). The
+/// box test is 10 of the 58 instructions of a piece; leaving it out took
+/// 4.0-4.4 % off the hard sets and 3.2 % off serg (callgrind, AVX2 path,
+/// results/sudoku-puzzles.md 2026-11-29), nodes unchanged on all five
+/// reference samples. start() keeps it: from the clues it saves sweeps.
+template <bool Box>
 PCOUNT_SIMD9_INLINE V hidden(V x) {
   const V S = seg(x);
-  const V row_only = S & ~bc1(S) & ~bc2(S);
-  const V box_only = S & ~rr1(S) & ~rr2(S);
-  const V h = x & widen((row_only | box_only) & seg_single(x));
+  V lone = S & ~bc1(S) & ~bc2(S);
+  if constexpr (Box) lone |= S & ~rr1(S) & ~rr2(S);
+  const V h = x & widen(lone & seg_single(x));
   const V y = x >> 9, z = x >> 18;
   const V col_single = (x ^ y ^ z) & ~(x & y & z) & mem<0777u>();
   const V cs = (x | y | z) & mem<0777u>();
@@ -453,7 +468,7 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, V* hid, Pieces dirty, Pieces& cha
   V p[kP];
 #pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
-    if (!Incremental || ((dirty >> k) & 1u)) hid[k] = hidden(a[k]);
+    if (!Incremental || ((dirty >> k) & 1u)) hid[k] = hidden<!Incremental>(a[k]);
     p[k] = hid[k] | (a[k] & naked);
   }
   V grown = p[0] ^ placed[0];
