@@ -60,25 +60,23 @@ T one_row(const BipGraph& h, const SubsetRanks& r) {
 }
 
 /// out[t][k] = Σ_{x ∈ T∩adj} in[rank(T − x)][k] for every set T of size
-/// c+1 (sets_next, t its rank) and k < len, or only k ≥ t when `upper`: one
-/// column's move of one row, applied to the first index of a matrix whose
-/// rows hold `len` counts.
+/// c+1 (sets_next, t its rank) and k < len: one column's move of one row,
+/// applied to the first index of a matrix whose rows hold `len` counts.
 template <class T>
-void add_down_rows(const T* in, T* out, std::size_t len, bool upper, const std::vector<std::uint32_t>& sets_next,
-                   std::uint32_t adj, const SubsetRanks& r) {
+void add_down_rows(const T* in, T* out, std::size_t len, const std::vector<std::uint32_t>& sets_next, std::uint32_t adj,
+                   const SubsetRanks& r) {
   for (std::size_t t = 0; t < sets_next.size(); ++t) {
-    const std::size_t k0 = upper ? t : 0;
     T* __restrict o = out + t * len;
     std::uint32_t a = sets_next[t] & adj;
     if (a == 0) {
-      std::fill(o + k0, o + len, T{0});
+      std::fill(o, o + len, T{0});
       continue;
     }
     const auto row = [&](std::uint32_t b) { return in + std::size_t{r.rank[sets_next[t] ^ b]} * len; };
-    std::copy(row(a & (0u - a)) + k0, row(a & (0u - a)) + len, o + k0);
+    std::copy(row(a & (0u - a)), row(a & (0u - a)) + len, o);
     for (a &= a - 1; a; a &= a - 1) {
       const T* __restrict i = row(a & (0u - a));
-      for (std::size_t k = k0; k < len; ++k) o[k] += i[k];
+      for (std::size_t k = 0; k < len; ++k) o[k] += i[k];
     }
   }
 }
@@ -101,15 +99,6 @@ void transpose_tile(const T* in, std::size_t in_len, T* out, std::size_t out_len
     for (std::size_t j = j0; j < j1; ++j) out[j * out_len + i] = in[i * in_len + j];
 }
 
-/// out = inᵀ for a rows×cols matrix, in 8×8 tiles.
-template <class T>
-void transpose(const T* __restrict in, T* __restrict out, std::size_t rows, std::size_t cols) {
-  constexpr std::size_t kTile = 8;
-  for (std::size_t i0 = 0; i0 < rows; i0 += kTile)
-    for (std::size_t j0 = 0; j0 < cols; j0 += kTile)
-      transpose_tile(in, cols, out, rows, i0, std::min(rows, i0 + kTile), j0, std::min(cols, j0 + kTile));
-}
-
 /// Copies the lower triangle of an n×n matrix onto the upper one, in 8×8
 /// tiles (the diagonal tiles entry by entry).
 template <class T>
@@ -123,13 +112,14 @@ void mirror_lower(T* f, std::size_t n) {
   }
 }
 
-/// Work space of two_rows: four matrices of up to C(n,⌊n/2⌋)² counts and
-/// the index lists of one symbol's correction.
+/// Work space of two_rows: three matrices of up to C(n,⌊n/2⌋)² counts, the
+/// gather lists of the second pass and the index lists of one symbol's
+/// correction.
 template <class T>
 struct TwoRowBuffers {
-  std::vector<T> cur, down, across, next;
+  std::vector<T> cur, down, next;
   std::vector<std::uint32_t> from, to, offsets, sources;
-  explicit TwoRowBuffers(std::size_t cells) : cur(cells), down(cells), across(cells), next(cells) {}
+  explicit TwoRowBuffers(std::size_t cells) : cur(cells), down(cells), next(cells) {}
 };
 
 /// One column of two_rows: f (C(n,c)² counts in b.cur) to f' (C(n,c+1)² in
@@ -138,7 +128,7 @@ template <class T>
 void two_rows_column(TwoRowBuffers<T>& b, const std::vector<std::uint32_t>& sets,
                      const std::vector<std::uint32_t>& sets_next, std::uint32_t adj, const SubsetRanks& r) {
   const std::size_t m = sets.size(), m1 = sets_next.size();
-  add_down_rows(b.cur.data(), b.down.data(), m, false, sets_next, adj, r);  // (D·f)[T2][S1]
+  add_down_rows(b.cur.data(), b.down.data(), m, sets_next, adj, r);  // (D·f)[T2][S1]
   // (D·(D·f)ᵀ)[T1][T2] = Σ_{x∈T1∩A} (D·f)[T2][T1−x], filled for T1 ≤ T2 as
   // row T2 of the lower triangle: a gather inside one row of D·f.
   b.offsets.clear();
@@ -186,10 +176,10 @@ void two_rows_column(TwoRowBuffers<T>& b, const std::vector<std::uint32_t>& sets
 /// solutions to solutions. Column c moves both rows:
 ///   f'(T1,T2) = Σ_{x∈T1∩A} Σ_{y∈T2∩A} f(T1−x, T2−y) − Σ_{x∈T1∩T2∩A} f(T1−x, T2−x)
 /// with A the symbols adjacent to c. The double sum is D·f·Dᵀ for the
-/// one-row move D, done as two passes of whole-row additions (D·f, then
-/// D·(D·f)ᵀ, using fᵀ = f); the second sum removes the moves that give both
-/// rows the same symbol. The second pass and the correction fill the upper
-/// triangle, which is then mirrored. Counts wrap modulo 2^64 (or 2^128) in
+/// one-row move D: whole-row additions for D·f, then a gather inside each
+/// row of D·f for the lower triangle of (D·f)·Dᵀ; the second sum removes
+/// the moves that give both rows the same symbol; the lower triangle is
+/// then mirrored (two_rows_column). Counts wrap modulo 2^64 (or 2^128) in
 /// between and the result is exact whenever it fits (fits_64).
 template <class T>
 T two_rows(const BipGraph& h, const SubsetRanks& r) {
