@@ -754,19 +754,19 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     vs += slot_swap(vs, l);
     vm += slot_swap(vm, l);
   }
-  int best_unit = -1, best_score = 1 << 20;
-  for (int u = 0; u < 6; ++u) {
+  // Per unit the key (capped open digits, configurations, unit), or ~0
+  // for a fixed unit; the least key wins.
+  u32 best = ~0u;
+  for (u32 u = 0; u < 6; ++u) {
     const u32 w = u < 3 ? hs[u] : u == 4 ? vm[0] >> 3 : vs[0] >> (u == 3 ? 0 : 6);
-    const int total = static_cast<int>(u < 3 ? w & 0xffu : w & 077u);
-    const int open = static_cast<int>(u < 3 ? w >> 8 : u == 5 ? (w >> 12) & 077u : (w >> (u == 3 ? 12 : 9)) & 077u);
-    const int score = 64 * (open < 7 ? open : 7) + total;
-    if (total > 9 && score < best_score) {
-      best_score = score;
-      best_unit = u;
-    }
+    const u32 total = u < 3 ? w & 0xffu : w & 077u;
+    const u32 open = u < 3 ? w >> 8 : u == 5 ? (w >> 12) & 077u : (w >> (u == 3 ? 12 : 9)) & 077u;
+    const u32 key = (((open < 7 ? open : 7u) << 6 | total) << 3) | u;
+    best = total > 9 && key < best ? key : best;
   }
   Branch br;
-  if (best_unit < 0) return br;
+  if (best == ~0u) return br;
+  const int best_unit = static_cast<int>(best & 7u);
   int best_d = -1, fewest = 99;
   for (int d = 0; d < 9; ++d) {
     const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
