@@ -693,14 +693,22 @@ constexpr int packed_lane(int d) {
 
 /// Configuration branch: the placements of one digit within one band (which
 /// box each row uses) or one stack (which column each band uses) still
-/// open, one child per permutation. Picks the band or stack with the fewest
-/// configurations over all digits among those not yet fixed, and in it the
-/// digit with the fewest (at least two). Returns cell -1 when every band
-/// and stack is fixed.
+/// open, one child per permutation. Picks, among the bands and stacks not
+/// yet fixed, the one with the fewest open digits (more than one
+/// configuration; counts of seven or more taken as equal), ties by the
+/// fewest configurations over all digits, and in it the digit with the
+/// fewest (at least two). Returns cell -1 when every band and stack is
+/// fixed. A unit with few open digits is nearly solved and its last digits
+/// constrain each other, so a branch there settles more: against the
+/// fewest configurations alone (limit 2) 1106 takes 25 % fewer nodes and
+/// 22 % fewer instructions, 11+ 9 % and 13 %; top1465 3 % more of both
+/// (results/sudoku-puzzles.md, 2026-11-29 morning; a cap of 6 or 8-9
+/// open digits measured worse).
 Branch choose_configuration(const Simd9State& s, const V* a) {
   alignas(64) u32 hc[48], vc[48];
   // Per lane the configurations left of its digit in its band (h); their
-  // sums over the digits per band (hs).
+  // sums over the digits per band (hs, bits 0-7) and the number of open
+  // digits (h of 2-6: h + 6 >= 8) per band (hs, from bit 8).
   V hs{}, T[kP];
 #pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
@@ -712,7 +720,7 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     const V x = (S & (b1 >> 9) & (b2 >> 18) & mem<0111u>()) + (S & (b2 >> 9) & (b1 >> 18) & mem<0111u>());
     const V h = (x + (x >> 3) + (x >> 6)) & mem<7u>();
     __builtin_memcpy(hc + kW * k, &h, sizeof(V));
-    hs += h;
+    hs += h + (((h + mem<6u>()) >> 3) << 8);
     // The column sets of the digit's three bands in one lane (rows of 9
     // bits, band b first in lane b: the count below does not depend on the
     // order of the rows).
@@ -724,7 +732,9 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   // the digits of piece 3j + b (vc: packed vector j at lanes kW·j; see
   // packed_lane). Their sums over the digits: stacks 0 and 2 in vs (bits
   // 0-5 and 6-11), stack 1 in vm (bits 3-8); a sum is at most 54, so no
-  // field reaches the next.
+  // field reaches the next. The open digits per stack (a field of 2-6 has
+  // bit 1 or 2 set), counted in the same vectors from bit 12: stacks 0 and
+  // 2 in vs (bits 12-17, 18-23), stack 1 in vm (bits 12-17).
   V vs{}, vm{};
 #pragma GCC unroll 16
   for (int j = 0; j < kPacked; ++j) {
@@ -733,8 +743,9 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     V v{};
     for (int i = 0; i < 6; ++i) v += (u >> kPerm[i][0]) & (u >> (9 + kPerm[i][1])) & (u >> (18 + kPerm[i][2])) & mem<0111u>();
     __builtin_memcpy(vc + kW * j, &v, sizeof(V));
-    vs += v & mem<0707u>();
-    vm += v & mem<070u>();
+    const V open = ((v >> 1) | (v >> 2)) & mem<0111u>();
+    vs += (v & mem<0707u>()) + ((open & mem<0707u>()) << 12);
+    vm += (v & mem<070u>()) + ((open & mem<070u>()) << 9);
   }
   vs += br1(vs) + br2(vs);
   vm += br1(vm) + br2(vm);
@@ -743,18 +754,19 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     vs += slot_swap(vs, l);
     vm += slot_swap(vm, l);
   }
-  int best_unit = -1, best_total = 1 << 20;
-  for (int u = 0; u < 6; ++u) {
-    const int total = u < 3    ? static_cast<int>(hs[u])
-                      : u == 4 ? static_cast<int>(vm[0] >> 3)
-                               : static_cast<int>((vs[0] >> (u == 3 ? 0 : 6)) & 077u);
-    if (total > 9 && total < best_total) {
-      best_total = total;
-      best_unit = u;
-    }
+  // Per unit the key (capped open digits, configurations, unit), or ~0
+  // for a fixed unit; the least key wins.
+  u32 best = ~0u;
+  for (u32 u = 0; u < 6; ++u) {
+    const u32 w = u < 3 ? hs[u] : u == 4 ? vm[0] >> 3 : vs[0] >> (u == 3 ? 0 : 6);
+    const u32 total = u < 3 ? w & 0xffu : w & 077u;
+    const u32 open = u < 3 ? w >> 8 : u == 5 ? (w >> 12) & 077u : (w >> (u == 3 ? 12 : 9)) & 077u;
+    const u32 key = (((open < 7 ? open : 7u) << 6 | total) << 3) | u;
+    best = total > 9 && key < best ? key : best;
   }
   Branch br;
-  if (best_unit < 0) return br;
+  if (best == ~0u) return br;
+  const int best_unit = static_cast<int>(best & 7u);
   int best_d = -1, fewest = 99;
   for (int d = 0; d < 9; ++d) {
     const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
