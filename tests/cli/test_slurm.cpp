@@ -81,7 +81,6 @@ TEST(Slurm, AnArrayOfShardsMergesToTheSingleRunTotal) {
   EXPECT_EQ(count_lines(slurp((results / "profile.csv").string())), single["tasks"].get<std::size_t>() + 1);
   EXPECT_NE(slurp((results / "total.txt").string()).find("724"), std::string::npos);
   EXPECT_NE(slurp((results / "scaling.txt").string()).find("speedup"), std::string::npos);
-  fs::remove_all(results);
 }
 
 TEST(Slurm, ClassMethodShardsMergeToo) {
@@ -89,7 +88,6 @@ TEST(Slurm, ClassMethodShardsMergeToo) {
   const nlohmann::json total = nlohmann::json::parse(slurp((results / "total.json").string()));
   EXPECT_EQ(total["counts"]["reduced"], "16942080");  // R(7), OEIS A000315
   EXPECT_EQ(total["counts"], single_run({"--latin", "7", "--method", "classes"})["counts"]);
-  fs::remove_all(results);
 }
 
 // docs/hpc.md's recipe: the merge job names the missing shard and fails;
@@ -105,7 +103,6 @@ TEST(Slurm, AMissingShardIsResubmittedByItsIndex) {
             "sbatch --array=2 $S/count-array.sbatch --queens 10 && sbatch $S/merge.sbatch");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(slurp((results / "total.json").string()))["counts"]["all"], "724");
-  fs::remove_all(results);
 }
 
 // Real sbatch runs a spooled copy, so the scripts find count through
@@ -123,7 +120,6 @@ TEST(Slurm, TheProgramIsFoundUnderTheSubmitDirectory) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(slurp((results / "total.json").string()))["counts"]["all"], "92");
   EXPECT_NE(slurp((results / "scaling.txt").string()).find("speedup"), std::string::npos);
-  fs::remove_all(results);
 }
 
 // A task that fails fails the whole submission (the stub's exit status is
@@ -150,7 +146,6 @@ TEST(Slurm, AFailingTaskFailsTheArray) {
     const CommandResult r = shell(empty, results, c.env, c.script);
     EXPECT_EQ(r.status, 2) << c.script << "\n" << r.err;
     EXPECT_NE(r.err.find(c.names), std::string::npos) << c.script << "\n" << r.err;
-    fs::remove_all(results);
   }
 }
 
