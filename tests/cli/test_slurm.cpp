@@ -167,7 +167,6 @@ TEST(Slurm, ScalingPredictionEndsQuietlyIntoHead) {
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find("tasks 100, total 50.500 s of work"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("status 141"), std::string::npos) << r.out;  // 128 + SIGPIPE
-  fs::remove_all(dir);
 }
 
 TEST(Slurm, LatinSquaresListTablesShardsAndMerge) {
