@@ -678,18 +678,49 @@ constexpr auto kOpenPerms = [] {
   return t;
 }();
 
-/// Pieces packed three to a vector by choose_configuration's stack count.
-constexpr int kPacked = (kP + 2) / 3;
-/// Band lane b (0-2) of every digit slot.
-constexpr V kSlotLane[3] = {make4(~0u, 0, 0, 0), make4(0, ~0u, 0, 0), make4(0, 0, ~0u, 0)};
-
-/// Where choose_configuration's stack counts keep digit d (0-based): piece
-/// k = d / (kW / 4), packed into vector k / 3 at band lane k % 3 of the
-/// digit's slot.
-constexpr int packed_lane(int d) {
-  const int k = d / (kW / 4), slot = d % (kW / 4);
-  return kW * (k / 3) + 4 * slot + k % 3;
+/// Byte i of the result: t[byte i of x] (each byte of x below 16).
+PCOUNT_SIMD9_INLINE V byte_lookup(const std::uint8_t (&t)[16], V x) {
+#if defined(__x86_64__) && defined(__SSE4_1__) && !defined(PCOUNT_SIMD9_W16)
+  __m128i q;
+  __builtin_memcpy(&q, t, 16);
+#if defined(__AVX2__)
+  return reinterpret_cast<V>(_mm256_shuffle_epi8(_mm256_broadcastsi128_si256(q), reinterpret_cast<__m256i>(x)));
+#else
+  return reinterpret_cast<V>(_mm_shuffle_epi8(q, reinterpret_cast<__m128i>(x)));
+#endif
+#else
+  std::uint8_t b[sizeof(V)];
+  __builtin_memcpy(b, &x, sizeof(V));
+  for (auto& v : b) v = t[v];
+  __builtin_memcpy(&x, b, sizeof(V));
+  return x;
+#endif
 }
+
+/// Cells of a 3-bit pattern (0-7).
+constexpr std::uint8_t kCells3[16] = {0, 1, 1, 2, 1, 2, 2, 3};
+
+/// The configurations of a 3×3 pattern (rows × boxes of a band, or bands ×
+/// columns of a stack) by its number of cells (0 for none). At a fixpoint
+/// of step 1 every cell of the pattern lies on one of its permutations (the
+/// step removes any other), and then their number depends on the cells
+/// alone: 3 cells give 1, 5 or 6 give 2, 7 give 3, 8 give 4, 9 give 6 (4
+/// cannot occur; checked over all 512 patterns). Every state choose() sees
+/// is such a fixpoint: it comes from propagate(), which returns only when
+/// step 1 removed nothing.
+constexpr std::uint8_t kConfigsByCells[16] = {0, 0, 0, 1, 0, 2, 2, 3, 4, 6};
+static_assert([] {
+  for (int m = 0; m < 512; ++m) {
+    const int perms = kOpenPerms.perms[m];
+    int cover = 0;  // the cells on an open permutation
+    for (int i = 0; i < 6; ++i)
+      if ((perms >> i) & 1)
+        for (int r = 0; r < 3; ++r) cover |= 1 << (3 * r + kPerm[i][r]);
+    if (perms != 0 && cover == m && std::popcount(static_cast<unsigned>(perms)) != kConfigsByCells[std::popcount(static_cast<unsigned>(m))])
+      return false;
+  }
+  return true;
+}(), "kConfigsByCells: the configurations of every closed 3×3 pattern");
 
 /// Configuration branch: the placements of one digit within one band (which
 /// box each row uses) or one stack (which column each band uses) still
@@ -703,64 +734,46 @@ constexpr int packed_lane(int d) {
 /// fewest configurations alone (limit 2) 1106 takes 25 % fewer nodes and
 /// 22 % fewer instructions, 11+ 9 % and 13 %; top1465 3 % more of both
 /// (results/sudoku-puzzles.md, 2026-11-29 morning; a cap of 6 or 8-9
-/// open digits measured worse).
+/// open digits measured worse). The configurations are counted from the
+/// cells of each pattern (kConfigsByCells).
 Branch choose_configuration(const Simd9State& s, const V* a) {
   alignas(64) u32 hc[48], vc[48];
-  // Per lane the configurations left of its digit in its band (h); their
-  // sums over the digits per band (hs, bits 0-7) and the number of open
-  // digits (h of 2-6: h + 6 >= 8) per band (hs, from bit 8).
-  V hs{}, T[kP];
+  // Per lane the configurations of its digit in its band (hc) and, in
+  // byte j, in stack j (vc; the same in the three band lanes of a digit).
+  // Their sums over the digits: per band lane in hs (bits 0-7) with the
+  // open digits (configurations 2-6: c + 6 >= 8) from bit 8; per stack
+  // in byte j of vs, and the open digits in byte j of vo.
+  V hs{}, vs{}, vo{};
 #pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
-    // Permutations through each segment (row 0, box c): the boxes c+1, c+2
-    // of rows 1, 2 in either order; summed over the three boxes (3-bit
-    // fields at bits 0, 3, 6 hold 0-2 each).
+    // Segments (row r, box c: bit 9r + 3c) per row (at bit 9r), then in
+    // all (0-9).
     const V S = seg(a[k]);
-    const V b1 = bc1(S), b2 = bc2(S);
-    const V x = (S & (b1 >> 9) & (b2 >> 18) & mem<0111u>()) + (S & (b2 >> 9) & (b1 >> 18) & mem<0111u>());
-    const V h = (x + (x >> 3) + (x >> 6)) & mem<7u>();
+    const V r = (S + (S >> 3) + (S >> 6)) & mem<kL0 * 3u>();
+    const V n = (r + (r >> 9) + (r >> 18)) & mem<15u>();
+    const V h = byte_lookup(kConfigsByCells, n);
     __builtin_memcpy(hc + kW * k, &h, sizeof(V));
     hs += h + (((h + mem<6u>()) >> 3) << 8);
-    // The column sets of the digit's three bands in one lane (rows of 9
-    // bits, band b first in lane b: the count below does not depend on the
-    // order of the rows).
-    const V c = colset(a[k]);
-    T[k] = c | (br1(c) << 9) | (br2(c) << 18);
+    // The columns of stack j in this band (byte j), counted and summed
+    // over the digit's three bands (0-9 per byte).
+    const V c = a[k] | (a[k] >> 9) | (a[k] >> 18);
+    const V e = byte_lookup(kCells3, (c & mem<7u>()) | ((c & mem<070u>()) << 5) | ((c & mem<0700u>()) << 10));
+    const V v = byte_lookup(kConfigsByCells, e + br1(e) + br2(e));
+    __builtin_memcpy(vc + kW * k, &v, sizeof(V));
+    vs += v;
+    vo += ((v + mem<0x060606u>()) >> 3) & mem<0x010101u>();
   }
-  // Stack configurations, in 3-bit fields per stack: the same in every band
-  // lane of a digit, so lane b of every digit slot of packed vector j takes
-  // the digits of piece 3j + b (vc: packed vector j at lanes kW·j; see
-  // packed_lane). Their sums over the digits: stacks 0 and 2 in vs (bits
-  // 0-5 and 6-11), stack 1 in vm (bits 3-8); a sum is at most 54, so no
-  // field reaches the next. The open digits per stack (a field of 2-6 has
-  // bit 1 or 2 set), counted in the same vectors from bit 12: stacks 0 and
-  // 2 in vs (bits 12-17, 18-23), stack 1 in vm (bits 12-17).
-  V vs{}, vm{};
-#pragma GCC unroll 16
-  for (int j = 0; j < kPacked; ++j) {
-    V u{};
-    for (int b = 0; b < 3 && 3 * j + b < kP; ++b) u |= T[3 * j + b] & kSlotLane[b];
-    V v{};
-    for (int i = 0; i < 6; ++i) v += (u >> kPerm[i][0]) & (u >> (9 + kPerm[i][1])) & (u >> (18 + kPerm[i][2])) & mem<0111u>();
-    __builtin_memcpy(vc + kW * j, &v, sizeof(V));
-    const V open = ((v >> 1) | (v >> 2)) & mem<0111u>();
-    vs += (v & mem<0707u>()) + ((open & mem<0707u>()) << 12);
-    vm += (v & mem<070u>()) + ((open & mem<070u>()) << 9);
-  }
-  vs += br1(vs) + br2(vs);
-  vm += br1(vm) + br2(vm);
   for (int l = 0; l < kSlotLevels; ++l) {
     hs += slot_swap(hs, l);
     vs += slot_swap(vs, l);
-    vm += slot_swap(vm, l);
+    vo += slot_swap(vo, l);
   }
   // Per unit the key (capped open digits, configurations, unit), or ~0
   // for a fixed unit; the least key wins.
   u32 best = ~0u;
   for (u32 u = 0; u < 6; ++u) {
-    const u32 w = u < 3 ? hs[u] : u == 4 ? vm[0] >> 3 : vs[0] >> (u == 3 ? 0 : 6);
-    const u32 total = u < 3 ? w & 0xffu : w & 077u;
-    const u32 open = u < 3 ? w >> 8 : u == 5 ? (w >> 12) & 077u : (w >> (u == 3 ? 12 : 9)) & 077u;
+    const u32 total = u < 3 ? hs[u] & 0xffu : (vs[0] >> (8 * (u - 3))) & 0xffu;
+    const u32 open = u < 3 ? hs[u] >> 8 : (vo[0] >> (8 * (u - 3))) & 0xffu;
     const u32 key = (((open < 7 ? open : 7u) << 6 | total) << 3) | u;
     best = total > 9 && key < best ? key : best;
   }
@@ -770,7 +783,7 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   int best_d = -1, fewest = 99;
   for (int d = 0; d < 9; ++d) {
     const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
-                                : static_cast<int>((vc[packed_lane(d)] >> (3 * (best_unit - 3))) & 7u);
+                                : static_cast<int>((vc[simd9_lane(d, 0)] >> (8 * (best_unit - 3))) & 0xffu);
     if (n >= 2 && n < fewest) {
       fewest = n;
       best_d = d;
