@@ -709,6 +709,10 @@ constexpr std::uint8_t kCells3[16] = {0, 1, 1, 2, 1, 2, 2, 3};
 /// is such a fixpoint: it comes from propagate(), which returns only when
 /// step 1 removed nothing.
 constexpr std::uint8_t kConfigsByCells[16] = {0, 0, 0, 1, 0, 2, 2, 3, 4, 6};
+/// kConfigsByCells plus 64 where the digit is open (more than one
+/// configuration): a sum of these over the nine digits holds the
+/// configurations (at most 54) below bit 6 and the open digits above.
+constexpr std::uint8_t kConfigsOpenByCells[16] = {0, 0, 0, 1, 0, 66, 66, 67, 68, 70};
 static_assert([] {
   for (int m = 0; m < 512; ++m) {
     const int perms = kOpenPerms.perms[m];
@@ -721,6 +725,11 @@ static_assert([] {
   }
   return true;
 }(), "kConfigsByCells: the configurations of every closed 3×3 pattern");
+static_assert([] {
+  for (int n = 0; n < 16; ++n)
+    if (kConfigsOpenByCells[n] != kConfigsByCells[n] + (kConfigsByCells[n] >= 2 ? 64 : 0)) return false;
+  return true;
+}(), "kConfigsOpenByCells: kConfigsByCells with 64 for an open digit");
 
 /// Configuration branch: the placements of one digit within one band (which
 /// box each row uses) or one stack (which column each band uses) still
@@ -740,9 +749,10 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   alignas(64) u32 hc[48], vc[48];
   // Per lane the configurations of its digit in its band (hc) and, in
   // byte j, in stack j (vc; the same in the three band lanes of a digit).
-  // Their sums over the digits: per band lane in hs (bits 0-7) with the
-  // open digits (configurations 2-6: c + 6 >= 8) from bit 8; per stack
-  // in byte j of vs, and the open digits in byte j of vo.
+  // Their sums over the digits: per band lane in hs (configurations in
+  // bits 0-5, open digits from bit 6, see kConfigsOpenByCells); per stack
+  // in byte j of vs, and the open digits (configurations 2-6: c + 6 >= 8)
+  // in byte j of vo.
   V hs{}, vs{}, vo{};
 #pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
@@ -751,9 +761,9 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
     const V S = seg(a[k]);
     const V r = (S + (S >> 3) + (S >> 6)) & mem<kL0 * 3u>();
     const V n = (r + (r >> 9) + (r >> 18)) & mem<15u>();
-    const V h = byte_lookup(kConfigsByCells, n);
+    const V h = byte_lookup(kConfigsOpenByCells, n);
     __builtin_memcpy(hc + kW * k, &h, sizeof(V));
-    hs += h + (((h + mem<6u>()) >> 3) << 8);
+    hs += h;
     // The columns of stack j in this band (byte j), counted and summed
     // over the digit's three bands (0-9 per byte).
     const V c = a[k] | (a[k] >> 9) | (a[k] >> 18);
@@ -772,8 +782,8 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   // for a fixed unit; the least key wins.
   u32 best = ~0u;
   for (u32 u = 0; u < 6; ++u) {
-    const u32 total = u < 3 ? hs[u] & 0xffu : (vs[0] >> (8 * (u - 3))) & 0xffu;
-    const u32 open = u < 3 ? hs[u] >> 8 : (vo[0] >> (8 * (u - 3))) & 0xffu;
+    const u32 total = u < 3 ? hs[u] & 63u : (vs[0] >> (8 * (u - 3))) & 0xffu;
+    const u32 open = u < 3 ? hs[u] >> 6 : (vo[0] >> (8 * (u - 3))) & 0xffu;
     const u32 key = (((open < 7 ? open : 7u) << 6 | total) << 3) | u;
     best = total > 9 && key < best ? key : best;
   }
@@ -782,7 +792,7 @@ Branch choose_configuration(const Simd9State& s, const V* a) {
   const int best_unit = static_cast<int>(best & 7u);
   int best_d = -1, fewest = 99;
   for (int d = 0; d < 9; ++d) {
-    const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)])
+    const int n = best_unit < 3 ? static_cast<int>(hc[simd9_lane(d, best_unit)] & 63u)
                                 : static_cast<int>((vc[simd9_lane(d, 0)] >> (8 * (best_unit - 3))) & 0xffu);
     if (n >= 2 && n < fewest) {
       fewest = n;
