@@ -3,10 +3,10 @@
 # refuses bad input in one line on stderr with status 2, before it builds
 # or times anything: a path that is no tdoku checkout, an unknown
 # --solver, a peer whose sources the checkout lacks, too few --reps, an
-# unknown --simd level, and --solver rust_sudoku without cargo. The tdoku
-# checkout is a stand-in holding only the files the script looks for, and
-# PATH holds only the tools the script runs before those checks. Exit 1
-# on the first miss.
+# unknown --simd level, an unknown or empty --sets, and --solver
+# rust_sudoku without cargo. The tdoku checkout is a stand-in holding only
+# the files the script looks for, and PATH holds only the tools the script
+# runs before those checks. Exit 1 on the first miss.
 set -u
 src=$1
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
@@ -34,6 +34,8 @@ expect no-fsss2 'module_fsss2/fsss2.cpp is missing' --solver fsss2 "$tmp/tdoku"
 expect no-rust-crate 'module_rust_sudoku/Cargo.toml is missing' --solver rust_sudoku "$tmp/tdoku"
 expect few-reps "--reps: a whole number ≥ 5, got '4'" --reps 4 "$tmp/tdoku"
 expect unknown-simd "--simd: sse4.1, avx2 or avx512, got 'avx'" --simd avx "$tmp/tdoku"
+expect unknown-set "--sets: comma-separated names among .*, got 'serg'" --sets puzzles2_17_clue,serg "$tmp/tdoku"
+expect empty-sets "--sets: comma-separated names among .*, got ''" --sets "" "$tmp/tdoku"
 mkdir -p "$tmp/tdoku/other/module_rust_sudoku"
 : >"$tmp/tdoku/other/module_rust_sudoku/Cargo.toml"
 expect no-cargo '--solver rust_sudoku: no cargo in PATH' --solver rust_sudoku --count "$tmp/count" "$tmp/tdoku"
