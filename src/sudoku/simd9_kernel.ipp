@@ -451,8 +451,11 @@ PCOUNT_SIMD9_INLINE V hidden(V x) {
 
 /// Hidden and naked singles (steps 2-4): finds them on every piece and
 /// places them all; `f` gets the candidate counts of the state it started
-/// from. `placed` holds the singles whose eliminations are done (placed by
-/// an earlier call, or before the last assignment; they stay singles); when
+/// from. `placed` holds the cells of the singles whose eliminations are
+/// done (placed by an earlier call, or before the last assignment; they
+/// stay singles), in every digit slot's band lanes: a cell is single for
+/// one digit, so the cells say which singles are new with one vector
+/// instead of one per piece (fewer registers held on the AVX2 path). When
 /// no other single is found, nothing is placed and `fresh` is false, else
 /// `placed` takes the new set. `hid` holds each piece's hidden singles as
 /// last found. Incremental: only the pieces of `dirty` (changed since) are
@@ -461,7 +464,7 @@ PCOUNT_SIMD9_INLINE V hidden(V x) {
 /// otherwise every piece, and `changed` gets all. Returns the
 /// contradictions found (any lane nonzero).
 template <bool Incremental>
-PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, V* hid, Pieces dirty, Pieces& changed, Fold& f, bool& fresh) {
+PCOUNT_SIMD9_INLINE V singles(V* a, V& placed, V* hid, Pieces dirty, Pieces& changed, Fold& f, bool& fresh) {
   f = fold(a);
   V bad = (f.o ^ mem<kM27>()) & kBandLanes;
   const V naked = f.o & ~f.t;
@@ -471,9 +474,9 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, V* hid, Pieces dirty, Pieces& cha
     if (!Incremental || ((dirty >> k) & 1u)) hid[k] = hidden<!Incremental>(a[k]);
     p[k] = hid[k] | (a[k] & naked);
   }
-  V grown = p[0] ^ placed[0];
-  for (int k = 1; k < kP; ++k) grown |= p[k] ^ placed[k];
-  fresh = any(grown);
+  V grown = p[0];
+  for (int k = 1; k < kP; ++k) grown |= p[k];
+  fresh = any(grown & ~placed);
   if (!fresh) return bad;
   // Cells claimed by two digits.
   V claimed = p[0], twice{};
@@ -493,15 +496,15 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V* placed, V* hid, Pieces dirty, Pieces& cha
     V keep = ~claimed;
     // A piece's singles leave their rows, boxes and columns; those placed
     // before have done so already.
-    if (!Incremental || any(p[k] ^ placed[k])) {
+    if (!Incremental || any(p[k] & ~placed)) {
       V pc = colset(p[k]);
       pc |= br1(pc) | br2(pc);
       keep &= ~(rows_boxes(seg(p[k])) | colexp(pc));
     }
     a[k] = x & (keep | p[k]);
-    placed[k] = p[k];
     if constexpr (Incremental) changed |= static_cast<Pieces>(any(a[k] ^ x)) << k;
   }
+  placed = claimed;
   if constexpr (!Incremental) changed = kAllPieces;
   return bad;
 }
@@ -541,11 +544,11 @@ __attribute__((noinline)) bool propagate(Simd9State& s, bool assigned, Pieces di
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
 #endif
-  V a[kP], placed[kP] = {}, hid[kP] = {};
+  V a[kP], placed{}, hid[kP] = {};
   load(s, a);
   if (assigned) {
     const V n = load_single(s);
-    for (int k = 0; k < kP; ++k) placed[k] = a[k] & n;
+    placed = n;
   }
   // Pieces changed since the singles (sdirty) or the locked candidates
   // (ldirty) last looked at them.
