@@ -24,8 +24,9 @@ namespace pcount::sudoku::detail {
 struct Simd9State {
   alignas(64) std::uint32_t lane[48];
   /// Per band (entries 0-2; entry 3 stays 0) the cells that held one digit
-  /// when the last propagation ended: their eliminations are done, so the
-  /// next propagation (after an assignment) starts with them placed.
+  /// when the last propagation ended (before the first, the clue cells,
+  /// whose eliminations start() does itself): their eliminations are done,
+  /// so the next propagation starts with them placed.
   alignas(16) std::uint32_t single[4];
   std::uint32_t solved;  ///< 1 when every cell holds one digit (set by propagation)
 };

@@ -533,7 +533,8 @@ PCOUNT_SIMD9_INLINE V load_single(const Simd9State& s) {
 /// results/sudoku-puzzles.md 2026-11-27); the same after an assignment
 /// took 9 % of the instructions off serg but made the hard sets 12-13 %
 /// slower. `assigned`: `s` is a propagated state changed by an assignment,
-/// so its cells in Simd9State::single count as placed (a first pass that
+/// or start()'s state with the clues' eliminations done, so its cells in
+/// Simd9State::single count as placed (a first pass that
 /// finds nothing else goes straight to the locked candidates; 1.2 % fewer
 /// instructions on serg, 2 % on 11+, 0-2 % faster). `Incremental` (see
 /// kIncremental): `s` is such a state and `dirty` holds the pieces the
