@@ -196,6 +196,13 @@ PCOUNT_SIMD9_INLINE V rows_boxes(V z) {
 }
 PCOUNT_SIMD9_INLINE V colset(V x) { return (x | (x >> 9) | (x >> 18)) & mem<0777u>(); }
 PCOUNT_SIMD9_INLINE V colexp(V x) { return x | (x << 9) | (x << 18); }
+/// The rows, boxes and columns (all three bands) of the cells of `p`: the
+/// cells a placed single of the digit leaves.
+PCOUNT_SIMD9_INLINE V peers(V p) {
+  V pc = colset(p);
+  pc |= br1(pc) | br2(pc);
+  return rows_boxes(seg(p)) | colexp(pc);
+}
 
 PCOUNT_SIMD9_INLINE bool any(V x) {
 #ifdef PCOUNT_SIMD9_W16
@@ -496,11 +503,7 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V& placed, V* hid, Pieces dirty, Pieces& cha
     V keep = ~claimed;
     // A piece's singles leave their rows, boxes and columns; those placed
     // before have done so already.
-    if (!Incremental || any(p[k] & ~placed)) {
-      V pc = colset(p[k]);
-      pc |= br1(pc) | br2(pc);
-      keep &= ~(rows_boxes(seg(p[k])) | colexp(pc));
-    }
+    if (!Incremental || any(p[k] & ~placed)) keep &= ~peers(p[k]);
     a[k] = x & (keep | p[k]);
     if constexpr (Incremental) changed |= static_cast<Pieces>(any(a[k] ^ x)) << k;
   }
@@ -642,9 +645,7 @@ bool start(Simd9State& s, const std::uint8_t* clues) {
   for (int k = 0; k < kP; ++k) {
     V g;
     __builtin_memcpy(&g, given + kW * k, sizeof(V));
-    V gc = colset(g);
-    gc |= br1(gc) | br2(gc);
-    const V a = ((kM27 & ~taken & ~(rows_boxes(seg(g)) | colexp(gc))) | g) & valid(k);
+    const V a = ((kM27 & ~taken & ~peers(g)) | g) & valid(k);
     __builtin_memcpy(s.lane + kW * k, &a, sizeof(V));
   }
   __builtin_memcpy(s.single, band_given, sizeof band_given);
