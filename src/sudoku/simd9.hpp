@@ -42,13 +42,12 @@ inline constexpr std::array<std::uint64_t, 256> kSpreadBits = [] {
   return t;
 }();
 
-#define PCOUNT_SIMD9_DECLARE(NS)                                                  \
-  namespace NS {                                                                  \
-  bool start(Simd9State& s, const std::uint8_t* clues);                           \
-  bool assign(Simd9State& s, int cell, int digit);                                \
-  Branch choose(const Simd9State& s);                                             \
-  int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, \
-                 int max);                                                        \
+#define PCOUNT_SIMD9_DECLARE(NS)                                                            \
+  namespace NS {                                                                            \
+  bool start(Simd9State& s, const std::uint8_t* clues);                                     \
+  bool assign(Simd9State& s, const Simd9State& from, int cell, int digit);                  \
+  Branch choose(const Simd9State& s);                                                       \
+  int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, int max); \
   }
 
 PCOUNT_SIMD9_DECLARE(simd9_sse41)
@@ -84,10 +83,17 @@ public:
     else if constexpr (Path == SimdPath::avx2) return simd9_avx2::choose(s);
     else return simd9_sse41::choose(s);
   }
-  [[nodiscard]] static bool assign(State& s, int cell, int v) {
-    if constexpr (Path == SimdPath::avx512) return simd9_avx512::assign(s, cell, v);
-    else if constexpr (Path == SimdPath::avx2) return simd9_avx2::assign(s, cell, v);
-    else return simd9_sse41::assign(s, cell, v);
+  [[nodiscard]] static bool assign(State& s, int cell, int v) { return assign(s, s, cell, v); }
+  /// `from` with value v+1 in `cell` (or a configuration, see Branch),
+  /// propagated into `s` without a copy first; `s` is written only on
+  /// success.
+  [[nodiscard]] static bool assign(State& s, const State& from, int cell, int v) {
+    if constexpr (Path == SimdPath::avx512)
+      return simd9_avx512::assign(s, from, cell, v);
+    else if constexpr (Path == SimdPath::avx2)
+      return simd9_avx2::assign(s, from, cell, v);
+    else
+      return simd9_sse41::assign(s, from, cell, v);
   }
   /// The digits of the single cells of a state into `cells` (81 values;
   /// an open cell gets a meaningless value): per band the four bit planes

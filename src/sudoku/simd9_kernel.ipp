@@ -512,10 +512,8 @@ PCOUNT_SIMD9_INLINE V singles(V* a, V& placed, V* hid, Pieces dirty, Pieces& cha
   return bad;
 }
 
-/// Simd9State::single as lanes: band b's cells in every lane of band b.
-PCOUNT_SIMD9_INLINE V load_single(const Simd9State& s) {
-  V4 q;
-  __builtin_memcpy(&q, s.single, sizeof q);
+/// Four lanes (a digit slot's band lanes) repeated over a piece.
+PCOUNT_SIMD9_INLINE V dup4(V4 q) {
 #ifdef PCOUNT_SIMD9_W16
   return __builtin_shufflevector(q, q, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3);
 #elif defined(__AVX2__)
@@ -523,6 +521,66 @@ PCOUNT_SIMD9_INLINE V load_single(const Simd9State& s) {
 #else
   return q;
 #endif
+}
+
+/// Simd9State::single as lanes: band b's cells in every lane of band b.
+PCOUNT_SIMD9_INLINE V load_single(const Simd9State& s) {
+  V4 q;
+  __builtin_memcpy(&q, s.single, sizeof q);
+  return dup4(q);
+}
+
+/// What a configuration branch removes from its digit, by unit (bands 0-2,
+/// then stacks 0-2) and permutation (kPerm): per band lane of the digit's
+/// slot the cells off the permutation (a band keeps the permutation's row
+/// segments; a stack keeps, in band j, column kPerm[p][j] of its three);
+/// lane 3 (padding) nothing.
+struct ConfigDrop {
+  alignas(16) u32 lanes[6][6][4];
+};
+constexpr ConfigDrop kConfigDrop = [] {
+  ConfigDrop t{};
+  for (int p = 0; p < 6; ++p)
+    for (int j = 0; j < 3; ++j) {
+      for (int u = 0; u < 3; ++u) t.lanes[u][p][j] = j == u ? ~(row_perm_leads(p) * 7u) & kM27 : 0u;
+      for (int st = 0; st < 3; ++st) t.lanes[3 + st][p][j] = (0x40201u * (7u << (3 * st))) & ~(0x40201u << (3 * st + kPerm[p][j]));
+    }
+  return t;
+}();
+
+/// Band lane index (0-3) of every lane, and of each lane its digit slot's
+/// first lane within the state (lane of band 0) for piece 0.
+#ifdef PCOUNT_SIMD9_W16
+constexpr V kSlotFirst = {0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12};
+#elif defined(__AVX2__)
+constexpr V kSlotFirst = {0, 0, 0, 0, 4, 4, 4, 4};
+#else
+constexpr V kSlotFirst = {0, 0, 0, 0};
+#endif
+constexpr V kBandIndex = make4(0, 1, 2, 3);
+
+/// Applies an assignment to the loaded state `a` in registers (after a
+/// write to one lane in memory, the vector load of the piece waits for
+/// the store to leave the store buffer: it cannot be forwarded). `cell`
+/// below 81: `digit` (0-8) in that cell, which leaves the cell's other
+/// digits. 81 + 9·unit + d: configuration branch of choose_configuration,
+/// digit d takes permutation `digit` in band `unit` (0-2) or stack
+/// `unit` - 3. Returns the pieces changed (or may have).
+PCOUNT_SIMD9_INLINE Pieces apply_assignment(V* a, int cell, int digit) {
+  if (cell >= 81) {
+    const int unit = (cell - 81) / 9, first = simd9_lane((cell - 81) % 9, 0);
+    V4 q;
+    __builtin_memcpy(&q, kConfigDrop.lanes[unit][digit], sizeof q);
+    const V drop = dup4(q);
+#pragma GCC unroll 16
+    for (int k = 0; k < kP; ++k) a[k] &= ~(drop & (V)(kSlotFirst + static_cast<u32>(kW * k) == first));
+    return 1u << (first / kW);
+  }
+  const V drop = (V)(kBandIndex == cell / 27) & (1u << (cell % 27));
+  const int first = simd9_lane(digit, 0);
+#pragma GCC unroll 16
+  for (int k = 0; k < kP; ++k) a[k] &= ~(drop & ~(V)(kSlotFirst + static_cast<u32>(kW * k) == first));
+  return kAllPieces;
 }
 
 /// The sweeps: singles until they find nothing new, then the locked
@@ -535,25 +593,25 @@ PCOUNT_SIMD9_INLINE V load_single(const Simd9State& s) {
 /// 17-clue set 11 % slower in CPU time, the others level (AVX2,
 /// results/sudoku-puzzles.md 2026-11-27); the same after an assignment
 /// took 9 % of the instructions off serg but made the hard sets 12-13 %
-/// slower. `assigned`: `s` is a propagated state changed by an assignment,
-/// or start()'s state with the clues' eliminations done, so its cells in
-/// Simd9State::single count as placed (a first pass that
-/// finds nothing else goes straight to the locked candidates; 1.2 % fewer
-/// instructions on serg, 2 % on 11+, 0-2 % faster). `Incremental` (see
-/// kIncremental): `s` is such a state and `dirty` holds the pieces the
-/// assignment changed; the others passed every step unchanged. start()
-/// has its own copy without the tracking.
+/// slower. Propagates `from` into `s` (the same state or another; `s` is
+/// written only on success). `from` is a propagated state, or start()'s
+/// state with the clues' eliminations done; its cells in Simd9State::single count as placed (a
+/// first pass that finds nothing else goes straight to the locked
+/// candidates; 1.2 % fewer instructions on serg, 2 % on 11+, 0-2 %
+/// faster). `cell` and `digit`: the assignment to apply first (see
+/// apply_assignment), or cell -1 for none (start()). `Incremental` (see
+/// kIncremental): the sweeps look again only at the pieces the assignment
+/// changed; the others passed every step unchanged. start() has its own
+/// copy without the tracking.
 template <bool Incremental>
-__attribute__((noinline)) bool propagate(Simd9State& s, bool assigned, Pieces dirty) {
+__attribute__((noinline)) bool propagate(Simd9State& s, const Simd9State& from, int cell, int digit) {
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
 #endif
-  V a[kP], placed{}, hid[kP] = {};
-  load(s, a);
-  if (assigned) {
-    const V n = load_single(s);
-    placed = n;
-  }
+  V a[kP], hid[kP] = {};
+  load(from, a);
+  V placed = load_single(from);
+  const Pieces dirty = cell >= 0 ? apply_assignment(a, cell, digit) : kAllPieces;
   // Pieces changed since the singles (sdirty) or the locked candidates
   // (ldirty) last looked at them.
   Pieces sdirty = dirty, ldirty = dirty;
@@ -648,31 +706,14 @@ bool start(Simd9State& s, const std::uint8_t* clues) {
     const V a = ((kM27 & ~taken & ~peers(g)) | g) & valid(k);
     __builtin_memcpy(s.lane + kW * k, &a, sizeof(V));
   }
-  __builtin_memcpy(s.single, band_given, sizeof band_given);
-  s.single[3] = 0;
-  return propagate<false>(s, true, kAllPieces);
+  // One store of the 16 bytes that propagate() loads as one vector (a
+  // load spanning several stores waits for them to leave the store buffer).
+  const V4 single = {band_given[0], band_given[1], band_given[2], 0};
+  __builtin_memcpy(s.single, &single, sizeof single);
+  return propagate<false>(s, s, -1, 0);
 }
 
-bool assign(Simd9State& s, int cell, int digit) {
-  if (cell >= 81) {
-    // Configuration branch (choose_configuration): `digit` is the permutation.
-    const int unit = (cell - 81) / 9, d = (cell - 81) % 9;
-    if (unit < 3) {
-      s.lane[simd9_lane(d, unit)] &= row_perm_leads(digit) * 7u;
-    } else {
-      const int st = 3 * (unit - 3);
-      for (int j = 0; j < 3; ++j)
-        s.lane[simd9_lane(d, j)] &= ~(0x40201u * (7u << st)) | (0x40201u << (st + kPerm[digit][j]));
-    }
-    // Only the piece of digit d changed.
-    return propagate<kIncremental>(s, true, 1u << (simd9_lane(d, 0) / kW));
-  }
-  const int b = cell / 27;
-  const u32 bit = 1u << (cell % 27);
-  for (int d = 0; d < 9; ++d)
-    if (d != digit) s.lane[simd9_lane(d, b)] &= ~bit;
-  return propagate<kIncremental>(s, true, kAllPieces);
-}
+bool assign(Simd9State& s, const Simd9State& from, int cell, int digit) { return propagate<kIncremental>(s, from, cell, digit); }
 
 namespace {
 

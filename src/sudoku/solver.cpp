@@ -265,6 +265,21 @@ struct Endgame {
   }
 };
 
+/// `s` with value v+1 in `cell` (or a configuration branch), into `t`.
+/// A kernel that propagates from one state into another (Simd9Kernel) does
+/// so without a copy: the copy's stores, in pieces narrower than the
+/// kernel's loads, cannot be forwarded to them (they wait for the stores
+/// to leave the store buffer).
+template <class K>
+bool assign_child(const K& kernel, typename K::State& t, const typename K::State& s, int cell, int v) {
+  if constexpr (requires { kernel.assign(t, s, cell, v); }) {
+    return kernel.assign(t, s, cell, v);
+  } else {
+    t = s;
+    return kernel.assign(t, cell, v);
+  }
+}
+
 /// Depth-first counter over a kernel; stops at `limit` solutions.
 template <class K>
 struct Search {
@@ -323,8 +338,8 @@ struct Search {
       cand &= cand - 1;
       ++nodes;
       if (cand) {
-        typename K::State t = s;
-        if (kernel.assign(t, br.cell, v)) dfs(t);
+        typename K::State t;
+        if (assign_child(kernel, t, s, br.cell, v)) dfs(t);
       } else if (kernel.assign(s, br.cell, v)) {
         dfs(s);
       }
@@ -392,8 +407,9 @@ public:
     while (cand) {
       const int v = std::countr_zero(cand);
       cand &= cand - 1;
-      Node k{node.state, true};
-      if (kernel_.assign(k.state, br.cell, v)) kids.push_back(k);
+      Node k;
+      k.alive = assign_child(kernel_, k.state, node.state, br.cell, v);
+      if (k.alive) kids.push_back(k);
     }
     return kids;
   }
