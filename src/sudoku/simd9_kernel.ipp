@@ -22,7 +22,8 @@
 //     permutation; a segment (r, c) is kept only if rows r+1, r+2 can take
 //     boxes c+1, c+2 in some order (cyclic indices). The same across the
 //     three bands of a stack with columns (per digit, bands × columns).
-//     No permutation left: contradiction.
+//     No permutation left: contradiction. After an assignment a test of
+//     half the cost (lock_needed) tells first whether a piece has work.
 //  2. hidden singles: a segment that is the only one of its row (or box:
 //     in start() only, see hidden()) and holds one cell; a column with one
 //     cell in one band and none in the others.

@@ -14,6 +14,9 @@
 ///   (minimum remaining values) and its candidate set;
 /// - `bool assign(State&, cell, v)`: places value v+1 (0-based v) in the cell
 ///   and propagates; false on a contradiction;
+/// - optionally `bool assign(State& to, const State& from, cell, v)`: the
+///   same from `from` into `to` without copying it first (the search uses
+///   it for a node's children when present; Simd9Kernel has it);
 /// - `void write(const State&, std::uint8_t* cells)`: values 1..N, row-major;
 /// - `int open_cells(const State&, cells, masks, max)`: the number of cells
 ///   without a final value; when it is at most `max`, their row-major indices
