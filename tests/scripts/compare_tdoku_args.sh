@@ -29,7 +29,9 @@ expect() {  # expect NAME PATTERN ARGS...: status 2 and one line on stderr match
   fi
 }
 expect no-checkout 'is not a tdoku checkout' "$tmp/nowhere/tdoku"
-expect unknown-solver "--solver: fsss2, sk_bforce2, jczsolve or rust_sudoku, got 'rust'" --solver rust "$tmp/tdoku"
+expect unknown-solver "--solver: one of fsss2 .* lhl_sudoku, got 'rust'" --solver rust "$tmp/tdoku"
+expect no-jsolve 'jsolve/JSolve.c is missing' --solver jsolve "$tmp/tdoku"
+expect no-norvig 'module_norvig_sudoku/sudoku.en.cc is missing' --solver norvig "$tmp/tdoku"
 expect no-fsss2 'module_fsss2/fsss2.cpp is missing' --solver fsss2 "$tmp/tdoku"
 expect no-rust-crate 'module_rust_sudoku/Cargo.toml is missing' --solver rust_sudoku "$tmp/tdoku"
 expect few-reps "--reps: a whole number ≥ 5, got '4'" --reps 4 "$tmp/tdoku"
