@@ -595,8 +595,8 @@ constexpr ConfigDrop kConfigDrop = [] {
   return t;
 }();
 
-/// Band lane index (0-3) of every lane, and of each lane its digit slot's
-/// first lane within the state (lane of band 0) for piece 0.
+/// kSlotFirst: for each lane of piece 0, the first lane (band 0) of its
+/// digit slot; piece k adds kW·k. kBandIndex: each lane's band (3: padding).
 #ifdef PCOUNT_SIMD9_W16
 constexpr V kSlotFirst = {0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12};
 #elif defined(__AVX2__)
@@ -642,10 +642,10 @@ PCOUNT_SIMD9_INLINE Pieces apply_assignment(V* a, int cell, int digit) {
 /// took 9 % of the instructions off serg but made the hard sets 12-13 %
 /// slower. Propagates `from` into `s` (the same state or another; `s` is
 /// written only on success). `from` is a propagated state, or start()'s
-/// state with the clues' eliminations done; its cells in Simd9State::single count as placed (a
-/// first pass that finds nothing else goes straight to the locked
-/// candidates; 1.2 % fewer instructions on serg, 2 % on 11+, 0-2 %
-/// faster). `cell` and `digit`: the assignment to apply first (see
+/// state with the clues' eliminations done; its cells in
+/// Simd9State::single count as placed (a first pass that finds nothing
+/// else goes straight to the locked candidates; 1.2 % fewer instructions
+/// on serg, 2 % on 11+, 0-2 % faster). `cell` and `digit`: the assignment to apply first (see
 /// apply_assignment), or cell -1 for none (start()). `Incremental` (see
 /// kIncremental): the sweeps look again only at the pieces the assignment
 /// changed; the others passed every step unchanged. start() has its own
