@@ -389,10 +389,25 @@ PCOUNT_SIMD9_INLINE Pieces changed_pieces(const V* after, const V* before) {
   return m;
 }
 
+/// What the singles step last saw of each piece (kept for the pieces not
+/// changed since): its hidden singles, and its segments, column sets, the
+/// other segments of each segment's row and the other bands of each
+/// column. Step 1 runs only after a sweep that found nothing new, which
+/// looked again at every piece changed since the last, so for every
+/// piece it visits these are those of the current state and its test
+/// (lock_needed) starts from them. Zero before a piece's first look (the
+/// hidden singles of a state that passed the sweeps are placed already;
+/// the rest is never read before it).
+struct Seen {
+  V hid[kP] = {}, seg[kP] = {}, in_row[kP] = {}, cols[kP] = {}, in_column[kP] = {};
+};
+
 /// Nonzero where step 1 would remove something from, or find a
 /// contradiction in, the lanes whose segments (row r, box c: bit 9r + 3c)
-/// are `S` and column sets `c`; zero means it would do neither, at about
-/// half its cost. A segment lies on no permutation exactly when the 2×2
+/// are `S` and column sets `c` (`in_row`: the other segments of each
+/// segment's row, bc1(S) | bc2(S); `in_column`: each column's other bands,
+/// br1(c) | br2(c)); zero means it would do neither, at about half its
+/// cost. A segment lies on no permutation exactly when the 2×2
 /// minor of the other rows and boxes has no perfect matching, that is
 /// (König) a zero row or column: another row whose only segment is in
 /// this box (then it is alone in its row but not in its box), or another
@@ -400,9 +415,8 @@ PCOUNT_SIMD9_INLINE Pieces changed_pieces(const V* after, const V* before) {
 /// row), or an empty row or box. So step 1 has work exactly where some
 /// segment is alone in its row or its box but not in both, or a row or
 /// box is empty; the same for bands × columns in each stack.
-PCOUNT_SIMD9_INLINE V lock_needed(V S, V c) {
-  const V in_row = bc1(S) | bc2(S), in_box = rr1(S) | rr2(S);  // other segments of the row, of the box
-  const V in_stack = cc1(c) | cc2(c), in_column = br1(c) | br2(c);
+PCOUNT_SIMD9_INLINE V lock_needed(V S, V in_row, V c, V in_column) {
+  const V in_box = rr1(S) | rr2(S), in_stack = cc1(c) | cc2(c);
   return (S & (in_row ^ in_box)) | (~(S | (in_row & in_box)) & mem<kLead>()) | (c & (in_stack ^ in_column)) |
          (~(c | (in_stack & in_column)) & mem<0777u>());
 }
@@ -437,16 +451,16 @@ static_assert([] {
 /// anything was removed, else `dirty` is cleared. Returns the
 /// contradictions found (any lane nonzero).
 template <bool Incremental>
-PCOUNT_SIMD9_INLINE V locked(V* a, Pieces& dirty, Pieces& changed) {
+PCOUNT_SIMD9_INLINE V locked(V* a, const Seen& seen, Pieces& dirty, Pieces& changed) {
   V bad{}, removed{};
 #pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
     if (Incremental && !((dirty >> k) & 1u)) continue;
     const V start = a[k];
-    const V S = seg(a[k]);
+    const V S = Incremental ? seen.seg[k] : seg(a[k]);
     // After an assignment step 1 rarely has work (5 % of the pieces on
     // serg), so a cheaper test goes first; from the clues it usually has.
-    if (Incremental && !any(lock_needed(S, colset(a[k])) & valid(k))) {
+    if (Incremental && !any(lock_needed(S, seen.in_row[k], seen.cols[k], seen.in_column[k]) & valid(k))) {
       dirty &= ~(1u << k);
       continue;
     }
@@ -480,6 +494,12 @@ PCOUNT_SIMD9_INLINE V locked(V* a, Pieces& dirty, Pieces& changed) {
   return bad;
 }
 
+/// What hidden() found of one piece: its hidden singles and the fields of
+/// Seen.
+struct Hidden {
+  V singles, seg, in_row, cols, in_column;
+};
+
 /// Hidden singles of one piece: a segment that is the only one of its row
 /// (or, with `Box`, of its box) and holds one cell; a column with one cell
 /// in one band and none in the others. Without `Box` after an assignment:
@@ -491,16 +511,18 @@ PCOUNT_SIMD9_INLINE V locked(V* a, Pieces& dirty, Pieces& changed) {
 /// 4.0-4.4 % off the hard sets and 3.2 % off serg (callgrind, AVX2 path,
 /// results/sudoku-puzzles.md 2026-11-29), nodes unchanged on all five
 /// reference samples. start() keeps it: from the clues it saves sweeps.
+/// Also returns what it computed on the way that step 1's test needs
+/// (see Seen).
 template <bool Box>
-PCOUNT_SIMD9_INLINE V hidden(V x) {
-  const V S = seg(x);
-  V lone = S & ~bc1(S) & ~bc2(S);
+PCOUNT_SIMD9_INLINE Hidden hidden(V x) {
+  const V S = seg(x), in_row = bc1(S) | bc2(S);
+  V lone = S & ~in_row;
   if constexpr (Box) lone |= S & ~rr1(S) & ~rr2(S);
   const V h = x & widen(lone & seg_single(x));
   const V y = x >> 9, z = x >> 18;
   const V col_single = (x ^ y ^ z) & ~(x & y & z) & mem<0777u>();
-  const V cs = (x | y | z) & mem<0777u>();
-  return h | (x & colexp(col_single & ~br1(cs) & ~br2(cs)));
+  const V cs = (x | y | z) & mem<0777u>(), in_column = br1(cs) | br2(cs);
+  return {h | (x & colexp(col_single & ~in_column)), S, in_row, cs, in_column};
 }
 
 /// Hidden and naked singles (steps 2-4): finds them on every piece and
@@ -511,22 +533,32 @@ PCOUNT_SIMD9_INLINE V hidden(V x) {
 /// one digit, so the cells say which singles are new with one vector
 /// instead of one per piece (fewer registers held on the AVX2 path). When
 /// no other single is found, nothing is placed and `fresh` is false, else
-/// `placed` takes the new set. `hid` holds each piece's hidden singles as
-/// last found. Incremental: only the pieces of `dirty` (changed since) are
-/// looked at again, only pieces with new singles clear their rows, boxes
+/// `placed` takes the new set. `seen` holds what was last found of each
+/// piece (Incremental: all of Seen; otherwise the hidden singles).
+/// Incremental: only the pieces of `dirty` (changed since) are looked at
+/// again, only pieces with new singles clear their rows, boxes
 /// and columns, and the pieces the placements change join `changed`;
 /// otherwise every piece, and `changed` gets all. Returns the
 /// contradictions found (any lane nonzero).
 template <bool Incremental>
-PCOUNT_SIMD9_INLINE V singles(V* a, V& placed, V* hid, Pieces dirty, Pieces& changed, Fold& f, bool& fresh) {
+PCOUNT_SIMD9_INLINE V singles(V* a, V& placed, Seen& seen, Pieces dirty, Pieces& changed, Fold& f, bool& fresh) {
   f = fold(a);
   V bad = (f.o ^ mem<kM27>()) & kBandLanes;
   const V naked = f.o & ~f.t;
   V p[kP];
 #pragma GCC unroll 16
   for (int k = 0; k < kP; ++k) {
-    if (!Incremental || ((dirty >> k) & 1u)) hid[k] = hidden<!Incremental>(a[k]);
-    p[k] = hid[k] | (a[k] & naked);
+    if (!Incremental || ((dirty >> k) & 1u)) {
+      const Hidden h = hidden<!Incremental>(a[k]);
+      seen.hid[k] = h.singles;
+      if constexpr (Incremental) {
+        seen.seg[k] = h.seg;
+        seen.in_row[k] = h.in_row;
+        seen.cols[k] = h.cols;
+        seen.in_column[k] = h.in_column;
+      }
+    }
+    p[k] = seen.hid[k] | (a[k] & naked);
   }
   V grown = p[0];
   for (int k = 1; k < kP; ++k) grown |= p[k];
@@ -655,7 +687,8 @@ __attribute__((noinline)) bool propagate(Simd9State& s, const Simd9State& from, 
 #ifdef PCOUNT_SIMD9_STATS
   ++simd9_calls;
 #endif
-  V a[kP], hid[kP] = {};
+  V a[kP];
+  Seen seen;
   load(from, a);
   V placed = load_single(from);
   const Pieces dirty = cell >= 0 ? apply_assignment(a, cell, digit) : kAllPieces;
@@ -669,11 +702,11 @@ __attribute__((noinline)) bool propagate(Simd9State& s, const Simd9State& from, 
     Fold f;
     bool fresh;
     Pieces moved = 0;
-    if (any(singles<Incremental>(a, placed, hid, sdirty, moved, f, fresh))) return false;
+    if (any(singles<Incremental>(a, placed, seen, sdirty, moved, f, fresh))) return false;
     sdirty = moved;
     ldirty |= moved;
     if (fresh) continue;
-    if (any(locked<Incremental>(a, ldirty, sdirty))) return false;
+    if (any(locked<Incremental>(a, seen, ldirty, sdirty))) return false;
     if (sdirty) continue;
     // A fixpoint of the cheap steps. Every cell single: a valid grid (see
     // the top of this file). Else the triads, and on if they removed anything.
