@@ -42,12 +42,18 @@ inline constexpr std::array<std::uint64_t, 256> kSpreadBits = [] {
   return t;
 }();
 
+// Each instruction-set path (simd9_kernel.ipp) exports the kernel's
+// operations, and lock_test_misses for the tests: over `pieces` pieces of
+// pseudo-random candidates from `seed`, the number on which the cheap test
+// of whether step 1 has work (lock_needed) disagrees with the step itself
+// (0 is right).
 #define PCOUNT_SIMD9_DECLARE(NS)                                                            \
   namespace NS {                                                                            \
   bool start(Simd9State& s, const std::uint8_t* clues);                                     \
   bool assign(Simd9State& s, const Simd9State& from, int cell, int digit);                  \
   Branch choose(const Simd9State& s);                                                       \
   int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, int max); \
+  long lock_test_misses(std::uint32_t seed, int pieces);                                    \
   }
 
 PCOUNT_SIMD9_DECLARE(simd9_sse41)

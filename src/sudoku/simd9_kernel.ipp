@@ -443,6 +443,23 @@ static_assert([] {
   return true;
 }(), "lock_needed: step 1's work on every 3×3 pattern");
 
+/// Step 1 on one piece `x` with segments `S` (seg(x)) and real lanes
+/// `lanes`: removes what lies on no permutation. Returns the
+/// contradictions found (any lane nonzero).
+PCOUNT_SIMD9_INLINE V lock_piece(V& x, V S, V lanes) {
+  // Locked candidates within the band (rows × boxes).
+  const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
+  V bad = is_zero_top(K) & lanes;
+  x &= widen(K);
+  // Locked candidates across the bands of a stack (bands × columns).
+  const V c = colset(x), c1 = br1(c), c2 = br2(c);
+  const V C = c & ((cc1(c1) & cc2(c2)) | (cc2(c1) & cc1(c2)));
+  // A stack with no column left: its lead bit (0, 3, 6) stays clear.
+  bad |= ~(C | (C >> 1) | (C >> 2)) & (lanes & 0111u);
+  x &= colexp(C);
+  return bad;
+}
+
 /// Locked candidates (step 1). Incremental: only on the pieces of `dirty`
 /// (the others passed this step with no removal and have not changed
 /// since); a piece from which nothing is removed leaves `dirty`, one that
@@ -464,16 +481,7 @@ PCOUNT_SIMD9_INLINE V locked(V* a, const Seen& seen, Pieces& dirty, Pieces& chan
       dirty &= ~(1u << k);
       continue;
     }
-    // Locked candidates within the band (rows × boxes).
-    const V K = S & ((rr1(bc1(S)) & rr2(bc2(S))) | (rr1(bc2(S)) & rr2(bc1(S))));
-    bad |= is_zero_top(K) & valid(k);
-    a[k] &= widen(K);
-    // Locked candidates across the bands of a stack (bands × columns).
-    const V c = colset(a[k]), c1 = br1(c), c2 = br2(c);
-    const V C = c & ((cc1(c1) & cc2(c2)) | (cc2(c1) & cc1(c2)));
-    // A stack with no column left: its lead bit (0, 3, 6) stays clear.
-    bad |= ~(C | (C >> 1) | (C >> 2)) & (valid(k) & 0111u);
-    a[k] &= colexp(C);
+    bad |= lock_piece(a[k], S, valid(k));
     if constexpr (Incremental) {
       if (any(start ^ a[k])) {
         changed |= 1u << k;
@@ -1041,6 +1049,38 @@ int open_cells(const Simd9State& s, std::uint16_t* cells, std::uint16_t* masks, 
       ++k;
     }
   return k;
+}
+
+long lock_test_misses(std::uint32_t seed, int pieces) {
+  std::uint32_t r = seed | 1u;  // xorshift32
+  const auto next = [&r] {
+    r ^= r << 13;
+    r ^= r >> 17;
+    r ^= r << 5;
+    return r;
+  };
+  long misses = 0;
+  for (int n = 0; n < pieces; ++n) {
+    // Each lane: a random 3×3 pattern of segments (row r, box c), each
+    // present segment a random nonempty set of its three cells.
+    u32 lanes[kW];
+    for (u32& lane : lanes) {
+      const u32 m = next() & 0777u;
+      lane = 0;
+      for (int j = 0; j < 9; ++j)
+        if ((m >> j) & 1u) lane |= (next() % 7u + 1u) << (9 * (j / 3) + 3 * (j % 3));
+    }
+    V x;
+    __builtin_memcpy(&x, lanes, sizeof x);
+    const V real = valid(n % kP);
+    x &= real;
+    const V S = seg(x), c = colset(x);
+    V y = x;
+    const V bad = lock_piece(y, S, real);
+    const bool work = any((x ^ y) | bad);
+    misses += work != any(lock_needed(S, bc1(S) | bc2(S), c, br1(c) | br2(c)) & real);
+  }
+  return misses;
 }
 
 #ifdef PCOUNT_SIMD9_STATS
