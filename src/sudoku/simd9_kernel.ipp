@@ -685,8 +685,9 @@ PCOUNT_SIMD9_INLINE Pieces apply_assignment(V* a, int cell, int digit) {
 /// state with the clues' eliminations done; its cells in
 /// Simd9State::single count as placed (a first pass that finds nothing
 /// else goes straight to the locked candidates; 1.2 % fewer instructions
-/// on serg, 2 % on 11+, 0-2 % faster). `cell` and `digit`: the assignment to apply first (see
-/// apply_assignment), or cell -1 for none (start()). `Incremental` (see
+/// on serg, 2 % on 11+, 0-2 % faster). `cell` and `digit`: the
+/// assignment to apply first (see apply_assignment), or cell -1 for none
+/// (start()). `Incremental` (see
 /// kIncremental): the sweeps look again only at the pieces the assignment
 /// changed; the others passed every step unchanged. start() has its own
 /// copy without the tracking.
@@ -1074,11 +1075,12 @@ long lock_test_misses(std::uint32_t seed, int pieces) {
     __builtin_memcpy(&x, lanes, sizeof x);
     const V real = valid(n % kP);
     x &= real;
-    const V S = seg(x), c = colset(x);
+    // The test as the sweeps run it: from what hidden() hands over.
+    const Hidden h = hidden<false>(x);
     V y = x;
-    const V bad = lock_piece(y, S, real);
+    const V bad = lock_piece(y, seg(x), real);
     const bool work = any((x ^ y) | bad);
-    misses += work != any(lock_needed(S, bc1(S) | bc2(S), c, br1(c) | br2(c)) & real);
+    misses += work != any(lock_needed(h.seg, h.in_row, h.cols, h.in_column) & real);
   }
   return misses;
 }
